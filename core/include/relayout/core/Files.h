@@ -1,0 +1,31 @@
+// Small file helpers shared by all stages: hashing sources, reading JSON documents with errors
+// that name the file, and writing outputs whole or not at all.
+#pragma once
+
+#include <llvm/Support/Error.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace relayout {
+
+// Lower-case hex SHA-256 of a byte string.
+std::string sha256Hex(llvm::StringRef bytes);
+
+// Reads a whole file; the error names the file.
+llvm::Expected<std::string> readFile(llvm::StringRef path);
+
+// Reads and parses a JSON file; a parse error names the file and the byte offset.
+llvm::Expected<nlohmann::json> readJsonFile(llvm::StringRef path);
+
+// Writes `contents` to `path` atomically (temporary file in the same folder, then rename),
+// creating parent folders. Either the whole file appears or nothing changes.
+llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents);
+
+// An error whose message is `file: message`, the one-line form the driver prints.
+llvm::Error fileError(llvm::StringRef path, const llvm::Twine& message);
+
+// Checks that `doc` is a relayout document of the given format and a version this build reads.
+llvm::Error checkFormat(const nlohmann::json& doc, llvm::StringRef path, llvm::StringRef format, int version);
+
+}  // namespace relayout

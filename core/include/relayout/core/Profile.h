@@ -1,0 +1,55 @@
+// The profile: what one run of an instrumented program measured. Written by the runtime at exit
+// (runtime/ writes the same JSON without linking this library). Format: docs/formats.md
+// ("relayout-profile", version 1).
+#pragma once
+
+#include <llvm/Support/Error.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace relayout {
+
+// Counters of one access site, summed over the warp-level executions that were classified.
+struct SiteCounters {
+  uint64_t warpExecs = 0;    // warp-level executions classified
+  uint64_t laneExecs = 0;    // active lanes summed over those executions (thread-level executions)
+  uint64_t sectors = 0;      // distinct 32-byte sectors summed
+  uint64_t lines = 0;        // distinct 128-byte lines summed
+  uint64_t nearLanes = 0;    // paper's coalescing thread count: per lane, other lanes in [a, a+128]
+  uint64_t sharedWarps = 0;  // executions in which at least two lanes used the same address
+};
+
+struct UnitProfile {
+  std::string source;
+  std::string sha256;
+  unsigned blockPeriod = 1;
+  std::vector<SiteCounters> sites;  // indexed by site id
+};
+
+struct KernelProfile {
+  std::string name;       // demangled
+  std::string mangled;
+  uint64_t launches = 0;
+  uint64_t totalNs = 0;   // summed kernel durations from CUPTI activity records
+};
+
+struct Profile {
+  static constexpr const char* kFormat = "relayout-profile";
+  static constexpr int kVersion = 1;
+
+  std::string device;
+  std::string created;
+  std::vector<std::string> command;
+  std::vector<KernelProfile> kernels;
+  std::vector<UnitProfile> units;
+
+  const UnitProfile* findUnit(const std::string& sha256) const;
+  nlohmann::json toJson() const;
+  static llvm::Expected<Profile> fromJson(const nlohmann::json& doc, llvm::StringRef path);
+  static llvm::Expected<Profile> load(llvm::StringRef path);
+};
+
+}  // namespace relayout

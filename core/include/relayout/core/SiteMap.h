@@ -1,0 +1,90 @@
+// The site map: what `relayout instrument` found in one translation unit. Every struct-field access
+// in device code is a site with a stable id; the instrumented program reports counters per site id.
+// Format: docs/formats.md ("relayout-sitemap", version 1).
+#pragma once
+
+#include <llvm/Support/Error.h>
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace relayout {
+
+struct SourceLocation {
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  std::string str() const;  // "file:line:col"
+};
+
+struct FieldInfo {
+  std::string name;
+  std::string type;  // as spelled by Clang, e.g. "float"
+  unsigned offset = 0;
+  unsigned size = 0;
+  unsigned align = 0;
+};
+
+struct StructInfo {
+  std::string name;  // qualified name, e.g. "Particle" or "sph::Particle"
+  SourceLocation location;
+  unsigned size = 0;
+  unsigned align = 0;
+  std::vector<FieldInfo> fields;
+  const FieldInfo* field(const std::string& fieldName) const;
+};
+
+enum class AccessKind { Read, Write, ReadWrite };
+const char* toString(AccessKind kind);
+std::optional<AccessKind> accessKindFromString(const std::string& text);
+
+struct FunctionInfo {
+  std::string name;
+  bool isKernel = false;
+  SourceLocation location;
+  std::vector<std::string> kernels;  // kernels that reach this function (itself, for a kernel)
+};
+
+struct LoopInfo {
+  unsigned id = 0;
+  std::string kind;  // for, while, do, range-for
+  std::string function;
+  SourceLocation location;
+  std::optional<unsigned> parent;
+};
+
+struct SiteInfo {
+  unsigned id = 0;
+  SourceLocation location;
+  std::string structName;
+  std::string field;
+  unsigned offset = 0;
+  unsigned size = 0;
+  AccessKind access = AccessKind::Read;
+  std::string function;
+  std::vector<std::string> kernels;
+  std::optional<unsigned> loop;
+};
+
+struct SiteMap {
+  static constexpr const char* kFormat = "relayout-sitemap";
+  static constexpr int kVersion = 1;
+
+  std::string sourcePath;     // as given to the instrumenter
+  std::string sourceSha256;   // of the original (uninstrumented) source
+  unsigned blockPeriod = 1;   // the instrumented program classifies accesses in 1 block of this many
+  std::vector<StructInfo> structs;
+  std::vector<FunctionInfo> functions;
+  std::vector<LoopInfo> loops;
+  std::vector<SiteInfo> sites;  // sites[i].id == i
+
+  const StructInfo* findStruct(const std::string& name) const;
+  nlohmann::json toJson() const;
+  // Validates structure and ids; errors name `path`.
+  static llvm::Expected<SiteMap> fromJson(const nlohmann::json& doc, llvm::StringRef path);
+  static llvm::Expected<SiteMap> load(llvm::StringRef path);
+};
+
+}  // namespace relayout

@@ -1,0 +1,76 @@
+#include "relayout/core/Files.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/SHA256.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/ADT/StringExtras.h>
+
+namespace relayout {
+
+std::string sha256Hex(llvm::StringRef bytes) {
+  auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes));
+  return llvm::toHex(digest, /*LowerCase=*/true);
+}
+
+llvm::Error fileError(llvm::StringRef path, const llvm::Twine& message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), (path + ": " + message).str());
+}
+
+llvm::Expected<std::string> readFile(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) return fileError(path, "cannot read: " + buffer.getError().message());
+  return (*buffer)->getBuffer().str();
+}
+
+llvm::Expected<nlohmann::json> readJsonFile(llvm::StringRef path) {
+  auto text = readFile(path);
+  if (!text) return text.takeError();
+  try {
+    return nlohmann::json::parse(*text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return fileError(path, "malformed JSON at byte " + llvm::Twine(e.byte) + ": " +
+                               llvm::StringRef(e.what()).rsplit(": ").second);
+  }
+}
+
+llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents) {
+  llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  if (!parent.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(parent))
+      return fileError(parent, "cannot create folder: " + ec.message());
+  llvm::SmallString<256> model(path);
+  model += ".tmp-%%%%%%";
+  int fd = -1;
+  llvm::SmallString<256> temp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
+    return fileError(path, "cannot write: " + ec.message());
+  {
+    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+    out << contents;
+    out.close();
+    if (out.has_error()) {
+      llvm::sys::fs::remove(temp);
+      return fileError(path, "cannot write: " + out.error().message());
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    llvm::sys::fs::remove(temp);
+    return fileError(path, "cannot write: " + ec.message());
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error checkFormat(const nlohmann::json& doc, llvm::StringRef path, llvm::StringRef format, int version) {
+  if (!doc.is_object() || !doc.contains("format") || !doc["format"].is_string())
+    return fileError(path, "not a relayout " + format + " (no \"format\" field)");
+  std::string actual = doc["format"].get<std::string>();
+  if (actual != format) return fileError(path, "expected a " + format + ", found a " + actual);
+  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != version)
+    return fileError(path, format + " version " + (doc.contains("version") ? doc["version"].dump() : "missing") +
+                               " is not supported (this build reads version " + llvm::Twine(version) + ")");
+  return llvm::Error::success();
+}
+
+}  // namespace relayout

@@ -1,0 +1,23 @@
+// Internal: turns nlohmann's exceptions on a malformed document into an llvm::Error naming the file.
+#pragma once
+
+#include "relayout/core/Files.h"
+
+#include <nlohmann/json.hpp>
+
+namespace relayout::detail {
+
+template <class T, class Parse>
+llvm::Expected<T> parseDocument(const nlohmann::json& doc, llvm::StringRef path, const char* format,
+                                int version, Parse parse) {
+  if (llvm::Error err = checkFormat(doc, path, format, version)) return std::move(err);
+  try {
+    return parse(doc);
+  } catch (const nlohmann::json::exception& e) {
+    // e.what() reads "[json.exception.type_error.302] type must be string, but is null"
+    llvm::StringRef what(e.what());
+    return fileError(path, "malformed " + llvm::Twine(format) + ": " + what.split("] ").second);
+  }
+}
+
+}  // namespace relayout::detail

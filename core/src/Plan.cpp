@@ -1,0 +1,82 @@
+#include "relayout/core/Plan.h"
+
+#include "JsonRead.h"
+
+using nlohmann::json;
+
+namespace relayout {
+
+const char* toString(Layout layout) {
+  switch (layout) {
+    case Layout::AoS: return "aos";
+    case Layout::SoA: return "soa";
+    case Layout::Clustered: return "clustered";
+  }
+  return "aos";
+}
+
+static Layout layoutFromString(const std::string& text, const json& where) {
+  if (text == "aos") return Layout::AoS;
+  if (text == "soa") return Layout::SoA;
+  if (text == "clustered") return Layout::Clustered;
+  throw json::other_error::create(501, "unknown layout \"" + text + "\" (expected aos, soa or clustered)", &where);
+}
+
+std::vector<Cluster> soaClusters(const std::vector<std::string>& fieldNames) {
+  std::vector<Cluster> clusters;
+  for (const std::string& f : fieldNames) clusters.push_back({f, {f}});
+  return clusters;
+}
+
+const StructPlan* Plan::findStruct(const std::string& name) const {
+  for (const StructPlan& s : structs)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+json Plan::toJson() const {
+  json doc = {{"format", kFormat}, {"version", kVersion}, {"mode", mode}};
+  json& sourceArray = doc["sources"] = json::array();
+  for (const PlanSource& s : sources) sourceArray.push_back({{"path", s.path}, {"sha256", s.sha256}});
+  json& structArray = doc["structs"] = json::array();
+  for (const StructPlan& s : structs) {
+    json clusterArray = json::array();
+    for (const Cluster& c : s.clusters) clusterArray.push_back({{"name", c.name}, {"fields", c.fields}});
+    structArray.push_back({{"name", s.name}, {"layout", toString(s.layout)}, {"clusters", clusterArray},
+                           {"score", s.score}, {"reason", s.reason},
+                           {"details", s.details.is_null() ? json::object() : s.details}});
+  }
+  return doc;
+}
+
+llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
+  return detail::parseDocument<Plan>(doc, path, kFormat, kVersion, [](const json& d) {
+    Plan plan;
+    plan.mode = d.at("mode").get<std::string>();
+    for (const json& s : d.at("sources"))
+      plan.sources.push_back({s.at("path").get<std::string>(), s.at("sha256").get<std::string>()});
+    for (const json& s : d.at("structs")) {
+      StructPlan sp;
+      sp.name = s.at("name").get<std::string>();
+      sp.layout = layoutFromString(s.at("layout").get<std::string>(), s);
+      for (const json& c : s.at("clusters"))
+        sp.clusters.push_back({c.at("name").get<std::string>(), c.at("fields").get<std::vector<std::string>>()});
+      sp.score = s.at("score").get<double>();
+      sp.reason = s.at("reason").get<std::string>();
+      sp.details = s.value("details", json::object());
+      if (sp.layout != Layout::AoS && sp.clusters.empty())
+        throw json::other_error::create(501, "struct " + sp.name + " has layout " + toString(sp.layout) +
+                                                 " but no clusters", &s);
+      plan.structs.push_back(std::move(sp));
+    }
+    return plan;
+  });
+}
+
+llvm::Expected<Plan> Plan::load(llvm::StringRef path) {
+  auto doc = readJsonFile(path);
+  if (!doc) return doc.takeError();
+  return fromJson(*doc, path);
+}
+
+}  // namespace relayout

@@ -1,0 +1,71 @@
+#include "relayout/core/Profile.h"
+
+#include "JsonRead.h"
+
+using nlohmann::json;
+
+namespace relayout {
+
+const UnitProfile* Profile::findUnit(const std::string& sha256) const {
+  for (const UnitProfile& u : units)
+    if (u.sha256 == sha256) return &u;
+  return nullptr;
+}
+
+// Site counters are stored as compact rows in this column order (see docs/formats.md).
+static const char* const kCounterColumns[] = {"warp_execs", "lane_execs", "sectors",
+                                              "lines",      "near_lanes", "shared_warps"};
+
+json Profile::toJson() const {
+  json doc = {{"format", kFormat}, {"version", kVersion}, {"device", device}, {"created", created},
+              {"command", command}};
+  json& kernelArray = doc["kernels"] = json::array();
+  for (const KernelProfile& k : kernels)
+    kernelArray.push_back({{"name", k.name}, {"mangled", k.mangled}, {"launches", k.launches},
+                           {"total_ns", k.totalNs}});
+  json& unitArray = doc["units"] = json::array();
+  for (const UnitProfile& u : units) {
+    json rows = json::array();
+    for (const SiteCounters& c : u.sites)
+      rows.push_back({c.warpExecs, c.laneExecs, c.sectors, c.lines, c.nearLanes, c.sharedWarps});
+    unitArray.push_back({{"source", u.source}, {"sha256", u.sha256}, {"block_period", u.blockPeriod},
+                         {"counter_columns", kCounterColumns}, {"sites", rows}});
+  }
+  return doc;
+}
+
+llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path) {
+  return detail::parseDocument<Profile>(doc, path, kFormat, kVersion, [](const json& d) {
+    Profile profile;
+    profile.device = d.at("device").get<std::string>();
+    profile.created = d.at("created").get<std::string>();
+    profile.command = d.at("command").get<std::vector<std::string>>();
+    for (const json& k : d.at("kernels"))
+      profile.kernels.push_back({k.at("name").get<std::string>(), k.at("mangled").get<std::string>(),
+                                 k.at("launches").get<uint64_t>(), k.at("total_ns").get<uint64_t>()});
+    for (const json& u : d.at("units")) {
+      UnitProfile unit{u.at("source").get<std::string>(), u.at("sha256").get<std::string>(),
+                       u.at("block_period").get<unsigned>(), {}};
+      if (u.at("counter_columns").get<std::vector<std::string>>() !=
+          std::vector<std::string>(std::begin(kCounterColumns), std::end(kCounterColumns)))
+        throw json::other_error::create(501, "unit " + unit.source + " has unexpected counter columns", &u);
+      for (const json& row : u.at("sites")) {
+        auto v = row.get<std::vector<uint64_t>>();
+        if (v.size() != std::size(kCounterColumns))
+          throw json::other_error::create(501, "a site row of unit " + unit.source + " has " +
+                                                   std::to_string(v.size()) + " counters", &row);
+        unit.sites.push_back({v[0], v[1], v[2], v[3], v[4], v[5]});
+      }
+      profile.units.push_back(std::move(unit));
+    }
+    return profile;
+  });
+}
+
+llvm::Expected<Profile> Profile::load(llvm::StringRef path) {
+  auto doc = readJsonFile(path);
+  if (!doc) return doc.takeError();
+  return fromJson(*doc, path);
+}
+
+}  // namespace relayout

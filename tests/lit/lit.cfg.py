@@ -1,0 +1,18 @@
+# lit configuration for relayout's transformation and command-line tests.
+import os
+import lit.formats
+
+config.name = "relayout"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cu", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.relayout_bin_root, "tests", "lit")
+config.excludes = ["Inputs"]
+
+config.substitutions.append(("%relayout", config.relayout_tool))
+config.substitutions.append(("%FileCheck", config.filecheck))
+# Every emitted .cu is compiled for the GPU the project targets, as the user would build it.
+config.substitutions.append(("%nvcc", config.nvcc + " -arch=sm_90 -std=c++17 -I" + config.runtime_include))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%samples", os.path.join(config.relayout_src_root, "samples")))
+config.environment["HOME"] = os.environ.get("HOME", "/tmp")
