@@ -42,7 +42,7 @@ json Plan::toJson() const {
   for (const StructPlan& s : structs) {
     json clusterArray = json::array();
     for (const Cluster& c : s.clusters) clusterArray.push_back({{"name", c.name}, {"fields", c.fields}});
-    structArray.push_back({{"name", s.name}, {"layout", toString(s.layout)}, {"clusters", clusterArray},
+    structArray.push_back({{"name", s.name}, {"fields", s.fields}, {"layout", toString(s.layout)}, {"clusters", clusterArray},
                            {"score", s.score}, {"reason", s.reason},
                            {"details", s.details.is_null() ? json::object() : s.details}});
   }
@@ -58,6 +58,7 @@ llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
     for (const json& s : d.at("structs")) {
       StructPlan sp;
       sp.name = s.at("name").get<std::string>();
+      sp.fields = s.value("fields", std::vector<std::string>{});
       sp.layout = layoutFromString(s.at("layout").get<std::string>(), s);
       for (const json& c : s.at("clusters"))
         sp.clusters.push_back({c.at("name").get<std::string>(), c.at("fields").get<std::vector<std::string>>()});

@@ -16,3 +16,5 @@ config.substitutions.append(("%nvcc", config.nvcc + " -arch=sm_90 -std=c++17 -I"
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%samples", os.path.join(config.relayout_src_root, "samples")))
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")
+# LLVM's `not`, `count` and FileCheck come from the same LLVM as the tool.
+config.environment["PATH"] = os.pathsep.join([os.path.dirname(config.filecheck), os.environ.get("PATH", "")])

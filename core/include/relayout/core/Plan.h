@@ -27,6 +27,7 @@ struct PlanSource {
 
 struct StructPlan {
   std::string name;
+  std::vector<std::string> fields;  // every field, in declaration order (may be empty in hand-made plans)
   Layout layout = Layout::AoS;
   std::vector<Cluster> clusters;  // empty for AoS
   double score = 0;               // the deciding sum (paper mode: > 0 means AoS)

@@ -1,0 +1,33 @@
+// instrument: rewrites CUDA sources so that every struct-field access in device code reports
+// itself to the runtime, and describes each access site in a site map.
+#pragma once
+
+#include "relayout/core/SiteMap.h"
+
+#include <clang/Tooling/CompilationDatabase.h>
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace relayout {
+
+struct InstrumentOptions {
+  // Classify warps in one thread block of every `blockPeriod` (1 = every block).
+  unsigned blockPeriod = 1;
+};
+
+struct InstrumentedUnit {
+  std::string sourcePath;        // as given
+  std::string instrumentedText;  // compiles with nvcc -I <runtime/include>, -I <source folder>
+  SiteMap siteMap;
+};
+
+// Parses each source with the flags `db` gives and instruments it. Clang's own diagnostics go to
+// stderr; if any source fails to compile the result is an error and nothing is returned.
+// Accesses that cannot be instrumented are reported as warnings with their location.
+llvm::Expected<std::vector<InstrumentedUnit>> instrumentSources(const std::vector<std::string>& sources,
+                                                                const clang::tooling::CompilationDatabase& db,
+                                                                const InstrumentOptions& options);
+
+}  // namespace relayout

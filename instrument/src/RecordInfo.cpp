@@ -1,0 +1,51 @@
+#include "RecordInfo.h"
+
+#include <clang/AST/RecordLayout.h>
+#include <clang/Basic/SourceManager.h>
+
+namespace relayout {
+
+std::string recordName(const clang::RecordDecl* record) {
+  if (record->getIdentifier()) return record->getQualifiedNameAsString();
+  if (const clang::TypedefNameDecl* typedefName = record->getTypedefNameForAnonDecl())
+    return typedefName->getQualifiedNameAsString();
+  return record->getQualifiedNameAsString();
+}
+
+bool isLayoutCandidate(const clang::RecordDecl* record, const clang::SourceManager& sm) {
+  if (!record || record->isUnion() || record->isInvalidDecl()) return false;
+  const clang::RecordDecl* definition = record->getDefinition();
+  if (!definition) return false;
+  return !sm.isInSystemHeader(definition->getLocation());
+}
+
+SourceLocation presumedLocation(clang::SourceLocation loc, const clang::SourceManager& sm) {
+  clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getFileLoc(loc));
+  if (presumed.isInvalid()) return {};
+  return {presumed.getFilename(), presumed.getLine(), presumed.getColumn()};
+}
+
+StructInfo describeRecord(const clang::RecordDecl* record, clang::ASTContext& context) {
+  const clang::RecordDecl* definition = record->getDefinition();
+  const clang::ASTRecordLayout& layout = context.getASTRecordLayout(definition);
+  StructInfo info;
+  info.name = recordName(definition);
+  info.location = presumedLocation(definition->getLocation(), context.getSourceManager());
+  info.size = static_cast<unsigned>(layout.getSize().getQuantity());
+  info.align = static_cast<unsigned>(layout.getAlignment().getQuantity());
+  for (const clang::FieldDecl* field : definition->fields()) {
+    FieldInfo f;
+    f.name = field->getNameAsString();
+    f.type = field->getType().getAsString(context.getPrintingPolicy());
+    f.offset = static_cast<unsigned>(context.toCharUnitsFromBits(layout.getFieldOffset(field->getFieldIndex()))
+                                         .getQuantity());
+    if (!field->isBitField()) {
+      f.size = static_cast<unsigned>(context.getTypeSizeInChars(field->getType()).getQuantity());
+      f.align = static_cast<unsigned>(context.getTypeAlignInChars(field->getType()).getQuantity());
+    }
+    info.fields.push_back(std::move(f));
+  }
+  return info;
+}
+
+}  // namespace relayout

@@ -1,0 +1,24 @@
+// Describes a struct type the way the site map and the runtime see it: size, alignment and the
+// byte offset of every field, from Clang's record layout.
+#pragma once
+
+#include "relayout/core/SiteMap.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+
+namespace relayout {
+
+// The name users wrote: the qualified name, or the typedef name of an anonymous struct.
+std::string recordName(const clang::RecordDecl* record);
+
+// True for struct/class types defined in the user's own files (not unions, not system headers such
+// as CUDA's float3): the types whose layout relayout may change.
+bool isLayoutCandidate(const clang::RecordDecl* record, const clang::SourceManager& sm);
+
+StructInfo describeRecord(const clang::RecordDecl* record, clang::ASTContext& context);
+
+// file:line:col of a location, with the file as the compiler saw it.
+SourceLocation presumedLocation(clang::SourceLocation loc, const clang::SourceManager& sm);
+
+}  // namespace relayout

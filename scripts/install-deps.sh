@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what relayout needs on Debian 12 (bookworm). clang-22 comes from bookworm-security.
+# CUDA 13 with CUPTI is expected at /usr/local/cuda (NVIDIA's installer; not an apt package here).
+set -euo pipefail
+packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools nlohmann-json3-dev libfmt-dev libgtest-dev
+          cmake ninja-build g++ python3 diffutils)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "relayout: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if [ ! -x /usr/local/cuda/bin/nvcc ] || ! ls /usr/local/cuda/targets/x86_64-linux/lib/libcupti.so* >/dev/null 2>&1; then
+  echo "relayout: error: CUDA 13 with CUPTI is needed at /usr/local/cuda" >&2
+  exit 1
+fi

@@ -1,0 +1,127 @@
+// The documented files: round trips, and malformed input rejected with the file named.
+#include "relayout/core/Files.h"
+#include "relayout/core/Plan.h"
+#include "relayout/core/Profile.h"
+#include "relayout/core/SiteMap.h"
+
+#include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+
+namespace relayout {
+namespace {
+
+using nlohmann::json;
+
+SiteMap smallMap() {
+  SiteMap map;
+  map.sourcePath = "a.cu";
+  map.sourceSha256 = std::string(64, 'a');
+  map.structs.push_back({"P", {"a.cu", 1, 8}, 8, 4, {{"x", "float", 0, 4, 4}, {"y", "float", 4, 4, 4}}});
+  map.functions.push_back({"k", true, {"a.cu", 2, 17}, {"k"}});
+  map.loops.push_back({0, "for", "k", {"a.cu", 3, 3}, std::nullopt});
+  SiteInfo s;
+  s.id = 0;
+  s.location = {"a.cu", 4, 5};
+  s.structName = "P";
+  s.field = "y";
+  s.offset = 4;
+  s.size = 4;
+  s.access = AccessKind::ReadWrite;
+  s.function = "k";
+  s.kernels = {"k"};
+  s.loop = 0;
+  map.sites.push_back(s);
+  return map;
+}
+
+TEST(SiteMapFormat, RoundTripKeepsEveryField) {
+  SiteMap map = smallMap();
+  auto back = SiteMap::fromJson(json::parse(map.toJson().dump()), "a.sites.json");
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->toJson(), map.toJson());
+  EXPECT_EQ(back->sites[0].access, AccessKind::ReadWrite);
+  EXPECT_EQ(back->sites[0].loop, 0u);
+  EXPECT_EQ(back->structs[0].field("y")->offset, 4u);
+}
+
+TEST(SiteMapFormat, MissingFieldIsAnErrorNamingTheFile) {
+  json doc = smallMap().toJson();
+  doc["sites"][0].erase("field");
+  auto map = SiteMap::fromJson(doc, "a.sites.json");
+  ASSERT_FALSE(static_cast<bool>(map));
+  std::string message = llvm::toString(map.takeError());
+  EXPECT_EQ(message.rfind("a.sites.json: malformed relayout-sitemap:", 0), 0u) << message;
+}
+
+TEST(SiteMapFormat, SiteNamingAnUnknownFieldIsRejected) {
+  json doc = smallMap().toJson();
+  doc["sites"][0]["field"] = "q";
+  auto map = SiteMap::fromJson(doc, "a.sites.json");
+  ASSERT_FALSE(static_cast<bool>(map));
+  EXPECT_NE(llvm::toString(map.takeError()).find("names P.q"), std::string::npos);
+}
+
+TEST(SiteMapFormat, OtherFormatsAndVersionsAreRefused) {
+  json doc = smallMap().toJson();
+  doc["format"] = "relayout-plan";
+  EXPECT_NE(llvm::toString(SiteMap::fromJson(doc, "x.json").takeError()).find("expected a relayout-sitemap, found a relayout-plan"),
+            std::string::npos);
+  doc = smallMap().toJson();
+  doc["version"] = 7;
+  EXPECT_NE(llvm::toString(SiteMap::fromJson(doc, "x.json").takeError()).find("version 7 is not supported"),
+            std::string::npos);
+}
+
+TEST(ProfileFormat, RoundTripAndShortCounterRowsRejected) {
+  Profile p;
+  p.device = "NVIDIA H200";
+  p.created = "2026-11-22T00:00:00Z";
+  p.command = {"./a", "-n", "4"};
+  p.kernels.push_back({"k(P*)", "_Z1kP1P", 3, 1234});
+  p.units.push_back({"a.cu", std::string(64, 'a'), 4, {{1, 32, 4, 1, 118, 0}}});
+  auto back = Profile::fromJson(p.toJson(), "p.json");
+  ASSERT_TRUE(static_cast<bool>(back));
+  EXPECT_EQ(back->units[0].sites[0].nearLanes, 118u);
+  EXPECT_EQ(back->units[0].blockPeriod, 4u);
+  EXPECT_EQ(back->kernels[0].totalNs, 1234u);
+
+  json doc = p.toJson();
+  doc["units"][0]["sites"][0] = {1, 2, 3};
+  auto bad = Profile::fromJson(doc, "p.json");
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("has 3 counters"), std::string::npos);
+}
+
+TEST(PlanFormat, RoundTripAndUnknownLayoutRejected) {
+  Plan plan;
+  plan.mode = "paper";
+  plan.sources.push_back({"a.cu", "abc"});
+  plan.structs.push_back({"P", {"x", "y"}, Layout::SoA, soaClusters({"x", "y"}), -3.5, "why", {}});
+  auto back = Plan::fromJson(plan.toJson(), "plan.json");
+  ASSERT_TRUE(static_cast<bool>(back));
+  EXPECT_EQ(back->structs[0].layout, Layout::SoA);
+  EXPECT_EQ(back->structs[0].clusters[1].fields, std::vector<std::string>{"y"});
+
+  json doc = plan.toJson();
+  doc["structs"][0]["layout"] = "zigzag";
+  EXPECT_NE(llvm::toString(Plan::fromJson(doc, "plan.json").takeError()).find("unknown layout \"zigzag\""),
+            std::string::npos);
+}
+
+TEST(Files, MalformedJsonNamesFileAndOffset) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("relayout-test", "json", path));
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(path, "{\"format\": ")));
+  auto doc = readJsonFile(path);
+  ASSERT_FALSE(static_cast<bool>(doc));
+  std::string message = llvm::toString(doc.takeError());
+  EXPECT_NE(message.find(path.str().str() + ": malformed JSON at byte 12"), std::string::npos) << message;
+  llvm::sys::fs::remove(path);
+}
+
+TEST(Files, Sha256OfKnownText) {
+  EXPECT_EQ(sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+}  // namespace
+}  // namespace relayout

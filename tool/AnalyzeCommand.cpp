@@ -1,0 +1,55 @@
+// relayout analyze: classify the profiled accesses, choose a layout per struct, write the plan.
+#include "Commands.h"
+#include "Pipeline.h"
+
+#include "relayout/core/Files.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+namespace relayout {
+
+namespace cl = llvm::cl;
+
+static cl::SubCommand command("analyze",
+                              "Choose a layout per struct from site maps and a profile (the rule of Nakai & Ohno "
+                              "2017: uncoalesced and same-address accesses favour AoS, coalesced ones SoA, "
+                              "weighted by execution counts). Prints a report naming the deciding sites and "
+                              "writes the plan that `relayout rewrite` applies.");
+static cl::list<std::string> sites("sites", cl::desc("Site maps written by `relayout instrument`"),
+                                   cl::value_desc("S.sites.json"), cl::OneOrMore, cl::CommaSeparated,
+                                   cl::sub(command));
+static cl::opt<std::string> profilePath("profile", cl::desc("Profile written by `relayout profile`"),
+                                        cl::value_desc("P.json"), cl::Required, cl::sub(command));
+static cl::opt<std::string> output("o", cl::desc("Plan to write (default: relayout-plan.json)"),
+                                   cl::value_desc("PLAN.json"), cl::init("relayout-plan.json"), cl::sub(command));
+static cl::opt<std::string> markdown("report-md", cl::desc("Also write the report as Markdown"),
+                                     cl::value_desc("FILE.md"), cl::sub(command));
+
+llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profileFile) {
+  std::vector<SiteMapFile> maps;
+  for (const std::string& path : siteMapPaths) {
+    auto map = SiteMap::load(path);
+    if (!map) return map.takeError();
+    maps.push_back({path, std::move(*map)});
+  }
+  auto profile = Profile::load(profileFile);
+  if (!profile) return profile.takeError();
+  return analyzePaper(maps, *profile, profileFile);
+}
+
+static int run(const std::vector<std::string>& trailing) {
+  if (!trailing.empty()) return reportError("analyze takes no arguments after `--`");
+  auto analysis = analyzeFiles(sites, profilePath);
+  if (!analysis) return reportError(analysis.takeError());
+  OutputSet outputs;
+  outputs.add(output, analysis->plan.toJson().dump(1) + "\n");
+  if (!markdown.empty()) outputs.add(markdown, renderMarkdownReport(*analysis));
+  if (llvm::Error err = outputs.commit({})) return reportError(std::move(err));
+  llvm::outs() << renderTerminalReport(*analysis);
+  llvm::errs() << "relayout: plan written to " << output << "\n";
+  return 0;
+}
+
+Subcommand analyzeSubcommand{command, run};
+
+}  // namespace relayout

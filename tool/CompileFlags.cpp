@@ -1,0 +1,162 @@
+#include "CompileFlags.h"
+
+#include <clang/Tooling/ArgumentsAdjusters.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/ADT/StringSet.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace relayout {
+
+namespace {
+
+// nvcc flags that matter only for code generation, linking or the host compiler's build.
+const llvm::StringSet<> kDroppedFlags = {
+    "-lineinfo", "--generate-line-info", "-G", "--device-debug", "-g", "-c", "--compile", "-dc",
+    "--device-c", "-dw", "-rdc=true", "-rdc=false", "--relocatable-device-code=true",
+    "--relocatable-device-code=false", "--expt-relaxed-constexpr", "--expt-extended-lambda",
+    "--extended-lambda", "-use_fast_math", "--use_fast_math", "-res-usage", "--resource-usage",
+    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", "-keep", "--keep",
+    "-v", "--verbose", "-shared", "-fPIC", "-cuda", "-ptx", "-cubin", "-fatbin", "-lcupti", "-lcuda",
+    "-Werror=all-warnings", "--display-error-number", "--no-display-error-number", "-Wno-deprecated-gpu-targets",
+};
+
+// nvcc flags whose value is the next argument and that are dropped with it.
+const llvm::StringSet<> kDroppedWithValue = {
+    "-o", "--output-file", "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options", "-maxrregcount",
+    "--maxrregcount", "-ccbin", "--compiler-bindir", "-cudart", "--cudart", "-Xlinker", "--linker-options",
+    "-MF", "-MT", "-MQ", "--options-file", "-odir", "--output-directory", "-Xfatbin", "-t", "--threads",
+    "-diag-suppress", "--diag-suppress", "-Xcudafe", "--cudafe-options",
+};
+
+// Pulls "sm_90" out of -arch=sm_90, -arch=compute_90, arch=compute_90,code=[...,sm_90].
+std::string smFromArchText(llvm::StringRef text) {
+  for (llvm::StringRef prefix : {"sm_", "compute_"}) {
+    size_t at = text.find(prefix);
+    if (at == llvm::StringRef::npos) continue;
+    llvm::StringRef digits = text.substr(at + prefix.size()).take_while([](char c) { return isalnum(c); });
+    if (!digits.empty()) return ("sm_" + digits).str();
+  }
+  return "";
+}
+
+// Keeps host-compiler flags from -Xcompiler that change what the parser sees.
+void translateHostCompilerFlags(llvm::StringRef list, std::vector<std::string>& out) {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  list.split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef part : parts)
+    if (part.starts_with("-D") || part.starts_with("-U") || part.starts_with("-I") || part.starts_with("-std=") ||
+        part == "-fopenmp")
+      out.push_back(part.str());
+}
+
+}  // namespace
+
+std::vector<std::string> translateNvccFlags(const std::vector<std::string>& flags, std::vector<std::string>& notes) {
+  std::vector<std::string> out;
+  std::string gpuArch;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    llvm::StringRef flag = flags[i];
+    auto value = [&](llvm::StringRef name) -> std::string {  // "-x=v", "-xv" handled by callers
+      if (flag.size() > name.size() && flag[name.size()] == '=') return flag.substr(name.size() + 1).str();
+      return i + 1 < flags.size() ? flags[++i] : std::string();
+    };
+    if (kDroppedFlags.contains(flag)) continue;
+    if (kDroppedWithValue.contains(flag)) { ++i; continue; }
+    if (flag.starts_with("-l") || flag.starts_with("-L") || flag.starts_with("-O") || flag.ends_with(".o") ||
+        flag.ends_with(".a") || flag.starts_with("-Xptxas=") || flag.starts_with("--ptxas-options=") ||
+        flag.starts_with("-maxrregcount=") || flag.starts_with("--maxrregcount=") || flag.starts_with("-ccbin=") ||
+        flag.starts_with("-diag-suppress=") || flag.starts_with("--diag-suppress=") || flag.starts_with("-t=") ||
+        flag.starts_with("--threads="))
+      continue;
+    if (flag == "-I" || flag == "-isystem" || flag == "-include" || flag == "-D" || flag == "-U") {
+      out.push_back(flag.str());
+      if (i + 1 < flags.size()) out.push_back(flags[++i]);
+    } else if (flag.starts_with("-D") || flag.starts_with("-U") || flag.starts_with("-std=") || flag.starts_with("-W")) {
+      out.push_back(flag.str());
+    } else if (flag.starts_with("-I") || flag.starts_with("-isystem")) {
+      out.push_back(flag.str());
+    } else if (flag == "--std" || flag == "-std") {
+      out.push_back("-std=" + value(flag));
+    } else if (flag.starts_with("--include-path")) {
+      out.push_back("-I" + value("--include-path"));
+    } else if (flag.starts_with("--define-macro")) {
+      out.push_back("-D" + value("--define-macro"));
+    } else if (flag.starts_with("-arch") || flag.starts_with("--gpu-architecture") || flag.starts_with("-gencode") ||
+               flag.starts_with("--generate-code") || flag.starts_with("-code") || flag.starts_with("--gpu-code")) {
+      llvm::StringRef name = flag.split('=').first;
+      std::string sm = smFromArchText(value(name));
+      if (gpuArch.empty() && !sm.empty()) gpuArch = sm;
+    } else if (flag == "-x" || flag == "--x") {
+      ++i;  // the language is always CUDA here
+    } else if (flag.starts_with("-Xcompiler") || flag.starts_with("--compiler-options")) {
+      translateHostCompilerFlags(value(flag.split('=').first), out);
+    } else if (!flag.starts_with("-")) {
+      continue;  // an input file of the original command: the tool adds the one it parses
+    } else {
+      notes.push_back(("dropping compiler flag '" + flag + "' that relayout does not translate for Clang").str());
+    }
+  }
+  if (!gpuArch.empty()) out.push_back("--cuda-gpu-arch=" + gpuArch);
+  return out;
+}
+
+std::vector<std::string> cudaParseFlags(const std::vector<std::string>& translated) {
+  std::vector<std::string> args = {"-x", "cuda", "--cuda-host-only", "--cuda-path=" RELAYOUT_CUDA_ROOT,
+                                   "-Wno-unknown-cuda-version", "-isystem", RELAYOUT_CUDA_ROOT "/include/cccl",
+                                   "-resource-dir=" RELAYOUT_CLANG_RESOURCE_DIR};
+  bool hasArch = false;
+  for (const std::string& a : translated) hasArch |= llvm::StringRef(a).starts_with("--cuda-gpu-arch=");
+  if (!hasArch) args.push_back("--cuda-gpu-arch=sm_90");
+  args.insert(args.end(), translated.begin(), translated.end());
+  return args;
+}
+
+namespace {
+
+// Wraps any database so that each command is rewritten for Clang: compiler replaced, nvcc flags
+// translated, CUDA parse flags added, the source kept last.
+class CudaCompilationDatabase : public clang::tooling::CompilationDatabase {
+ public:
+  explicit CudaCompilationDatabase(std::unique_ptr<clang::tooling::CompilationDatabase> inner)
+      : inner_(std::move(inner)) {}
+
+  std::vector<clang::tooling::CompileCommand> getCompileCommands(llvm::StringRef file) const override {
+    auto commands = inner_->getCompileCommands(file);
+    for (clang::tooling::CompileCommand& command : commands) {
+      std::vector<std::string> original(command.CommandLine.begin() + (command.CommandLine.empty() ? 0 : 1),
+                                        command.CommandLine.end());
+      std::vector<std::string> notes;
+      std::vector<std::string> args = cudaParseFlags(translateNvccFlags(original, notes));
+      for (const std::string& note : notes)
+        if (reported_.insert(note).second) llvm::errs() << "relayout: warning: " << note << "\n";
+      args.insert(args.begin(), "clang");
+      args.push_back(command.Filename);
+      command.CommandLine = std::move(args);
+    }
+    return commands;
+  }
+  std::vector<std::string> getAllFiles() const override { return inner_->getAllFiles(); }
+
+ private:
+  std::unique_ptr<clang::tooling::CompilationDatabase> inner_;
+  mutable llvm::StringSet<> reported_;
+};
+
+}  // namespace
+
+llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompilationDatabase(
+    const std::string& buildDir, const std::vector<std::string>& flags) {
+  std::unique_ptr<clang::tooling::CompilationDatabase> inner;
+  if (!buildDir.empty()) {
+    std::string message;
+    inner = clang::tooling::CompilationDatabase::loadFromDirectory(buildDir, message);
+    if (!inner)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), buildDir + ": " + message);
+  } else {
+    inner = std::make_unique<clang::tooling::FixedCompilationDatabase>(".", flags);
+  }
+  return std::make_unique<CudaCompilationDatabase>(std::move(inner));
+}
+
+}  // namespace relayout

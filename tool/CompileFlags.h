@@ -1,0 +1,28 @@
+// Compile flags for parsing CUDA with Clang: nvcc's flags translated (or dropped) and the flags
+// that make clang-22 parse CUDA 13 host-side with nvcc's implicit includes.
+#pragma once
+
+#include <clang/Tooling/CompilationDatabase.h>
+#include <llvm/Support/Error.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace relayout {
+
+// Translates nvcc-style flags to clang flags. Flags clang has no use for when parsing (code
+// generation, linking, ptxas) are dropped; unknown ones are dropped with a warning in `notes`.
+std::vector<std::string> translateNvccFlags(const std::vector<std::string>& nvccFlags,
+                                            std::vector<std::string>& notes);
+
+// The flags every parse gets: CUDA language, host-only, the toolkit path, nvcc's cccl include,
+// and clang's resource folder; `gpuArch` is used unless the flags name one.
+std::vector<std::string> cudaParseFlags(const std::vector<std::string>& translated);
+
+// A compilation database for the sources: from `buildDir`/compile_commands.json when given,
+// otherwise the same flags for every source. Either way nvcc flags are translated.
+llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompilationDatabase(
+    const std::string& buildDir, const std::vector<std::string>& flags);
+
+}  // namespace relayout

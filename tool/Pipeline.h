@@ -1,0 +1,44 @@
+// The stage steps the subcommands share (optimize runs them all in a row).
+#pragma once
+
+#include "Outputs.h"
+
+#include "relayout/analysis/Analyze.h"
+#include "relayout/core/Plan.h"
+#include "relayout/instrument/Instrument.h"
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace relayout {
+
+// Checks that every source exists and is a file; errors name the first that is not.
+llvm::Error checkSourcesExist(const std::vector<std::string>& sources);
+
+// Instruments `sources` and stages DIR/NAME.cu and DIR/NAME.sites.json for each.
+// Returns the staged site map paths, in source order.
+llvm::Expected<std::vector<std::string>> stageInstrumented(const std::vector<std::string>& sources,
+                                                           const std::string& buildDir,
+                                                           const std::vector<std::string>& flags,
+                                                           const InstrumentOptions& options, const std::string& outDir,
+                                                           OutputSet& outputs, std::vector<InstrumentedUnit>* units);
+
+// Runs PROGRAM ARGS with RELAYOUT_PROFILE set, and checks that it wrote a readable profile.
+llvm::Error runProfiled(const std::vector<std::string>& command, const std::string& profilePath);
+
+// Loads site maps and a profile and runs the paper rule.
+llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profilePath);
+
+// Overrides every struct in `plan` with `layout` (aos or soa), for experiments.
+llvm::Error forceLayout(Plan& plan, const std::string& layout);
+
+// Rewrites `sources` by `plan` (refusing sources the plan was not made for) and stages the
+// results: into outDir, as a diff printed to stdout, or over the sources with .orig backups.
+enum class RewriteOutput { Directory, Diff, InPlace };
+llvm::Error rewriteAndStage(const Plan& plan, const std::string& planPath, const std::vector<std::string>& sources,
+                            const std::string& buildDir, const std::vector<std::string>& flags, RewriteOutput mode,
+                            const std::string& outDir, OutputSet& outputs);
+
+}  // namespace relayout

@@ -1,0 +1,126 @@
+// relayout rewrite: apply a layout plan to the sources.
+#include "CompileFlags.h"
+#include "Commands.h"
+#include "Pipeline.h"
+
+#include "relayout/core/Files.h"
+#include "relayout/rewriter/Rewriter.h"
+
+#include <fmt/format.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace relayout {
+
+namespace cl = llvm::cl;
+
+static cl::SubCommand command("rewrite",
+                              "Rewrite CUDA sources to the layouts a plan chose: struct definitions, device "
+                              "allocations, copies, kernel parameters and accesses. A struct with a use that "
+                              "cannot be rewritten safely is reported with its location and left unchanged.\n"
+                              "Nothing is written unless the whole run succeeds; the sources themselves change "
+                              "only with --in-place (which keeps FILE.orig).");
+static cl::list<std::string> files(cl::Positional, cl::desc("FILE.cu..."), cl::OneOrMore, cl::sub(command));
+static cl::opt<std::string> planPath("plan", cl::desc("Plan written by `relayout analyze`"), cl::value_desc("PLAN.json"),
+                                     cl::Required, cl::sub(command));
+static cl::opt<std::string> outDir("o", cl::desc("Output folder (default: relayout-out/rewritten)"),
+                                   cl::value_desc("DIR"), cl::init("relayout-out/rewritten"), cl::sub(command));
+static cl::opt<bool> diff("diff", cl::desc("Print a unified diff instead of writing files"), cl::sub(command));
+static cl::opt<bool> inPlace("in-place", cl::desc("Rewrite the sources themselves, keeping FILE.orig backups"),
+                             cl::sub(command));
+static cl::opt<std::string> layout("layout", cl::desc("Force this layout on every struct in the plan (experiments)"),
+                                   cl::value_desc("soa|aos"), cl::sub(command));
+static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
+                                     cl::value_desc("BUILD"), cl::sub(command));
+
+llvm::Error forceLayout(Plan& plan, const std::string& wanted) {
+  if (wanted != "soa" && wanted != "aos")
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "--layout must be soa or aos, not '" + wanted + "'");
+  plan.mode = "forced";
+  for (StructPlan& s : plan.structs) {
+    if (wanted == "aos") {
+      s.layout = Layout::AoS;
+      s.clusters.clear();
+    } else {
+      if (s.fields.empty())
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "--layout soa needs the field list of struct " + s.name + " in the plan");
+      s.layout = Layout::SoA;
+      s.clusters = soaClusters(s.fields);
+    }
+    s.reason = "forced by --layout " + wanted;
+  }
+  return llvm::Error::success();
+}
+
+// The plan must have been made for exactly these sources: a stale plan could name fields or
+// rely on accesses that changed.
+static llvm::Error checkPlanSources(const Plan& plan, const std::string& path, const std::vector<std::string>& sources) {
+  for (const std::string& source : sources) {
+    auto text = readFile(source);
+    if (!text) return text.takeError();
+    std::string hash = sha256Hex(*text);
+    bool known = false;
+    for (const PlanSource& s : plan.sources) known |= s.sha256 == hash;
+    if (!known)
+      return fileError(path, fmt::format("was not made for {} as it is now (sha256 {}); analyze its profile again",
+                                         source, hash.substr(0, 12)));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std::vector<std::string>& sources,
+                            const std::string& buildDirectory, const std::vector<std::string>& flags,
+                            RewriteOutput mode, const std::string& dir, OutputSet& outputs) {
+  if (llvm::Error err = checkSourcesExist(sources)) return err;
+  if (llvm::Error err = checkPlanSources(plan, path, sources)) return err;
+  auto db = makeCompilationDatabase(buildDirectory, flags);
+  if (!db) return db.takeError();
+  auto result = rewriteSources(plan, sources, **db);
+  if (!result) return result.takeError();
+  for (const std::string& line : result->diagnostics) llvm::errs() << line << "\n";
+  std::string diffText;
+  for (const RewrittenFile& file : result->files) {
+    switch (mode) {
+      case RewriteOutput::Directory:
+        outputs.add(dir + "/" + llvm::sys::path::filename(file.path).str(), file.rewritten);
+        break;
+      case RewriteOutput::InPlace:
+        if (file.rewritten == file.original) break;
+        outputs.add(file.path + ".orig", file.original);
+        outputs.add(file.path, file.rewritten);
+        break;
+      case RewriteOutput::Diff: {
+        auto d = unifiedDiff(file.path, file.original, file.rewritten);
+        if (!d) return d.takeError();
+        diffText += *d;
+        break;
+      }
+    }
+  }
+  if (mode == RewriteOutput::Diff) llvm::outs() << diffText;
+  return llvm::Error::success();
+}
+
+static int run(const std::vector<std::string>& trailing) {
+  if (diff && inPlace) return reportError("--diff and --in-place exclude each other");
+  if (outDir.getNumOccurrences() && (diff || inPlace)) return reportError("-o cannot be combined with --diff or --in-place");
+  auto plan = Plan::load(planPath);
+  if (!plan) return reportError(plan.takeError());
+  if (!layout.empty())
+    if (llvm::Error err = forceLayout(*plan, layout)) return reportError(std::move(err));
+  RewriteOutput mode = diff ? RewriteOutput::Diff : inPlace ? RewriteOutput::InPlace : RewriteOutput::Directory;
+  OutputSet outputs;
+  if (llvm::Error err = rewriteAndStage(*plan, planPath, files, buildDir, trailing, mode, outDir, outputs))
+    return reportError(std::move(err));
+  std::vector<std::string> protect;
+  if (mode != RewriteOutput::InPlace) protect.assign(files.begin(), files.end());
+  if (llvm::Error err = outputs.commit(protect)) return reportError(std::move(err));
+  if (mode == RewriteOutput::Directory) llvm::errs() << "relayout: wrote " << outputs.files().size() << " files to " << outDir << "\n";
+  if (mode == RewriteOutput::InPlace) llvm::errs() << "relayout: rewrote " << outputs.files().size() / 2 << " sources in place (backups: .orig)\n";
+  return 0;
+}
+
+Subcommand rewriteSubcommand{command, run};
+
+}  // namespace relayout

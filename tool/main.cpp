@@ -1,0 +1,57 @@
+// relayout: profile-guided data-layout optimization for CUDA C++ (see README.md).
+#include "Commands.h"
+
+#include <llvm/Support/InitLLVM.h>
+#include <llvm/Support/WithColor.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstring>
+
+namespace relayout {
+
+int reportError(llvm::Error err) {
+  llvm::handleAllErrors(std::move(err), [](const llvm::ErrorInfoBase& info) {
+    llvm::WithColor::error(llvm::errs(), "relayout") << info.message() << "\n";
+  });
+  return 1;
+}
+
+int reportError(const llvm::Twine& message) {
+  llvm::WithColor::error(llvm::errs(), "relayout") << message << "\n";
+  return 1;
+}
+
+void reportWarning(const llvm::Twine& message) { llvm::WithColor::warning(llvm::errs(), "relayout") << message << "\n"; }
+void reportNote(const llvm::Twine& message) { llvm::WithColor::note(llvm::errs(), "relayout") << message << "\n"; }
+
+}  // namespace relayout
+
+static const char kOverview[] =
+    "relayout: chooses the data layout (AoS, SoA) of CUDA structs from how warps really access them,\n"
+    "and rewrites the sources to it.\n\n"
+    "  relayout instrument FILE.cu... [-o DIR] [-p BUILD | -- NVCC-FLAGS]   add access hooks, write site maps\n"
+    "  relayout profile [-o PROFILE.json] -- PROGRAM ARGS...               run an instrumented program\n"
+    "  relayout analyze --sites S.json... --profile P.json [-o PLAN.json]  choose layouts, print a report\n"
+    "  relayout rewrite --plan PLAN.json FILE.cu... [-o DIR|--diff|--in-place] [-- NVCC-FLAGS]\n"
+    "  relayout optimize FILE.cu... [-o DIR] [--run 'ARGS'] [-- NVCC-FLAGS] all of the above in one go\n\n"
+    "Compiler flags follow `--` and are nvcc's (translated for Clang), or come from\n"
+    "BUILD/compile_commands.json with -p. `relayout SUBCOMMAND --help` explains each one.\n";
+
+int main(int argc, char** argv) {
+  llvm::InitLLVM init(argc, argv);
+  // Everything after the first `--` belongs to the compiler or to the profiled program.
+  int split = argc;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--") == 0) { split = i; break; }
+  std::vector<std::string> trailing(argv + std::min(split + 1, argc), argv + argc);
+
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "relayout " RELAYOUT_VERSION "\n"; });
+  if (!llvm::cl::ParseCommandLineOptions(split, argv, kOverview, &llvm::errs())) return 2;
+
+  for (relayout::Subcommand* sub : {&relayout::instrumentSubcommand, &relayout::profileSubcommand,
+                                    &relayout::analyzeSubcommand, &relayout::rewriteSubcommand,
+                                    &relayout::optimizeSubcommand})
+    if (sub->command) return sub->run(trailing);
+  llvm::errs() << kOverview;
+  return 2;
+}
