@@ -18,3 +18,5 @@ config.substitutions.append(("%samples", os.path.join(config.relayout_src_root, 
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 # LLVM's `not`, `count` and FileCheck come from the same LLVM as the tool.
 config.environment["PATH"] = os.pathsep.join([os.path.dirname(config.filecheck), os.environ.get("PATH", "")])
+# Built sample programs: build/samples/NAME/sample_NAME_VARIANT.
+config.substitutions.append(("%samplebin", os.path.join(config.relayout_bin_root, "samples")))
