@@ -4,6 +4,7 @@
 #include "Pipeline.h"
 
 #include "relayout/core/Files.h"
+#include "relayout/core/SiteMap.h"
 #include "relayout/rewriter/Rewriter.h"
 
 #include <fmt/format.h>
@@ -22,7 +23,10 @@ static cl::SubCommand command("rewrite",
                               "only with --in-place (which keeps FILE.orig).");
 static cl::list<std::string> files(cl::Positional, cl::desc("FILE.cu..."), cl::OneOrMore, cl::sub(command));
 static cl::opt<std::string> planPath("plan", cl::desc("Plan written by `relayout analyze`"), cl::value_desc("PLAN.json"),
-                                     cl::Required, cl::sub(command));
+                                     cl::sub(command));
+static cl::list<std::string> sites("sites",
+                                   cl::desc("Without --plan: site maps whose structs --layout applies to"),
+                                   cl::value_desc("S.sites.json"), cl::CommaSeparated, cl::sub(command));
 static cl::opt<std::string> outDir("o", cl::desc("Output folder (default: relayout-out/rewritten)"),
                                    cl::value_desc("DIR"), cl::init("relayout-out/rewritten"), cl::sub(command));
 static cl::opt<bool> diff("diff", cl::desc("Print a unified diff instead of writing files"), cl::sub(command));
@@ -51,6 +55,25 @@ llvm::Error forceLayout(Plan& plan, const std::string& wanted) {
     s.reason = "forced by --layout " + wanted;
   }
   return llvm::Error::success();
+}
+
+// A plan that keeps every struct of the site maps as it is; --layout then sets the layout.
+static llvm::Expected<Plan> planFromSiteMaps(const std::vector<std::string>& paths) {
+  Plan plan;
+  plan.mode = "forced";
+  for (const std::string& path : paths) {
+    auto map = SiteMap::load(path);
+    if (!map) return map.takeError();
+    plan.sources.push_back({map->sourcePath, map->sourceSha256});
+    for (const StructInfo& s : map->structs) {
+      if (plan.findStruct(s.name)) continue;
+      StructPlan sp;
+      sp.name = s.name;
+      for (const FieldInfo& f : s.fields) sp.fields.push_back(f.name);
+      plan.structs.push_back(std::move(sp));
+    }
+  }
+  return plan;
 }
 
 // The plan must have been made for exactly these sources: a stale plan could name fields or
@@ -105,13 +128,17 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
 static int run(const std::vector<std::string>& trailing) {
   if (diff && inPlace) return reportError("--diff and --in-place exclude each other");
   if (outDir.getNumOccurrences() && (diff || inPlace)) return reportError("-o cannot be combined with --diff or --in-place");
-  auto plan = Plan::load(planPath);
+  if (planPath.empty() == sites.empty())
+    return reportError("give either --plan PLAN.json, or --sites S.sites.json with --layout");
+  if (!sites.empty() && layout.empty()) return reportError("--sites needs --layout soa|aos");
+  auto plan = planPath.empty() ? planFromSiteMaps(sites) : Plan::load(planPath);
   if (!plan) return reportError(plan.takeError());
   if (!layout.empty())
     if (llvm::Error err = forceLayout(*plan, layout)) return reportError(std::move(err));
   RewriteOutput mode = diff ? RewriteOutput::Diff : inPlace ? RewriteOutput::InPlace : RewriteOutput::Directory;
   OutputSet outputs;
-  if (llvm::Error err = rewriteAndStage(*plan, planPath, files, buildDir, trailing, mode, outDir, outputs))
+  std::string planName = planPath.empty() ? sites.front() : planPath.getValue();
+  if (llvm::Error err = rewriteAndStage(*plan, planName, files, buildDir, trailing, mode, outDir, outputs))
     return reportError(std::move(err));
   std::vector<std::string> protect;
   if (mode != RewriteOutput::InPlace) protect.assign(files.begin(), files.end());

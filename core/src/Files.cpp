@@ -30,8 +30,12 @@ llvm::Expected<nlohmann::json> readJsonFile(llvm::StringRef path) {
   try {
     return nlohmann::json::parse(*text);
   } catch (const nlohmann::json::parse_error& e) {
-    return fileError(path, "malformed JSON at byte " + llvm::Twine(e.byte) + ": " +
-                               llvm::StringRef(e.what()).rsplit(": ").second);
+    // e.what(): "[json.exception.parse_error.101] parse error at line 9, column 48: syntax error
+    // while parsing value - invalid string: ...; last read: '...'"
+    auto [where, what] = llvm::StringRef(e.what()).split("] ").second.split(": ");
+    what = what.split("; last read").first;
+    return fileError(path, "malformed JSON at byte " + llvm::Twine(e.byte) + " (" +
+                               where.drop_front(std::min<size_t>(where.size(), 15)) + "): " + what);
   }
 }
 
