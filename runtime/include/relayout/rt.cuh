@@ -1,0 +1,148 @@
+// Device hooks of relayout's profiling runtime, included once at the top of each instrumented
+// translation unit after the RELAYOUT_* macros (see instrument/). Each field access EXPR becomes
+// (*__rl_site(ID, &(EXPR))): the warp's access is classified on the GPU into per-site counters
+// (docs/formats.md, "Counter columns"); the reference definition is warp_classify.h.
+#pragma once
+
+#if !defined(RELAYOUT_UNIT_SOURCE) || !defined(RELAYOUT_UNIT_SHA256) || !defined(RELAYOUT_NUM_SITES)
+#error "define RELAYOUT_UNIT_SOURCE, RELAYOUT_UNIT_SHA256 and RELAYOUT_NUM_SITES before rt.cuh"
+#endif
+#ifndef RELAYOUT_BLOCK_PERIOD
+#define RELAYOUT_BLOCK_PERIOD 1
+#endif
+// Each site's counters are kept in several copies picked by SM id, summed when fetched: with one
+// copy the atomics contend (2.1x slower at block period 1 on an H200; 132 copies gain nothing
+// over 32).
+#ifndef RELAYOUT_COUNTER_STRIPES
+#define RELAYOUT_COUNTER_STRIPES 32
+#endif
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdlib>
+
+#include "relayout/rt_abi.h"
+#include "relayout/warp_classify.h"
+
+#define RELAYOUT_SITE_ROWS_ ((RELAYOUT_NUM_SITES) > 0 ? (RELAYOUT_NUM_SITES) : 1)
+
+// Static: each translation unit has its own counters, registered under its own source hash.
+static __device__ unsigned long long
+    __rl_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_SITE_ROWS_ * RELAYOUT_COUNTER_COLUMNS];
+
+#ifdef __CUDA_ARCH__
+static __device__ __forceinline__ bool __rl_sampled_block() {
+#if (RELAYOUT_BLOCK_PERIOD) > 1
+  const unsigned long long block =
+      blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+  return block % (RELAYOUT_BLOCK_PERIOD) == 0;
+#else
+  return true;
+#endif
+}
+
+// Out of line so that the unsampled path of the user's kernel stays close to the original code.
+static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a) {
+  const unsigned mask = __activemask();
+  unsigned lane, lanesBelow;
+  // %laneid, not threadIdx.x % 32: warps of 2D/3D blocks are cut from the linear thread index.
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lanesBelow));
+  const unsigned leader = __ffs(mask) - 1;
+  unsigned long long sectors, lines, nearSum;
+  bool shared;
+
+  // Fast path: a full warp stepping by one stride has closed-form counters (warp_classify.h).
+  bool uniform = false;
+  if (mask == 0xffffffffu) {
+    const unsigned long long a0 = __shfl_sync(mask, a, 0);
+    const unsigned long long stride = __shfl_sync(mask, a, 1) - a0;
+    uniform = __all_sync(mask, a == a0 + stride * lane);
+    if (uniform) {
+      const relayout::rt::WarpCounters c = relayout::rt::classifyUniformStride(a0, (long long)stride);
+      sectors = c.sectors, lines = c.lines, nearSum = c.nearLanes, shared = c.sharedWarps != 0;
+    }
+  }
+  if (!uniform) {
+    // Distinct sectors / lines: count the lowest lane of each group of lanes that share one.
+    const unsigned sameSector = __match_any_sync(mask, a >> 5);
+    const unsigned sameLine = __match_any_sync(mask, a >> 7);
+    sectors = __popc(__ballot_sync(mask, (sameSector & lanesBelow) == 0));
+    lines = __popc(__ballot_sync(mask, (sameLine & lanesBelow) == 0));
+    // Lanes on one address share its sector: with a sector per lane (gathers) skip the match.
+    // The condition is warp-uniform, so every lane in mask reaches the match or none does.
+    shared = sectors < (unsigned)__popc(mask) && __any_sync(mask, __match_any_sync(mask, a) != (1u << lane));
+
+    // near lanes: other active lanes whose address b has a <= b <= a + 128. Offsets from the
+    // first active lane's address fit 32 bits in practice, which halves the shuffles.
+    const long long offset = (long long)(a - __shfl_sync(mask, a, leader));
+    unsigned near = 0;
+    if (__all_sync(mask, offset > -(1ll << 30) && offset < (1ll << 30))) {
+      const int mine = (int)offset;
+#pragma unroll
+      for (unsigned j = 0; j < 32; ++j) {
+        const int b = __shfl_sync(mask, mine, j);  // undefined for inactive j: masked out below
+        near += (mask >> j & 1u) && j != lane && b >= mine && b - mine <= 128;
+      }
+    } else {
+#pragma unroll 4
+      for (unsigned j = 0; j < 32; ++j) {
+        const unsigned long long b = __shfl_sync(mask, a, j);
+        near += (mask >> j & 1u) && j != lane && b >= a && b - a <= 128;
+      }
+    }
+    nearSum = __reduce_add_sync(mask, near);
+  }
+
+  if (lane == leader) {
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    unsigned long long* c =
+        &__rl_counters[((sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_SITE_ROWS_ + id) * RELAYOUT_COUNTER_COLUMNS];
+    atomicAdd(&c[0], 1ull);
+    atomicAdd(&c[1], (unsigned long long)__popc(mask));
+    atomicAdd(&c[2], sectors);
+    atomicAdd(&c[3], lines);
+    if (nearSum) atomicAdd(&c[4], nearSum);
+    if (shared) atomicAdd(&c[5], 1ull);
+  }
+}
+#endif  // __CUDA_ARCH__
+
+// Returns p unchanged, so that (*__rl_site(ID, &(EXPR))) is the same lvalue as EXPR.
+template <class T>
+static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
+#ifdef __CUDA_ARCH__
+  if (id < RELAYOUT_SITE_ROWS_ && __rl_sampled_block())
+    __rl_classify(id, reinterpret_cast<unsigned long long>(p));
+#else
+  (void)id;
+#endif
+  return p;
+}
+
+// Host code from here on (nvcc's device passes see it too, and generate nothing for it).
+// Reads this unit's counters on the current device, summing the stripes.
+static int __rl_fetch(unsigned long long* out, unsigned numSites) {
+  const size_t rowWords = (size_t)RELAYOUT_SITE_ROWS_ * RELAYOUT_COUNTER_COLUMNS;
+  unsigned long long* all = (unsigned long long*)std::malloc(sizeof(__rl_counters));
+  if (!all) return (int)cudaErrorMemoryAllocation;
+  const cudaError_t err = cudaMemcpyFromSymbol(all, __rl_counters, sizeof(__rl_counters));
+  if (err == cudaSuccess) {
+    const size_t n = (size_t)(numSites < RELAYOUT_SITE_ROWS_ ? numSites : RELAYOUT_SITE_ROWS_) *
+                     RELAYOUT_COUNTER_COLUMNS;
+    for (size_t i = 0; i < n; ++i) {
+      unsigned long long sum = 0;
+      for (size_t s = 0; s < (RELAYOUT_COUNTER_STRIPES); ++s) sum += all[s * rowWords + i];
+      out[i] = sum;
+    }
+  }
+  std::free(all);
+  return (int)err;
+}
+
+static const RelayoutUnitDesc __rl_unit = {RELAYOUT_ABI_VERSION, RELAYOUT_UNIT_SOURCE, RELAYOUT_UNIT_SHA256,
+                                           (unsigned)(RELAYOUT_NUM_SITES), (unsigned)(RELAYOUT_BLOCK_PERIOD),
+                                           __rl_fetch};
+static const int __rl_registered __attribute__((unused)) = (relayout_rt_register_unit(&__rl_unit), 0);

@@ -1,0 +1,182 @@
+// The runtime's profile writer (runtime/src/ProfileWriter.cpp) without CUDA: fake units whose
+// fetch functions return known counters, written and read back with core's Profile reader.
+#include "relayout/core/Profile.h"
+#include "relayout/rt_host.h"
+
+#include <gtest/gtest.h>
+#include <llvm/Support/Error.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using namespace relayout;
+
+namespace {
+
+// Counter c of site s of unit A: distinct everywhere, so a swapped row or column shows.
+unsigned long long valueA(unsigned s, unsigned c) { return 1000ull * (s + 1) + c + 1; }
+
+int fetchA(unsigned long long* out, unsigned numSites) {
+  for (unsigned s = 0; s < numSites; ++s)
+    for (unsigned c = 0; c < RELAYOUT_COUNTER_COLUMNS; ++c) out[s * RELAYOUT_COUNTER_COLUMNS + c] = valueA(s, c);
+  return 0;
+}
+int fetchB(unsigned long long* out, unsigned) {
+  out[0] = 1ull << 40;  // larger than 32 bits must survive
+  return 0;
+}
+int fetchFails(unsigned long long*, unsigned) { return 700; }  // cudaErrorIllegalAddress
+
+const std::string kShaA(64, 'a'), kShaB(64, 'b');
+const RelayoutUnitDesc kUnitA = {RELAYOUT_ABI_VERSION, "toy.cu", kShaA.c_str(), 3, 1, fetchA};
+const RelayoutUnitDesc kUnitB = {RELAYOUT_ABI_VERSION, "dir/other \"quoted\".cu", kShaB.c_str(), 1, 32, fetchB};
+
+class RuntimeProfile : public ::testing::Test {
+protected:
+  void SetUp() override {
+    rt::clearRegisteredUnits();
+    dir = fs::temp_directory_path() / ("relayout-rt-test-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    path = (dir / "profile.json").string();
+  }
+  void TearDown() override {
+    rt::clearRegisteredUnits();
+    fs::remove_all(dir);
+  }
+  Profile load() {
+    auto profile = Profile::load(path);
+    if (!profile) {
+      ADD_FAILURE() << llvm::toString(profile.takeError());
+      return {};
+    }
+    return std::move(*profile);
+  }
+  fs::path dir;
+  std::string path;
+};
+
+}  // namespace
+
+TEST_F(RuntimeProfile, RoundTripThroughCoreReader) {
+  rt::registerUnit(kUnitA);
+  rt::registerUnit(kUnitB);
+  rt::ProfileMeta meta{"Fake GPU 80GB", {{"_Z6updateP8Particleif", 5, 123456}, {"plain_c_kernel", 2, 77}}};
+  ASSERT_EQ(rt::writeProfile(path, meta), "");
+
+  Profile p = load();
+  EXPECT_EQ(p.device, "Fake GPU 80GB");
+  EXPECT_EQ(p.created.size(), 20u) << p.created;  // 2026-11-22T10:11:12Z
+  EXPECT_EQ(p.created.back(), 'Z');
+  EXPECT_EQ(p.created[10], 'T');
+  EXPECT_EQ(p.command, rt::commandLine());
+  EXPECT_FALSE(p.command.empty());
+
+  ASSERT_EQ(p.kernels.size(), 2u);
+  EXPECT_EQ(p.kernels[0].name, "update(Particle*, int, float)");
+  EXPECT_EQ(p.kernels[0].mangled, "_Z6updateP8Particleif");
+  EXPECT_EQ(p.kernels[0].launches, 5u);
+  EXPECT_EQ(p.kernels[0].totalNs, 123456u);
+  EXPECT_EQ(p.kernels[1].name, "plain_c_kernel");
+  EXPECT_EQ(p.kernels[1].launches, 2u);
+  EXPECT_EQ(p.kernels[1].totalNs, 77u);
+
+  ASSERT_EQ(p.units.size(), 2u);
+  const UnitProfile& a = p.units[0];
+  EXPECT_EQ(a.source, "toy.cu");
+  EXPECT_EQ(a.sha256, kShaA);
+  EXPECT_EQ(a.blockPeriod, 1u);
+  ASSERT_EQ(a.sites.size(), 3u);
+  for (unsigned s = 0; s < 3; ++s) {
+    EXPECT_EQ(a.sites[s].warpExecs, valueA(s, 0)) << "site " << s;
+    EXPECT_EQ(a.sites[s].laneExecs, valueA(s, 1)) << "site " << s;
+    EXPECT_EQ(a.sites[s].sectors, valueA(s, 2)) << "site " << s;
+    EXPECT_EQ(a.sites[s].lines, valueA(s, 3)) << "site " << s;
+    EXPECT_EQ(a.sites[s].nearLanes, valueA(s, 4)) << "site " << s;
+    EXPECT_EQ(a.sites[s].sharedWarps, valueA(s, 5)) << "site " << s;
+  }
+  const UnitProfile& b = p.units[1];
+  EXPECT_EQ(b.source, "dir/other \"quoted\".cu");
+  EXPECT_EQ(b.blockPeriod, 32u);
+  ASSERT_EQ(b.sites.size(), 1u);
+  EXPECT_EQ(b.sites[0].warpExecs, 1ull << 40);
+  EXPECT_EQ(b.sites[0].sharedWarps, 0u);  // the writer starts every row at zero
+  ASSERT_NE(p.findUnit(kShaB), nullptr);
+  EXPECT_EQ(p.findUnit(kShaB)->source, b.source);
+}
+
+// The CUPTI side sums devices through an override; the unit's own fetch must then not be used.
+TEST_F(RuntimeProfile, FetchOverrideReplacesUnitFetch) {
+  rt::registerUnit(kUnitA);
+  unsigned calls = 0;
+  auto fetch = [&](const RelayoutUnitDesc& u, unsigned long long* out) {
+    ++calls;
+    for (unsigned i = 0; i < u.num_sites * RELAYOUT_COUNTER_COLUMNS; ++i) out[i] = 7;
+    return 0;
+  };
+  ASSERT_EQ(rt::writeProfile(path, {"dev", {}}, fetch), "");
+  EXPECT_EQ(calls, 1u);
+  Profile p = load();
+  ASSERT_EQ(p.units.size(), 1u);
+  ASSERT_EQ(p.units[0].sites.size(), 3u);
+  EXPECT_EQ(p.units[0].sites[2].lines, 7u);
+  EXPECT_TRUE(p.kernels.empty());
+}
+
+// A unit whose counters cannot be read means no profile, and no temporary file left behind.
+TEST_F(RuntimeProfile, FailedFetchWritesNothing) {
+  rt::registerUnit(kUnitA);
+  rt::registerUnit({RELAYOUT_ABI_VERSION, "broken.cu", kShaB.c_str(), 2, 1, fetchFails});
+  std::string err = rt::writeProfile(path, {"dev", {}});
+  EXPECT_NE(err.find("broken.cu"), std::string::npos) << err;
+  EXPECT_NE(err.find("700"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_TRUE(fs::is_empty(dir));
+}
+
+// An old profile is replaced whole by rename, never appended to or left half written.
+TEST_F(RuntimeProfile, ReplacesExistingFile) {
+  { std::ofstream(path) << "not json at all"; }
+  rt::registerUnit(kUnitB);
+  ASSERT_EQ(rt::writeProfile(path, {"dev", {}}), "");
+  Profile p = load();
+  ASSERT_EQ(p.units.size(), 1u);
+  EXPECT_EQ(p.units[0].sha256, kShaB);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
+TEST_F(RuntimeProfile, NoUnitsAndZeroSites) {
+  ASSERT_EQ(rt::writeProfile(path, {"", {}}), "");
+  EXPECT_TRUE(load().units.empty());
+  rt::registerUnit({RELAYOUT_ABI_VERSION, "empty.cu", kShaA.c_str(), 0, 1, fetchA});
+  ASSERT_EQ(rt::writeProfile(path, {"", {}}), "");
+  Profile p = load();
+  ASSERT_EQ(p.units.size(), 1u);
+  EXPECT_TRUE(p.units[0].sites.empty());
+}
+
+TEST_F(RuntimeProfile, UnwritableFolderIsReported) {
+  rt::registerUnit(kUnitA);
+  std::string err = rt::writeProfile((dir / "missing" / "p.json").string(), {"dev", {}});
+  EXPECT_NE(err.find("missing"), std::string::npos) << err;
+}
+
+TEST(RuntimeHelpers, ProfilePathFromEnvironment) {
+  const char* old = std::getenv("RELAYOUT_PROFILE");
+  std::string saved = old ? old : "";
+  setenv("RELAYOUT_PROFILE", "/tmp/x/p.json", 1);
+  EXPECT_EQ(rt::profilePath(), "/tmp/x/p.json");
+  unsetenv("RELAYOUT_PROFILE");
+  EXPECT_EQ(rt::profilePath(), "relayout-profile.json");
+  if (old) setenv("RELAYOUT_PROFILE", saved.c_str(), 1);
+}
+
+TEST(RuntimeHelpers, Demangle) {
+  EXPECT_EQ(rt::demangle("_Z6updateP8Particleif"), "update(Particle*, int, float)");
+  EXPECT_EQ(rt::demangle("_Z6gatherILi4EEvPKfPf"), "void gather<4>(float const*, float*)");
+  EXPECT_EQ(rt::demangle("extern_c_kernel"), "extern_c_kernel");
+}
