@@ -115,7 +115,11 @@ TEST(Files, MalformedJsonNamesFileAndOffset) {
   auto doc = readJsonFile(path);
   ASSERT_FALSE(static_cast<bool>(doc));
   std::string message = llvm::toString(doc.takeError());
-  EXPECT_NE(message.find(path.str().str() + ": malformed JSON at byte 12 (line 1, column 12): syntax error while parsing value - unexpected end of input), std::string::npos) << message;
+  EXPECT_NE(message.find(path.str().str() +
+                         ": malformed JSON at byte 12 (line 1, column 12): syntax error while parsing value - "
+                         "unexpected end of input"),
+            std::string::npos)
+      << message;
   llvm::sys::fs::remove(path);
 }
 
