@@ -78,7 +78,11 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
   return true;
 }
 
+// Only elements reached through a pointer: arrays declared in device code (__shared__ tiles,
+// per-thread locals) are not the global-memory layout relayout changes, and taking their fields'
+// addresses would push locals out of registers.
 const clang::RecordDecl* SiteCollector::candidateElementRecord(const clang::ArraySubscriptExpr* subscript) const {
+  if (!subscript->getBase()->IgnoreParenImpCasts()->getType()->isPointerType()) return nullptr;
   const clang::RecordDecl* record = subscript->getType()->getAsRecordDecl();
   return isLayoutCandidate(record, sm_) ? record : nullptr;
 }

@@ -38,3 +38,12 @@ int main() {
   std::printf("done\n");
   return 0;
 }
+
+// Arrays declared in device code are not global-memory layouts: left alone.
+__global__ void tiles(float* out) {
+  __shared__ Particle tile[32];
+  Particle mine[2];
+  tile[threadIdx.x].x = out[threadIdx.x];
+  mine[threadIdx.x & 1].y = 1.0f;
+  out[threadIdx.x] = tile[threadIdx.x].x + mine[0].y;
+}
