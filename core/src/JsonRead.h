@@ -10,7 +10,7 @@ namespace relayout::detail {
 template <class T, class Parse>
 llvm::Expected<T> parseDocument(const nlohmann::json& doc, llvm::StringRef path, const char* format,
                                 int version, Parse parse) {
-  if (llvm::Error err = checkFormat(doc, path, format, version)) return std::move(err);
+  if (llvm::Error err = checkFormat(doc, path, format, version)) return err;
   try {
     return parse(doc);
   } catch (const nlohmann::json::exception& e) {
