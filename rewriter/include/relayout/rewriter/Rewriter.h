@@ -1,0 +1,44 @@
+// The rewriter stage: applies a layout plan to CUDA sources. For every struct the plan lays out as
+// SoA or clusters, device arrays of that struct (pointers filled by cudaMalloc, and the kernel and
+// device-function parameters they reach) get a device-layout struct of arrays; their accesses,
+// allocations, copies and frees are rewritten; host arrays keep the original struct. A struct with
+// a use that cannot be proven safe is left as it was, with a warning naming that use.
+#pragma once
+
+#include "relayout/core/Plan.h"
+
+#include <clang/Tooling/CompilationDatabase.h>
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace relayout {
+
+struct RewrittenFile {
+  std::string path;       // a source as given, or a user header as Clang found it
+  std::string original;
+  std::string rewritten;  // equal to `original` when nothing in the file changed
+};
+
+struct StructOutcome {
+  std::string name;
+  Layout layout = Layout::AoS;  // as planned
+  bool rewritten = false;       // false: left unchanged, and `diagnostics` says why
+};
+
+struct RewriteResult {
+  std::vector<RewrittenFile> files;      // every source in the order given, then changed headers
+  std::vector<std::string> diagnostics;  // clang-style "file:line:col: warning: ..." with source lines
+  std::vector<StructOutcome> structs;    // one per non-AoS struct of the plan, in plan order
+  bool ok = true;                        // every non-AoS struct was rewritten
+};
+
+// Parses `sources` with the commands of `db` (which must already make Clang parse them as CUDA,
+// host side: -x cuda --cuda-host-only ...), checks the plan against the structs found, and returns
+// the rewritten text of every file. Nothing is written to disk. Fails, with nothing rewritten,
+// when a source does not parse or the plan names a struct or field the sources do not have.
+llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector<std::string>& sources,
+                                             const clang::tooling::CompilationDatabase& db);
+
+}  // namespace relayout

@@ -1,0 +1,218 @@
+// Declarations of entities: `S* p` becomes `SDevice p` (the pointer's cv and restrict qualifiers
+// go, a const on the pointer stays on the struct), edited token by token so the rest of the line
+// keeps its formatting. Also the checks that need the whole unit: declaration groups and functions
+// whose callers are not all visible.
+#include "UseCollector.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/TypeLoc.h>
+#include <clang/Lex/Lexer.h>
+#include <llvm/ADT/StringExtras.h>
+
+namespace relayout::rw {
+
+namespace {
+
+struct RawToken {
+  std::string text;
+  unsigned offset;
+};
+
+// Raw tokens of a file from `begin` up to (not including) offset `end`, at most `limit` of them.
+std::vector<RawToken> rawTokens(const clang::SourceManager& sm, const clang::LangOptions& lang,
+                                clang::SourceLocation begin, unsigned end, size_t limit = SIZE_MAX) {
+  llvm::StringRef data = sm.getBufferData(sm.getFileID(begin));
+  clang::Lexer lexer(sm.getLocForStartOfFile(sm.getFileID(begin)), lang, data.begin(),
+                     data.begin() + sm.getFileOffset(begin), data.end());
+  std::vector<RawToken> tokens;
+  clang::Token token;
+  while (!lexer.LexFromRawLexer(token) && token.isNot(clang::tok::eof)) {
+    unsigned offset = sm.getFileOffset(token.getLocation());
+    if (offset >= end || tokens.size() == limit) break;
+    tokens.push_back({data.substr(offset, token.getLength()).str(), offset});
+  }
+  return tokens;
+}
+
+bool isRestrict(llvm::StringRef t) { return t == "__restrict__" || t == "__restrict" || t == "restrict"; }
+bool isSpace(char c) { return c == ' ' || c == '\t'; }
+bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
+
+}  // namespace
+
+void UseCollector::declareEntity(const clang::VarDecl* var, const EntityInfo& info) {
+  Entity& e = entity(info);
+  e.declared = true;
+  const PlannedStruct& planned = *info.planned;
+  const std::string& structName = planned.plan->name;
+  std::string name = var->getName().empty() ? std::string("an unnamed parameter") : "'" + var->getNameAsString() + "'";
+  auto refuseDecl = [&](const std::string& why) { refuse(info, var->getLocation(), why, var->getSourceRange()); };
+  const auto* parm = llvm::dyn_cast<clang::ParmVarDecl>(var);
+  const clang::FunctionDecl* function = parm ? llvm::cast<clang::FunctionDecl>(parm->getDeclContext()) : nullptr;
+  if (function && function->doesThisDeclarationHaveABody()) e.defined = true;
+  if (function && e.undefinedWarning.empty())
+    e.undefinedWarning = diags_.warning(function->getLocation(), refusalPrefix(structName) + "'" +
+        function->getNameAsString() + "' receives a device array of it but is not defined in the given sources");
+
+  if (!planned.definition)
+    return refuseDecl(name + " is declared where the definition of '" + structName + "' is not visible");
+  if (!planned.layout) return;  // the plan does not fit the struct: an error for the whole program
+  if (!sm_.isBeforeInTranslationUnit(planned.definitionEnd, var->getLocation()))
+    return refuseDecl(name + " is declared before the end of the definition of '" + structName +
+                      "', where its device layout is added");
+  if (function) {
+    if (llvm::isa<clang::CXXMethodDecl>(function))
+      return refuseDecl(name + " is a parameter of a member function or lambda (not handled yet)");
+    if (function->isTemplated() || function->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
+      return refuseDecl(name + " is a parameter of a template (not handled yet)");
+    if (parm->hasDefaultArg()) return refuseDecl(name + " has a default argument");
+  } else {
+    if (var->hasAttr<clang::CUDADeviceAttr>() || var->hasAttr<clang::CUDAConstantAttr>() ||
+        var->hasAttr<clang::CUDASharedAttr>())
+      return refuseDecl(name + " is a __device__, __constant__ or __shared__ variable (not handled yet)");
+    if (var->isTemplated()) return refuseDecl(name + " is declared in a template (not handled yet)");
+    if (!var->isLocalVarDecl() && !var->isFileVarDecl()) return refuseDecl(name + " is a static data member");
+  }
+  std::vector<Edit> out;
+  if (auto why = typeEdits(var, info, out)) return refuseDecl(name + " " + *why);
+  if (const clang::Expr* init = var->getInit()) {
+    std::string text = edits_.text(init->getSourceRange());
+    if (var->getInitStyle() != clang::VarDecl::CInit ||
+        !init->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull))
+      return refuseDecl(name + " is initialized with '" + (text.empty() ? "..." : text) +
+                        "'; only a null pointer can be rewritten (to '{}')");
+    if (!edits_.replaceExpansion(init->getSourceRange(), "{}", out))
+      return refuseDecl("the initializer of " + name + " is inside a macro");
+  }
+  e.edits.insert(e.edits.end(), out.begin(), out.end());
+}
+
+std::optional<std::string> UseCollector::typeEdits(const clang::VarDecl* var, const EntityInfo& info,
+                                                   std::vector<Edit>& out) {
+  const std::string& deviceName = info.planned->layout->deviceName;
+  const clang::RecordDecl* record = info.planned->definition;
+  std::string notSpelled = "does not have its type written as '" + info.planned->layout->baseName + "*'";
+  clang::TypeSourceInfo* tsi = var->getTypeSourceInfo();
+  if (!tsi) return notSpelled;
+  auto pointer = tsi->getTypeLoc().getUnqualifiedLoc().getAs<clang::PointerTypeLoc>();
+  if (!pointer) return notSpelled + " (a typedef, auto or template type)";
+  clang::TypeLoc pointee = pointer.getPointeeLoc().getUnqualifiedLoc();
+  clang::SourceLocation nameLoc;
+  if (auto tag = pointee.getAs<clang::TagTypeLoc>()) {
+    if (tag.isDefinition()) return std::string("is declared together with the struct's definition");
+    nameLoc = tag.getNameLoc();
+  } else if (auto alias = pointee.getAs<clang::TypedefTypeLoc>()) {
+    if (!alias.getDecl()->getDeclContext()->getRedeclContext()->Equals(
+            record->getDeclContext()->getRedeclContext()))
+      return notSpelled;
+    nameLoc = alias.getNameLoc();
+  } else {
+    return notSpelled;
+  }
+  auto begin = edits_.written(var->getBeginLoc()), typeName = edits_.written(nameLoc),
+       star = edits_.written(pointer.getStarLoc());
+  auto declName = var->getDeclName().isEmpty() ? std::optional<clang::SourceLocation>(star)
+                                                : edits_.written(var->getLocation());
+  if (!begin || !typeName || !star || !declName || sm_.getFileID(*begin) != sm_.getFileID(*declName) ||
+      sm_.getFileID(*star) != sm_.getFileID(*begin))
+    return std::string("is declared inside a macro");
+  const clang::LangOptions& lang = context_.getLangOpts();
+  unsigned nameOffset = sm_.getFileOffset(*typeName), starOffset = sm_.getFileOffset(*star);
+
+  // Before the struct's name: storage class, cv, an elaborated keyword and scope qualifiers.
+  std::vector<RawToken> head = rawTokens(sm_, lang, *begin, nameOffset);
+  for (size_t i = 0; i < head.size(); ++i) {
+    llvm::StringRef t = head[i].text;
+    bool qualifier = i + 1 < head.size() && head[i + 1].text == "::";
+    if (t == "volatile") return std::string("is a pointer to volatile data");
+    if (!(t == "static" || t == "extern" || t == "const" || t == "struct" || t == "class" || t == "::" || qualifier))
+      return "has '" + t.str() + "' in its type, which relayout does not rewrite";
+  }
+  // Between the name and the '*': cv only, unless this is a later declarator of a group (whose
+  // other declarators are checked on their own).
+  std::vector<RawToken> middle =
+      rawTokens(sm_, lang, typeName->getLocWithOffset(edits_.tokenLength(*typeName)), starOffset);
+  bool laterDeclarator = llvm::any_of(middle, [](const RawToken& t) { return t.text == ","; });
+  for (const RawToken& t : middle)
+    if (!laterDeclarator && t.text != "const")
+      return "has '" + t.text + "' in its type, which relayout does not rewrite";
+  // From the '*' to the declared name (or, unnamed, to the ',' or ')' after the parameter): the '*',
+  // then const or restrict.
+  llvm::StringRef data = edits_.fileData(*star);
+  unsigned declEnd = var->getDeclName().isEmpty() ? data.size() : sm_.getFileOffset(*declName);
+  std::vector<RawToken> tail = rawTokens(sm_, lang, *star, declEnd, var->getDeclName().isEmpty() ? 8 : SIZE_MAX);
+  if (var->getDeclName().isEmpty())
+    for (size_t i = 0; i < tail.size(); ++i)
+      if (tail[i].text == "," || tail[i].text == ")" || tail[i].text == "=" || tail[i].text == "[") {
+        tail.resize(i);
+        break;
+      }
+  if (tail.empty()) return notSpelled;
+  out.push_back(edits_.rawEdit(*typeName, edits_.tokenLength(*typeName), deviceName));
+  // The declarator's tokens from the '*' on become one edit that keeps only a const:
+  // "P *p", "P* p", "P*p", "P* __restrict__ p" -> "PSoA p"; "P* const p" -> "PSoA const p".
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < tail.size(); ++i) {
+    llvm::StringRef t = tail[i].text;
+    if (t == "volatile") return std::string("is a volatile pointer");
+    if (i == 0 ? t != "*" : !(isRestrict(t) || t == "const"))
+      return "has '" + t.str() + "' in its declarator, which relayout does not rewrite";
+    if (t == "const") kept.push_back("const");
+  }
+  unsigned from = starOffset;
+  unsigned to = var->getDeclName().isEmpty() ? tail.back().offset + tail.back().text.size() : declEnd;
+  char before = from ? data[from - 1] : ' ';
+  char after = to < data.size() ? data[to] : ' ';
+  if (isSpace(before) && !isIdentChar(after))
+    while (from > 0 && isSpace(data[from - 1])) --from;  // "P *)" -> "PSoA)"
+  std::string text = llvm::join(kept, " ");
+  if (text.empty()) text = isIdentChar(before) && isIdentChar(after) ? " " : "";
+  else text = (isSpace(before) ? "" : " ") + text + (isIdentChar(after) ? " " : "");
+  out.push_back(edits_.rawEdit(star->getLocWithOffset(int(from) - int(starOffset)), to - from, text));
+  return std::nullopt;
+}
+
+void UseCollector::checkDeclarationGroups() {
+  for (const auto& [where, vars] : groups_) {
+    if (vars.size() < 2) continue;
+    const clang::VarDecl* other = nullptr;
+    std::vector<std::pair<const clang::VarDecl*, const EntityInfo*>> members;
+    for (const clang::VarDecl* var : vars) {
+      if (const EntityInfo* info = entityOf(var)) members.push_back({var, info});
+      else other = var;
+    }
+    if (members.empty()) continue;
+    for (const auto& [var, info] : members) {
+      if (!other && info->planned == members[0].second->planned) {
+        facts_.links.emplace_back(members[0].second->key, info->key);  // one shared type name: together
+      } else {
+        std::string otherName = other ? other->getNameAsString() : members[0].first->getNameAsString();
+        refuse(*info, var->getLocation(), "'" + var->getNameAsString() + "' is declared together with '" +
+                                              otherName + "', which keeps its type; declare it on its own line",
+               var->getSourceRange());
+      }
+    }
+  }
+}
+
+void UseCollector::checkFunctionReferences() {
+  for (const clang::DeclRefExpr* ref : functionRefs_) {
+    if (callees_.count(ref)) continue;
+    const auto* function = llvm::cast<clang::FunctionDecl>(ref->getDecl());
+    for (const clang::ParmVarDecl* parm : function->parameters())
+      if (const EntityInfo* info = entityOf(parm))
+        refuse(*info, ref->getLocation(), "'" + function->getNameAsString() +
+               "' is used here other than in a direct call, so relayout cannot see all its callers",
+               ref->getSourceRange());
+  }
+}
+
+void UseCollector::refuseUnconsumed() {
+  for (const clang::DeclRefExpr* ref : refs_) {
+    if (consumed_.count(ref)) continue;
+    auto [why, range] = describeUse(ref);
+    refuse(*entityOf(ref->getDecl()), ref->getLocation(), why, range);
+  }
+}
+
+}  // namespace relayout::rw

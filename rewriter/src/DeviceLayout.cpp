@@ -1,0 +1,76 @@
+#include "DeviceLayout.h"
+
+#include <llvm/ADT/StringExtras.h>
+
+#include <set>
+
+namespace relayout::rw {
+
+static llvm::Error planError(const llvm::Twine& message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+static bool isIdentifier(llvm::StringRef s) {
+  if (s.empty() || llvm::isDigit(s[0])) return false;
+  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+const DeviceArray* DeviceLayout::arrayOf(const std::string& field) const {
+  for (const DeviceArray& a : arrays)
+    for (const std::string& f : a.fields)
+      if (f == field) return &a;
+  return nullptr;
+}
+
+std::vector<std::string> DeviceLayout::declaredNames() const {
+  std::vector<std::string> names = {deviceName, "k" + deviceName + "ElementBytes"};
+  for (const DeviceArray& a : arrays)
+    if (!a.clusterStruct.empty()) names.push_back(a.clusterStruct);
+  return names;
+}
+
+llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std::string& baseName,
+                                              const std::vector<std::string>& fields) {
+  const std::string& s = plan.name;
+  std::set<std::string> known(fields.begin(), fields.end());
+  for (const std::string& f : plan.fields)
+    if (!known.count(f)) return planError("plan names field '" + f + "' of struct '" + s + "', which has no such field");
+  if (plan.clusters.empty()) return planError("plan gives struct '" + s + "' no clusters");
+
+  DeviceLayout layout;
+  layout.structName = s;
+  layout.baseName = baseName;
+  layout.layout = plan.layout;
+  layout.reason = plan.reason;
+  layout.deviceName = baseName + (plan.layout == Layout::SoA ? "SoA" : "Clusters");
+  std::set<std::string> placed, members;
+  for (const Cluster& c : plan.clusters) {
+    if (c.fields.empty()) return planError("plan gives struct '" + s + "' an empty cluster '" + c.name + "'");
+    for (const std::string& f : c.fields) {
+      if (!known.count(f))
+        return planError("plan names field '" + f + "' of struct '" + s + "', which has no such field");
+      if (!placed.insert(f).second)
+        return planError("plan puts field '" + f + "' of struct '" + s + "' in more than one cluster");
+    }
+    DeviceArray array;
+    array.fields = c.fields;
+    if (c.fields.size() == 1) {
+      array.member = c.fields[0];
+    } else {
+      if (plan.layout == Layout::SoA)
+        return planError("plan lays out struct '" + s + "' as soa but its cluster '" + c.name + "' has several fields");
+      if (!isIdentifier(c.name))
+        return planError("plan's cluster '" + c.name + "' of struct '" + s + "' is not a C++ identifier");
+      array.member = c.name;
+      array.clusterStruct = baseName + "_" + c.name;
+    }
+    if (!members.insert(array.member).second)
+      return planError("plan's clusters of struct '" + s + "' would give two arrays the name '" + array.member + "'");
+    layout.arrays.push_back(std::move(array));
+  }
+  for (const std::string& f : fields)
+    if (!placed.count(f)) return planError("plan leaves field '" + f + "' of struct '" + s + "' out of every cluster");
+  return layout;
+}
+
+}  // namespace relayout::rw

@@ -1,0 +1,44 @@
+#include "Diagnostics.h"
+
+#include <clang/Basic/DiagnosticIDs.h>
+
+namespace relayout::rw {
+
+DiagRenderer::DiagRenderer(clang::ASTContext& context) : stream_(buffer_) {
+  options_.ShowColors = false;
+  printer_ = std::make_unique<clang::TextDiagnosticPrinter>(stream_, options_);
+  engine_ = std::make_unique<clang::DiagnosticsEngine>(clang::DiagnosticIDs::create(), options_, printer_.get(),
+                                                       /*ShouldOwnClient=*/false);
+  engine_->setSourceManager(&context.getSourceManager());
+  printer_->BeginSourceFile(context.getLangOpts(), nullptr);
+  warningId_ = engine_->getCustomDiagID(clang::DiagnosticsEngine::Warning, "%0");
+  noteId_ = engine_->getCustomDiagID(clang::DiagnosticsEngine::Note, "%0");
+}
+
+DiagRenderer::~DiagRenderer() { printer_->EndSourceFile(); }
+
+std::string DiagRenderer::warning(clang::SourceLocation loc, const std::string& message, clang::SourceRange range) {
+  return render(clang::DiagnosticsEngine::Warning, loc, message, range);
+}
+
+std::string DiagRenderer::note(clang::SourceLocation loc, const std::string& message, clang::SourceRange range) {
+  // The engine drops a note unless a shown diagnostic came just before; that warning is discarded.
+  render(clang::DiagnosticsEngine::Warning, loc, "", {});
+  return render(clang::DiagnosticsEngine::Note, loc, message, range);
+}
+
+std::string DiagRenderer::render(clang::DiagnosticsEngine::Level level, clang::SourceLocation loc,
+                                 const std::string& message, clang::SourceRange range) {
+  {
+    clang::DiagnosticBuilder builder = engine_->Report(loc, level == clang::DiagnosticsEngine::Note ? noteId_ : warningId_);
+    builder << message;
+    if (range.isValid()) builder << clang::CharSourceRange::getTokenRange(range);
+  }  // emitted here
+  stream_.flush();
+  std::string text = std::move(buffer_);
+  buffer_.clear();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+}  // namespace relayout::rw

@@ -1,0 +1,36 @@
+// Renders relayout's own warnings and notes the way clang prints its diagnostics (file:line:col,
+// the source line, a caret and the ranges), into strings: whether a warning matters is known only
+// after every translation unit was read, when their source managers are gone.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+
+#include <memory>
+#include <string>
+
+namespace relayout::rw {
+
+class DiagRenderer {
+ public:
+  explicit DiagRenderer(clang::ASTContext& context);
+  ~DiagRenderer();
+
+  std::string warning(clang::SourceLocation loc, const std::string& message, clang::SourceRange range = {});
+  std::string note(clang::SourceLocation loc, const std::string& message, clang::SourceRange range = {});
+
+ private:
+  std::string render(clang::DiagnosticsEngine::Level level, clang::SourceLocation loc, const std::string& message,
+                     clang::SourceRange range);
+
+  std::string buffer_;
+  llvm::raw_string_ostream stream_;
+  clang::DiagnosticOptions options_;
+  std::unique_ptr<clang::TextDiagnosticPrinter> printer_;
+  std::unique_ptr<clang::DiagnosticsEngine> engine_;
+  unsigned warningId_ = 0, noteId_ = 0;
+};
+
+}  // namespace relayout::rw

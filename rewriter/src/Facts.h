@@ -1,0 +1,71 @@
+// What the per-translation-unit pass records for the whole-program decision. Plain data, no AST:
+// each unit is parsed, read and freed before anything is decided, and a struct is rewritten only
+// when every unit agrees it can be.
+#pragma once
+
+#include <compare>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace relayout::rw {
+
+// One replacement in a file, by byte offset (an insertion has length 0).
+struct Edit {
+  std::string file;  // real path
+  unsigned offset = 0;
+  unsigned length = 0;
+  std::string text;
+  auto operator<=>(const Edit&) const = default;
+};
+
+// The helpers a struct's rewritten calls need; only those are emitted.
+enum Helper : unsigned { kMalloc = 1, kFree = 2, kToDevice = 4, kToHost = 8, kMemset = 16 };
+
+// A variable or parameter of type S* that may hold a device array of a planned struct S. Keyed by
+// USR, so a kernel declared in one file and launched in another is one entity.
+struct Entity {
+  std::string structName;
+  bool seed = false;      // its address goes to cudaMalloc: it holds a device array
+  bool declared = false;  // a declaration of it was seen (its type edit is in `edits`)
+  bool defined = false;   // a parameter whose function's body is in the sources
+  std::string undefinedWarning;  // rendered: for a parameter of a function no source defines
+  unsigned helpers = 0;
+  std::vector<Edit> edits;              // applied when the entity changes layout
+  std::vector<std::string> refusals;    // rendered warnings: uses that forbid the change
+};
+
+struct FieldFacts {
+  std::string name;
+  std::string type;         // spelled for generated code: "float"
+  std::string valueDecl;    // declaration with "@" for the name: "float @"
+  std::string pointerType;  // "float*"
+  std::string pointerDecl;  // "float* @"
+  unsigned size = 0;
+  unsigned align = 0;
+  bool isArray = false;     // copied with memcpy: arrays are not assignable
+};
+
+// A definition of a planned struct, with where the device layout goes (right after it).
+struct StructDef {
+  std::string name;     // as the plan names it
+  std::string spelled;  // how code next to the definition names it: "Particle"
+  std::string file;
+  unsigned insertOffset = 0;
+  bool insertAtLineStart = false;  // at the start of the line after the definition
+  bool blankLineFollows = false;
+  std::vector<FieldFacts> fields;
+  std::vector<std::string> refusals;  // rendered warnings about the struct itself
+  std::string keptNote;               // rendered note: the struct keeps its layout
+  std::string noArraysWarning;        // rendered warning: no device array was found
+};
+
+struct ProgramFacts {
+  std::map<std::string, Entity> entities;
+  std::vector<std::pair<std::string, std::string>> links;  // entities that change layout together
+  std::vector<StructDef> defs;
+  std::map<std::string, std::string> contents;  // real path -> bytes, for every file with an edit
+};
+
+}  // namespace relayout::rw

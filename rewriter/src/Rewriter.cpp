@@ -1,0 +1,293 @@
+// rewriteSources: read every translation unit (StructScanner, UseCollector), check the plan
+// against the structs found, decide per struct over the whole program which entities hold device
+// arrays (those linked to a cudaMalloc'd variable) and whether all their uses can be rewritten,
+// then apply the accepted structs' edits to the original bytes.
+#include "relayout/rewriter/Rewriter.h"
+
+#include "DeviceLayout.h"
+#include "Facts.h"
+#include "LayoutEmitter.h"
+#include "StructScanner.h"
+#include "UseCollector.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <set>
+
+namespace relayout {
+
+namespace {
+
+using rw::Edit;
+using rw::ProgramFacts;
+
+class Collector : public clang::ASTConsumer {
+ public:
+  Collector(const Plan& plan, ProgramFacts& facts) : plan_(plan), facts_(facts) {}
+  void HandleTranslationUnit(clang::ASTContext& context) override {
+    if (context.getDiagnostics().hasErrorOccurred()) return;
+    rw::SourceEdits edits(context.getSourceManager(), context.getLangOpts(), facts_);
+    rw::DiagRenderer diags(context);
+    rw::StructScanner structs(context, plan_, edits, diags, facts_);
+    structs.scan();
+    rw::UseCollector(context, structs, edits, diags, facts_).collect();
+  }
+
+ private:
+  const Plan& plan_;
+  ProgramFacts& facts_;
+};
+
+class CollectAction : public clang::ASTFrontendAction {
+ public:
+  CollectAction(const Plan& plan, ProgramFacts& facts) : plan_(plan), facts_(facts) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+    return std::make_unique<Collector>(plan_, facts_);
+  }
+  bool BeginSourceFileAction(clang::CompilerInstance& compiler) override {
+    compiler.setVerboseOutputStream(llvm::nulls());  // no "N errors generated": the error says it
+    return true;
+  }
+
+ private:
+  const Plan& plan_;
+  ProgramFacts& facts_;
+};
+
+class CollectFactory : public clang::tooling::FrontendActionFactory {
+ public:
+  CollectFactory(const Plan& plan, ProgramFacts& facts) : plan_(plan), facts_(facts) {}
+  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<CollectAction>(plan_, facts_); }
+
+ private:
+  const Plan& plan_;
+  ProgramFacts& facts_;
+};
+
+// Keeps the compiler's errors (and their notes) for the failure message; warnings of the user's
+// code are not relayout's business.
+class ErrorPrinter : public clang::TextDiagnosticPrinter {
+ public:
+  using TextDiagnosticPrinter::TextDiagnosticPrinter;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    if (level >= clang::DiagnosticsEngine::Error) showing_ = true;
+    else if (level != clang::DiagnosticsEngine::Note) showing_ = false;
+    if (showing_) TextDiagnosticPrinter::HandleDiagnostic(level, info);
+    else DiagnosticConsumer::HandleDiagnostic(level, info);
+  }
+
+ private:
+  bool showing_ = false;
+};
+
+llvm::Error error(const llvm::Twine& message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+// Every struct and field the plan names must exist, and every non-AoS partition must fit.
+llvm::Error checkPlan(const Plan& plan, const ProgramFacts& facts) {
+  llvm::Error all = llvm::Error::success();
+  for (const StructPlan& s : plan.structs) {
+    bool found = false;
+    std::set<std::pair<std::string, unsigned>> places;  // a header's definition is seen once per unit
+    for (const rw::StructDef& def : facts.defs) {
+      if (def.name != s.name || !places.insert({def.file, def.insertOffset}).second) continue;
+      found = true;
+      std::vector<std::string> fields;
+      for (const rw::FieldFacts& f : def.fields) fields.push_back(f.name);
+      std::set<std::string> known(fields.begin(), fields.end());
+      if (s.layout != Layout::AoS) {
+        if (auto layout = rw::makeDeviceLayout(s, def.spelled, fields); !layout)
+          all = llvm::joinErrors(std::move(all), layout.takeError());
+      } else {
+        for (const std::string& f : s.fields)
+          if (!known.count(f))
+            all = llvm::joinErrors(std::move(all), error("plan names field '" + f + "' of struct '" + s.name +
+                                                         "', which has no such field"));
+      }
+    }
+    if (!found)
+      all = llvm::joinErrors(std::move(all), error("plan names struct '" + s.name + "', which the sources do not define"));
+  }
+  return all;
+}
+
+class UnionFind {
+ public:
+  std::string find(const std::string& key) {
+    auto it = parent_.find(key);
+    if (it == parent_.end() || it->second == key) return key;
+    return it->second = find(it->second);
+  }
+  void unite(const std::string& a, const std::string& b) {
+    std::string ra = find(a), rb = find(b);
+    if (ra != rb) parent_[ra] = rb;
+  }
+
+ private:
+  std::map<std::string, std::string> parent_;
+};
+
+void addUnique(std::vector<std::string>& list, std::set<std::string>& seen, const std::string& text) {
+  if (!text.empty() && seen.insert(text).second) list.push_back(text);
+}
+
+// line:col of a byte offset, for the rare warning that has no clang location.
+std::string position(const std::string& text, unsigned offset) {
+  unsigned line = 1, col = 1;
+  for (unsigned i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line, col = 1;
+    else ++col;
+  }
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
+// The first of two edits that cannot both apply: overlapping replacements, or two different
+// insertions at one place (their order would be a guess). An insertion where a replacement starts
+// is fine: it sorts first and lands before the replaced text.
+const Edit* firstConflict(const std::vector<Edit>& sorted) {
+  for (size_t i = 1; i < sorted.size(); ++i) {
+    const Edit& a = sorted[i - 1];
+    const Edit& b = sorted[i];
+    if (a.file != b.file) continue;
+    if (b.offset < a.offset + a.length || (a.length == 0 && b.length == 0 && a.offset == b.offset)) return &b;
+  }
+  return nullptr;
+}
+
+std::string applyEdits(std::string text, const std::vector<Edit>& edits) {
+  for (auto it = edits.rbegin(); it != edits.rend(); ++it) text.replace(it->offset, it->length, it->text);
+  return text;
+}
+
+std::string realPath(const std::string& path) {
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(path, real)) return path;
+  return real.str().str();
+}
+
+}  // namespace
+
+llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector<std::string>& sources,
+                                             const clang::tooling::CompilationDatabase& db) {
+  ProgramFacts facts;
+  std::string compilerOutput;
+  llvm::raw_string_ostream compilerStream(compilerOutput);
+  clang::DiagnosticOptions printerOptions;
+  ErrorPrinter printer(compilerStream, printerOptions);
+  CollectFactory factory(plan, facts);
+  bool parsed = true;
+  for (const std::string& source : sources) {  // one tool per source: no progress lines on stderr
+    clang::tooling::ClangTool tool(db, {source});
+    tool.setDiagnosticConsumer(&printer);
+    tool.setPrintErrorMessage(false);
+    parsed &= tool.run(&factory) == 0;
+  }
+  if (!parsed)
+    return error("could not parse the sources, so nothing was rewritten:\n" + llvm::StringRef(compilerOutput).rtrim());
+  if (llvm::Error err = checkPlan(plan, facts)) return err;
+
+  UnionFind groups;
+  for (const auto& [a, b] : facts.links) groups.unite(a, b);
+
+  RewriteResult result;
+  std::set<std::string> seen;
+  std::vector<Edit> accepted;  // sorted, unique
+  for (const StructPlan& s : plan.structs) {
+    if (s.layout == Layout::AoS) continue;
+    StructOutcome outcome{s.name, s.layout, false};
+    std::vector<const rw::StructDef*> defs;
+    std::set<std::pair<std::string, unsigned>> places;
+    for (const rw::StructDef& def : facts.defs)
+      if (def.name == s.name && places.insert({def.file, def.insertOffset}).second) defs.push_back(&def);
+
+    std::set<std::string> deviceGroups;
+    for (const auto& [key, e] : facts.entities)
+      if (e.structName == s.name && e.seed) deviceGroups.insert(groups.find(key));
+    std::vector<const rw::Entity*> device;
+    for (const auto& [key, e] : facts.entities)
+      if (e.structName == s.name && deviceGroups.count(groups.find(key))) device.push_back(&e);
+
+    std::vector<std::string> warnings;
+    std::set<std::string> warned;
+    for (const rw::StructDef* def : defs)
+      for (const std::string& w : def->refusals) addUnique(warnings, warned, w);
+    for (const rw::Entity* e : device) {
+      for (const std::string& w : e->refusals) addUnique(warnings, warned, w);
+      if (!e->undefinedWarning.empty() && !e->defined) addUnique(warnings, warned, e->undefinedWarning);
+    }
+    if (device.empty()) {
+      addUnique(result.diagnostics, seen, defs.front()->noArraysWarning);
+      result.structs.push_back(outcome);
+      continue;
+    }
+
+    std::vector<Edit> edits;
+    unsigned helpers = 0;
+    if (warnings.empty()) {
+      for (const rw::Entity* e : device) {
+        edits.insert(edits.end(), e->edits.begin(), e->edits.end());
+        helpers |= e->helpers;
+      }
+      for (const rw::StructDef* def : defs) {
+        std::vector<std::string> fields;
+        for (const rw::FieldFacts& f : def->fields) fields.push_back(f.name);
+        auto layout = rw::makeDeviceLayout(s, def->spelled, fields);
+        if (!layout) return layout.takeError();  // checked above
+        std::string code = rw::emitDeviceLayout(*layout, *def, helpers);
+        code = def->insertAtLineStart ? "\n" + code + (def->blankLineFollows ? "" : "\n")
+                                      : "\n\n" + code;
+        edits.push_back(Edit{def->file, def->insertOffset, 0, code});
+      }
+      std::vector<Edit> merged = accepted;
+      merged.insert(merged.end(), edits.begin(), edits.end());
+      std::sort(merged.begin(), merged.end());
+      merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+      if (const Edit* clash = firstConflict(merged)) {
+        warnings.push_back(clash->file + ":" + position(facts.contents[clash->file], clash->offset) +
+                           ": warning: " + rw::refusalPrefix(s.name) +
+                           "its edits overlap with another rewrite here; relayout does not combine them");
+      } else {
+        accepted = std::move(merged);
+      }
+    }
+    if (!warnings.empty()) {
+      for (const std::string& w : warnings) addUnique(result.diagnostics, seen, w);
+      addUnique(result.diagnostics, seen, defs.front()->keptNote);
+      result.ok = false;
+      result.structs.push_back(outcome);
+      continue;
+    }
+    outcome.rewritten = true;
+    result.structs.push_back(outcome);
+  }
+  for (const StructOutcome& o : result.structs) result.ok &= o.rewritten;
+
+  std::map<std::string, std::vector<Edit>> byFile;
+  for (const Edit& e : accepted) byFile[e.file].push_back(e);
+  std::set<std::string> written;
+  for (const std::string& source : sources) {
+    std::string real = realPath(source);
+    std::string original;
+    if (auto known = facts.contents.find(real); known != facts.contents.end()) {
+      original = known->second;
+    } else {
+      auto buffer = llvm::MemoryBuffer::getFile(source);
+      if (!buffer) return error(source + ": " + buffer.getError().message());
+      original = (*buffer)->getBuffer().str();
+    }
+    result.files.push_back({source, original, applyEdits(original, byFile[real])});
+    written.insert(real);
+  }
+  for (const auto& [file, edits] : byFile)
+    if (!written.count(file)) result.files.push_back({file, facts.contents[file], applyEdits(facts.contents[file], edits)});
+  return result;
+}
+
+}  // namespace relayout

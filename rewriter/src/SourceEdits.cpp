@@ -1,0 +1,112 @@
+#include "SourceEdits.h"
+
+#include <clang/Basic/FileManager.h>
+#include <clang/Lex/Lexer.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+namespace relayout::rw {
+
+std::optional<clang::SourceLocation> SourceEdits::written(clang::SourceLocation loc) const {
+  if (loc.isInvalid()) return std::nullopt;
+  // A macro argument's tokens are spelled where the macro is used; a body's are not.
+  clang::SourceLocation spelling = sm_.getSpellingLoc(loc);
+  if (loc.isMacroID() && sm_.getFileLoc(loc) != spelling) return std::nullopt;
+  clang::FileID file = sm_.getFileID(spelling);
+  if (!sm_.getFileEntryRefForID(file)) return std::nullopt;  // scratch space of ## and the like
+  if (sm_.isInSystemHeader(spelling)) return std::nullopt;
+  return spelling;
+}
+
+bool SourceEdits::writtenRange(clang::SourceRange tokens) const {
+  auto begin = written(tokens.getBegin()), end = written(tokens.getEnd());
+  return begin && end && sm_.getFileID(*begin) == sm_.getFileID(*end) &&
+         sm_.getFileOffset(*begin) <= sm_.getFileOffset(*end);
+}
+
+unsigned SourceEdits::tokenLength(clang::SourceLocation fileLoc) const {
+  return clang::Lexer::MeasureTokenLength(fileLoc, sm_, lang_);
+}
+
+llvm::StringRef SourceEdits::fileData(clang::SourceLocation fileLoc) const {
+  return sm_.getBufferData(sm_.getFileID(fileLoc));
+}
+
+std::optional<llvm::StringRef> SourceEdits::between(clang::SourceLocation begin, clang::SourceLocation end) const {
+  if (sm_.getFileID(begin) != sm_.getFileID(end)) return std::nullopt;
+  unsigned b = sm_.getFileOffset(begin), e = sm_.getFileOffset(end);
+  if (b > e) return std::nullopt;
+  return fileData(begin).substr(b, e - b);
+}
+
+std::string SourceEdits::text(clang::SourceRange tokens) const {
+  if (!writtenRange(tokens)) return "";
+  clang::SourceLocation begin = *written(tokens.getBegin()), end = *written(tokens.getEnd());
+  auto t = between(begin, end.getLocWithOffset(tokenLength(end)));
+  return t ? t->str() : "";
+}
+
+std::string SourceEdits::filePath(clang::SourceLocation fileLoc) {
+  clang::FileID id = sm_.getFileID(fileLoc);
+  auto known = pathOfFile_.find(id.getHashValue());
+  if (known != pathOfFile_.end()) return known->second;
+  clang::OptionalFileEntryRef entry = sm_.getFileEntryRefForID(id);
+  std::string path(entry->getFileEntry().tryGetRealPathName());
+  if (path.empty()) {
+    llvm::SmallString<256> absolute(entry->getName());
+    llvm::sys::fs::make_absolute(absolute);
+    llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+    path = absolute.str().str();
+  }
+  pathOfFile_[id.getHashValue()] = path;
+  facts_.contents.emplace(path, sm_.getBufferData(id).str());
+  return path;
+}
+
+Edit SourceEdits::rawEdit(clang::SourceLocation fileLoc, unsigned length, const std::string& text) {
+  return Edit{filePath(fileLoc), sm_.getFileOffset(fileLoc), length, text};
+}
+
+bool SourceEdits::replaceTokens(clang::SourceRange tokens, const std::string& text, std::vector<Edit>& out) {
+  if (!writtenRange(tokens)) return false;
+  clang::SourceLocation begin = *written(tokens.getBegin()), end = *written(tokens.getEnd());
+  unsigned length = sm_.getFileOffset(end) + tokenLength(end) - sm_.getFileOffset(begin);
+  out.push_back(rawEdit(begin, length, text));
+  return true;
+}
+
+bool SourceEdits::replaceExpansion(clang::SourceRange tokens, const std::string& text, std::vector<Edit>& out) {
+  if (writtenRange(tokens)) return replaceTokens(tokens, text, out);
+  clang::CharSourceRange range =
+      clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(tokens), sm_, lang_);
+  if (range.isInvalid() || sm_.isInSystemHeader(range.getBegin())) return false;
+  unsigned begin = sm_.getFileOffset(range.getBegin()), end = sm_.getFileOffset(range.getEnd());
+  out.push_back(rawEdit(range.getBegin(), end - begin, text));
+  return true;
+}
+
+bool SourceEdits::insertAfter(clang::SourceLocation token, const std::string& text, std::vector<Edit>& out) {
+  auto loc = written(token);
+  if (!loc) return false;
+  out.push_back(rawEdit(loc->getLocWithOffset(tokenLength(*loc)), 0, text));
+  return true;
+}
+
+bool SourceEdits::insertBefore(clang::SourceLocation token, const std::string& text, std::vector<Edit>& out) {
+  auto loc = written(token);
+  if (!loc) return false;
+  out.push_back(rawEdit(*loc, 0, text));
+  return true;
+}
+
+bool SourceEdits::removeAfterUpTo(clang::SourceLocation from, clang::SourceLocation to, std::vector<Edit>& out) {
+  if (!writtenRange({from, to})) return false;
+  clang::SourceLocation f = *written(from), t = *written(to);
+  clang::SourceLocation begin = f.getLocWithOffset(tokenLength(f));
+  unsigned end = sm_.getFileOffset(t) + tokenLength(t);
+  if (sm_.getFileOffset(begin) > end) return false;
+  out.push_back(rawEdit(begin, end - sm_.getFileOffset(begin), ""));
+  return true;
+}
+
+}  // namespace relayout::rw

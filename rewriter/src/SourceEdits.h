@@ -1,0 +1,60 @@
+// Edits on exact token ranges of the user's files. A token may be edited only where it is written:
+// in the file itself or in a macro argument, never in a macro body (one body serves every
+// expansion) nor in a system header.
+#pragma once
+
+#include "Facts.h"
+
+#include <clang/Basic/LangOptions.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace relayout::rw {
+
+class SourceEdits {
+ public:
+  SourceEdits(const clang::SourceManager& sm, const clang::LangOptions& lang, ProgramFacts& facts)
+      : sm_(sm), lang_(lang), facts_(facts) {}
+
+  // Where the token at `loc` is written in an editable file; nullopt for macro bodies, token
+  // pastes, system headers and invalid locations.
+  std::optional<clang::SourceLocation> written(clang::SourceLocation loc) const;
+  // Both ends written in the same file, in order.
+  bool writtenRange(clang::SourceRange tokens) const;
+
+  unsigned tokenLength(clang::SourceLocation fileLoc) const;
+  // The source text of a token range (empty when not written in one file).
+  std::string text(clang::SourceRange tokens) const;
+
+  // Each returns false, recording nothing, when the tokens are not all written in one file.
+  bool replaceTokens(clang::SourceRange tokens, const std::string& text, std::vector<Edit>& out);
+  bool insertAfter(clang::SourceLocation token, const std::string& text, std::vector<Edit>& out);
+  bool insertBefore(clang::SourceLocation token, const std::string& text, std::vector<Edit>& out);
+  // Removes [end of `from`, end of `to`): what follows token `from` up to and including `to`.
+  bool removeAfterUpTo(clang::SourceLocation from, clang::SourceLocation to, std::vector<Edit>& out);
+  // Replaces tokens that may be a whole macro expansion (such as NULL).
+  bool replaceExpansion(clang::SourceRange tokens, const std::string& text, std::vector<Edit>& out);
+  // Replaces raw bytes [begin, begin+length) of a written location's file.
+  Edit rawEdit(clang::SourceLocation fileLoc, unsigned length, const std::string& text);
+
+  // The file bytes between two written locations (same file), or nullopt.
+  std::optional<llvm::StringRef> between(clang::SourceLocation begin, clang::SourceLocation end) const;
+  llvm::StringRef fileData(clang::SourceLocation fileLoc) const;
+
+  // Real path of a written location's file, remembered with its bytes for the final rewrite.
+  std::string filePath(clang::SourceLocation fileLoc);
+
+  const clang::SourceManager& sourceManager() const { return sm_; }
+  const clang::LangOptions& langOptions() const { return lang_; }
+
+ private:
+  const clang::SourceManager& sm_;
+  const clang::LangOptions& lang_;
+  ProgramFacts& facts_;
+  std::map<unsigned, std::string> pathOfFile_;  // FileID hash -> real path
+};
+
+}  // namespace relayout::rw

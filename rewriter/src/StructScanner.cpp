@@ -1,0 +1,210 @@
+#include "StructScanner.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/QualTypeNames.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Lex/Lexer.h>
+
+namespace relayout::rw {
+
+std::string recordName(const clang::RecordDecl* record) {
+  if (record->getIdentifier()) return record->getQualifiedNameAsString();
+  if (const clang::TypedefNameDecl* typedefName = record->getTypedefNameForAnonDecl())
+    return typedefName->getQualifiedNameAsString();
+  return record->getQualifiedNameAsString();
+}
+
+static std::string spelledName(const clang::RecordDecl* record) {
+  if (record->getIdentifier()) return record->getNameAsString();
+  if (const clang::TypedefNameDecl* typedefName = record->getTypedefNameForAnonDecl())
+    return typedefName->getNameAsString();
+  return "";
+}
+
+namespace {
+
+class DefinitionFinder : public clang::RecursiveASTVisitor<DefinitionFinder> {
+ public:
+  DefinitionFinder(const clang::SourceManager& sm, std::vector<const clang::RecordDecl*>& out) : sm_(sm), out_(out) {}
+  bool TraverseDecl(clang::Decl* decl) {
+    if (decl && !llvm::isa<clang::TranslationUnitDecl>(decl) && sm_.isInSystemHeader(decl->getLocation())) return true;
+    return RecursiveASTVisitor::TraverseDecl(decl);
+  }
+  bool VisitRecordDecl(clang::RecordDecl* record) {
+    if (record->isThisDeclarationADefinition() && !record->isImplicit()) out_.push_back(record);
+    return true;
+  }
+
+ private:
+  const clang::SourceManager& sm_;
+  std::vector<const clang::RecordDecl*>& out_;
+};
+
+}  // namespace
+
+void StructScanner::scan() {
+  std::vector<const clang::RecordDecl*> records;
+  DefinitionFinder(context_.getSourceManager(), records).TraverseDecl(context_.getTranslationUnitDecl());
+  for (const clang::RecordDecl* record : records)
+    if (const StructPlan* plan = plan_.findStruct(recordName(record))) addDefinition(record, *plan);
+}
+
+const PlannedStruct* StructScanner::planned(const clang::RecordDecl* record) {
+  record = llvm::cast<clang::RecordDecl>(record->getCanonicalDecl());
+  auto known = byRecord_.find(record);
+  if (known != byRecord_.end()) return known->second;
+  const PlannedStruct* result = nullptr;
+  const clang::RecordDecl* definition = record->getDefinition();
+  std::string name = recordName(definition ? definition : record);
+  if (const StructPlan* plan = plan_.findStruct(name); plan && plan->layout != Layout::AoS) {
+    auto [it, inserted] = byName_.try_emplace(name);
+    if (inserted) it->second.plan = plan;  // declared but not defined in this unit
+    result = &it->second;
+  }
+  byRecord_[record] = result;
+  return result;
+}
+
+FieldFacts StructScanner::describeField(const clang::FieldDecl* field) {
+  clang::PrintingPolicy policy = context_.getPrintingPolicy();
+  policy.SuppressTagKeyword = true;
+  clang::QualType type = clang::TypeName::getFullyQualifiedType(field->getType(), context_);
+  FieldFacts facts;
+  facts.name = field->getNameAsString();
+  facts.type = type.getAsString(policy);
+  if (facts.type.find_first_of("([") == std::string::npos) {
+    facts.valueDecl = facts.type + " @";
+    facts.pointerType = facts.type + "*";
+    facts.pointerDecl = facts.type + "* @";
+  } else {  // function pointers and the like: let clang place the declarator
+    auto print = [&](clang::QualType t, const char* placeholder) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      t.print(os, policy, placeholder);
+      return text;
+    };
+    clang::QualType pointer = context_.getPointerType(type);
+    facts.valueDecl = print(type, "@");
+    facts.pointerType = print(pointer, "");
+    facts.pointerDecl = print(pointer, "@");
+  }
+  facts.size = context_.getTypeSizeInChars(field->getType()).getQuantity();
+  facts.align = context_.getTypeAlignInChars(field->getType()).getQuantity();
+  facts.isArray = field->getType()->isArrayType();
+  return facts;
+}
+
+void StructScanner::addDefinition(const clang::RecordDecl* record, const StructPlan& plan) {
+  StructDef def;
+  def.name = recordName(record);
+  def.spelled = spelledName(record);
+  for (const clang::FieldDecl* field : record->fields()) def.fields.push_back(describeField(field));
+  std::vector<std::string> fieldNames;
+  for (const FieldFacts& f : def.fields) fieldNames.push_back(f.name);
+
+  clang::SourceLocation end;
+  bool placed = findInsertion(record, def, end);
+  if (plan.layout != Layout::AoS) {
+    auto layout = makeDeviceLayout(plan, def.spelled, fieldNames);
+    PlannedStruct& entry = byName_[def.name];
+    entry.plan = &plan;
+    if (!entry.definition) {
+      entry.definition = record;
+      entry.definitionEnd = end;
+    }
+    byRecord_[llvm::cast<clang::RecordDecl>(record->getCanonicalDecl())] = &entry;
+    if (layout) {
+      if (!placed)
+        def.refusals.push_back(diags_.warning(record->getLocation(),
+            "cannot change the layout of '" + def.name + "': its definition is not written in an editable file "
+            "(it comes from a macro or a system header)"));
+      checkShape(record, *layout, def);
+      if (!entry.layout) entry.layout = std::move(*layout);
+    } else {
+      llvm::consumeError(layout.takeError());  // reported once for the whole program
+    }
+    def.keptNote = diags_.note(record->getLocation(), "'" + def.name + "' keeps its layout: the plan's " +
+                                                          toString(plan.layout) + " layout is not applied");
+    def.noArraysWarning = diags_.warning(record->getLocation(),
+        "no device array of '" + def.name + "' to rewrite: relayout looks for 'cudaMalloc(&d, ...)' into a " +
+        def.spelled + "* variable");
+  }
+  facts_.defs.push_back(std::move(def));
+}
+
+void StructScanner::checkShape(const clang::RecordDecl* record, const DeviceLayout& layout, StructDef& def) {
+  auto refuse = [&](clang::SourceLocation loc, const std::string& why) {
+    def.refusals.push_back(diags_.warning(loc, "cannot change the layout of '" + def.name + "': " + why));
+  };
+  if (def.spelled.empty()) refuse(record->getLocation(), "it has no name to derive the device layout's names from");
+  if (!record->getDeclContext()->isFileContext())
+    refuse(record->getLocation(), "it is defined inside a function, class or extern \"C\" block; its device layout "
+                                  "and helpers need namespace scope");
+  if (record->isUnion()) refuse(record->getLocation(), "it is a union");
+  if (const auto* cxx = llvm::dyn_cast<clang::CXXRecordDecl>(record)) {
+    if (cxx->getNumBases() || cxx->getNumVBases()) refuse(record->getLocation(), "it has base classes");
+    if (cxx->isPolymorphic()) refuse(record->getLocation(), "it has virtual functions");
+    if (!cxx->isTriviallyCopyable()) refuse(record->getLocation(), "it is not trivially copyable");
+    if (cxx->getDescribedClassTemplate() || llvm::isa<clang::ClassTemplateSpecializationDecl>(cxx) ||
+        cxx->isDependentContext())
+      refuse(record->getLocation(), "it is a template");
+  }
+  for (const clang::FieldDecl* field : record->fields()) {
+    std::string name = "field '" + field->getNameAsString() + "' ";
+    clang::QualType type = field->getType();
+    if (field->isBitField()) refuse(field->getLocation(), name + "is a bit-field");
+    else if (field->isUnnamedBitField() || field->getName().empty())
+      refuse(field->getLocation(), "it has an anonymous member");
+    else if (type->isVariableArrayType() || type->isIncompleteArrayType())
+      refuse(field->getLocation(), name + "is an array without a fixed size");
+    else if (type->isReferenceType()) refuse(field->getLocation(), name + "is a reference");
+    else if (type.isConstQualified() || type.isVolatileQualified())
+      refuse(field->getLocation(), name + "is const or volatile");
+    else if (context_.getTypeAlignInChars(type).getQuantity() > 16)
+      refuse(field->getLocation(), name + "is aligned to more than 16 bytes, more than new[] guarantees for "
+                                          "the host staging buffer");
+  }
+  // The generated names must be free in the struct's scope.
+  for (const std::string& generated : layout.declaredNames()) {
+    auto found = record->getDeclContext()->getRedeclContext()->lookup(&context_.Idents.get(generated));
+    if (!found.empty())
+      refuse((*found.begin())->getLocation(), "the name '" + generated + "', which its device layout needs, is "
+                                                                         "already declared");
+  }
+}
+
+// The device layout goes after the ';' that ends the definition's declaration: at the start of
+// the next line when only a comment follows on that line, so comments stay with their code.
+bool StructScanner::findInsertion(const clang::RecordDecl* record, StructDef& def, clang::SourceLocation& end) {
+  auto brace = edits_.written(record->getBraceRange().getEnd());
+  if (!brace || !edits_.written(record->getBeginLoc())) return false;
+  const clang::SourceManager& sm = context_.getSourceManager();
+  llvm::StringRef data = edits_.fileData(*brace);
+  unsigned offset = sm.getFileOffset(*brace);
+  clang::Lexer lexer(sm.getLocForStartOfFile(sm.getFileID(*brace)), context_.getLangOpts(), data.begin(),
+                     data.begin() + offset + 1, data.end());
+  clang::Token token;
+  int depth = 0;
+  for (;;) {
+    if (lexer.LexFromRawLexer(token) || token.is(clang::tok::eof)) return false;
+    if (token.isOneOf(clang::tok::l_paren, clang::tok::l_square, clang::tok::l_brace)) ++depth;
+    if (token.isOneOf(clang::tok::r_paren, clang::tok::r_square, clang::tok::r_brace)) --depth;
+    if (depth == 0 && token.is(clang::tok::semi)) break;
+  }
+  end = token.getLocation();
+  unsigned after = sm.getFileOffset(end) + 1;
+  size_t lineEnd = data.find('\n', after);
+  llvm::StringRef rest = data.slice(after, lineEnd == llvm::StringRef::npos ? data.size() : lineEnd).trim();
+  if (lineEnd != llvm::StringRef::npos && (rest.empty() || rest.starts_with("//"))) {
+    def.insertAtLineStart = true;
+    def.insertOffset = lineEnd + 1;
+    size_t next = data.find('\n', lineEnd + 1);
+    def.blankLineFollows = data.slice(lineEnd + 1, next == llvm::StringRef::npos ? data.size() : next).trim().empty();
+  } else {
+    def.insertOffset = after;
+  }
+  def.file = edits_.filePath(*brace);
+  return true;
+}
+
+}  // namespace relayout::rw

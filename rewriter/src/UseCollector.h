@@ -1,0 +1,92 @@
+// Reads one translation unit for the whole-program decision: every variable and parameter of type
+// S* (S planned as SoA or clusters) is an entity; each of its uses is either a form this version
+// rewrites (recorded as edits) or a refusal (a rendered warning that keeps S unchanged if the
+// entity turns out to hold a device array). Calls that pass an entity to an S* parameter link the
+// two: they change layout together or not at all.
+#pragma once
+
+#include "Diagnostics.h"
+#include "Facts.h"
+#include "SourceEdits.h"
+#include "StructScanner.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace relayout::rw {
+
+class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
+ public:
+  UseCollector(clang::ASTContext& context, StructScanner& structs, SourceEdits& edits, DiagRenderer& diags,
+               ProgramFacts& facts)
+      : context_(context), sm_(context.getSourceManager()), structs_(structs), edits_(edits), diags_(diags),
+        facts_(facts) {}
+
+  void collect();
+
+  // The visitor's hooks.
+  bool TraverseDecl(clang::Decl* decl);
+  bool VisitVarDecl(clang::VarDecl* var);
+  bool VisitMemberExpr(clang::MemberExpr* member);
+  bool VisitCallExpr(clang::CallExpr* call);
+  bool VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr);
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref);
+  bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup);
+
+ private:
+  struct EntityInfo {
+    std::string key;
+    const PlannedStruct* planned = nullptr;
+  };
+
+  // --- UseCollector.cpp: entities and the uses this version rewrites ---
+  const EntityInfo* entityOf(const clang::ValueDecl* decl);
+  // The entity an expression names, through parens and lvalue/qualification conversions only.
+  const clang::DeclRefExpr* directRef(const clang::Expr* expr);
+  // The same, also through conversions and one explicit cast to a void pointer (runtime API args).
+  const clang::DeclRefExpr* runtimeArgRef(const clang::Expr* expr);
+  void consume(const clang::DeclRefExpr* ref) { consumed_.insert(ref); }
+  Entity& entity(const EntityInfo& info) { return facts_.entities[info.key]; }
+  void refuse(const EntityInfo& info, clang::SourceLocation loc, const std::string& why, clang::SourceRange range);
+  bool isRuntimeCall(const clang::FunctionDecl* callee, llvm::StringRef name) const;
+  bool handleRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  void handleMemcpy(const clang::CallExpr* call);
+  void handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  // Replaces the callee's name with the helper's, and a void-pointer cast around `arg` by `arg`.
+  bool renameCall(const clang::CallExpr* call, const std::string& helper, std::vector<Edit>& out);
+  bool uncastArg(const clang::Expr* arg, const clang::Expr* inner, std::vector<Edit>& out);
+  bool afterDefinition(const EntityInfo& info, clang::SourceLocation loc) const;
+
+  // --- DeclEdits.cpp: declarations of entities, and whole-unit checks ---
+  void declareEntity(const clang::VarDecl* var, const EntityInfo& info);
+  std::optional<std::string> typeEdits(const clang::VarDecl* var, const EntityInfo& info, std::vector<Edit>& out);
+  void checkDeclarationGroups();
+  void checkFunctionReferences();
+  void refuseUnconsumed();
+  // --- UseDescription.cpp: what a use that nothing above accepted does, for its warning ---
+  std::pair<std::string, clang::SourceRange> describeUse(const clang::DeclRefExpr* ref);
+
+  clang::ASTContext& context_;
+  const clang::SourceManager& sm_;
+  StructScanner& structs_;
+  SourceEdits& edits_;
+  DiagRenderer& diags_;
+  ProgramFacts& facts_;
+
+  std::map<const clang::ValueDecl*, std::optional<EntityInfo>> entities_;
+  std::vector<const clang::DeclRefExpr*> refs_;  // every reference to an entity, in source order
+  std::set<const clang::DeclRefExpr*> consumed_;
+  std::map<unsigned, std::vector<const clang::VarDecl*>> groups_;  // declarations sharing one type
+  std::vector<const clang::DeclRefExpr*> functionRefs_;           // functions with entity parameters
+  std::set<const clang::Expr*> callees_;
+};
+
+// Prefix of every refusal: "cannot change the layout of 'S': ".
+std::string refusalPrefix(const std::string& structName);
+
+}  // namespace relayout::rw

@@ -1,0 +1,108 @@
+// Words for a use of an entity that no rewritten form accepted: the warning names what the code
+// does with the pointer, so the user sees why the struct kept its layout.
+#include "UseCollector.h"
+
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+
+namespace relayout::rw {
+
+namespace {
+
+const clang::Stmt* parentStmt(clang::ASTContext& context, const clang::Stmt* node, const clang::Decl** decl) {
+  auto parents = context.getParents(*node);
+  if (parents.empty()) return nullptr;
+  if (decl) *decl = parents[0].get<clang::Decl>();
+  return parents[0].get<clang::Stmt>();
+}
+
+// The nearest enclosing node that is more than parentheses or an implicit conversion.
+const clang::Stmt* meaningfulParent(clang::ASTContext& context, const clang::Stmt*& child, const clang::Decl** decl) {
+  const clang::Stmt* parent = parentStmt(context, child, decl);
+  while (parent && (llvm::isa<clang::ParenExpr>(parent) || llvm::isa<clang::ImplicitCastExpr>(parent))) {
+    child = parent;
+    parent = parentStmt(context, parent, decl);
+  }
+  return parent;
+}
+
+}  // namespace
+
+std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang::DeclRefExpr* ref) {
+  std::string name = "'" + ref->getDecl()->getNameAsString() + "'";
+  const std::string& structName = entityOf(ref->getDecl())->planned->plan->name;
+  const clang::Stmt* child = ref;
+  const clang::Decl* decl = nullptr;
+  const clang::Stmt* parent = meaningfulParent(context_, child, &decl);
+  auto range = [](const clang::Stmt* s) { return s->getSourceRange(); };
+
+  if (!parent) {
+    if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(decl))
+      return {name + " is stored in '" + var->getNameAsString() + "'; copies of the pointer are not followed yet",
+              var->getSourceRange()};
+    return {name + " is used here in a way relayout cannot rewrite yet", ref->getSourceRange()};
+  }
+  if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(parent);
+      subscript && subscript->getBase()->IgnoreParenImpCasts() == ref) {
+    const clang::Stmt* element = subscript;
+    const clang::Stmt* outer = meaningfulParent(context_, element, nullptr);
+    if (const auto* unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(outer);
+        unary && unary->getOpcode() == clang::UO_AddrOf)
+      return {"the address of an element of " + name + " is taken; an element has no single address in the " +
+                  "new layout", range(unary)};
+    if (outer && llvm::isa<clang::MemberExpr>(outer))
+      return {"a member function is called on an element of " + name, range(outer)};
+    return {"a whole element of " + name + " is used; only field accesses such as '" +
+                ref->getDecl()->getNameAsString() + "[i].f' can be rewritten", range(subscript)};
+  }
+  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(parent)) {
+    switch (unary->getOpcode()) {
+      case clang::UO_Deref: return {name + " is dereferenced as a whole " + structName, range(unary)};
+      case clang::UO_AddrOf: {
+        const clang::Stmt* operand = unary;
+        const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(meaningfulParent(context_, operand, nullptr));
+        if (call && call->getDirectCallee())
+          return {"the address of " + name + " is passed to '" + call->getDirectCallee()->getNameAsString() + "'",
+                  range(call)};
+        return {"the address of " + name + " is taken", range(unary)};
+      }
+      case clang::UO_LNot: return {name + " is tested against null", range(unary)};
+      default: return {name + " is moved by pointer arithmetic", range(unary)};
+    }
+  }
+  if (const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(parent)) {
+    if (binary->isAdditiveOp() || binary->isCompoundAssignmentOp()) return {"pointer arithmetic on " + name, range(binary)};
+    if (binary->isAssignmentOp())
+      return {binary->getLHS()->IgnoreParenImpCasts() == ref ? name + " is assigned" : name + " is copied into another variable",
+              range(binary)};
+    if (binary->isComparisonOp()) return {name + " is compared", range(binary)};
+    if (binary->isLogicalOp()) return {name + " is tested against null", range(binary)};
+    return {name + " is used in a '" + binary->getOpcodeStr().str() + "' expression", range(binary)};
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(parent)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (!callee) return {name + " is passed through a function pointer or an unresolved call", range(call)};
+    std::string calleeName = "'" + callee->getNameAsString() + "'";
+    if (sm_.isInSystemHeader(callee->getLocation()))
+      return {name + " is passed to " + calleeName + ", which relayout does not handle yet", range(call)};
+    if (callee->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
+      return {name + " is passed to " + calleeName + ", a template (not handled yet)", range(call)};
+    if (llvm::isa<clang::CXXMethodDecl>(callee))
+      return {name + " is passed to the member function " + calleeName + " (not handled yet)", range(call)};
+    return {name + " is passed to " + calleeName + " other than as a " + structName + "* parameter", range(call)};
+  }
+  if (llvm::isa<clang::CXXConstructExpr>(parent)) return {name + " is passed to a constructor", range(parent)};
+  if (llvm::isa<clang::ExplicitCastExpr>(parent)) return {name + " is cast to another type", range(parent)};
+  if (llvm::isa<clang::ReturnStmt>(parent)) return {name + " is returned; copies of the pointer are not followed yet", range(parent)};
+  if (llvm::isa<clang::ConditionalOperator>(parent)) return {name + " is chosen by a ?: expression", range(parent)};
+  if (llvm::isa<clang::InitListExpr>(parent)) return {name + " is stored in an initializer list", range(parent)};
+  if (llvm::isa<clang::IfStmt>(parent) || llvm::isa<clang::WhileStmt>(parent) || llvm::isa<clang::ForStmt>(parent))
+    return {name + " is tested against null", ref->getSourceRange()};
+  if (const auto* trait = llvm::dyn_cast<clang::UnaryExprOrTypeTraitExpr>(parent))
+    return {name + " is the operand of " + (trait->getKind() == clang::UETT_SizeOf ? "sizeof" : "a type trait") +
+                "; only sizeof(*" + ref->getDecl()->getNameAsString() + ") can be rewritten",
+            range(trait)};
+  return {name + " is used here in a way relayout cannot rewrite yet", range(parent)};
+}
+
+}  // namespace relayout::rw
