@@ -68,6 +68,7 @@ const PlannedStruct* StructScanner::planned(const clang::RecordDecl* record) {
 FieldFacts StructScanner::describeField(const clang::FieldDecl* field) {
   clang::PrintingPolicy policy = context_.getPrintingPolicy();
   policy.SuppressTagKeyword = true;
+  policy.SuppressUnwrittenScope = true;  // no "(anonymous namespace)::"
   clang::QualType type = clang::TypeName::getFullyQualifiedType(field->getType(), context_);
   FieldFacts facts;
   facts.name = field->getNameAsString();

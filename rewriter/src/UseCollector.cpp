@@ -5,6 +5,7 @@
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/QualTypeNames.h>
 #include <clang/Index/USRGeneration.h>
 
 namespace relayout::rw {
@@ -170,8 +171,11 @@ bool UseCollector::VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr
   const EntityInfo* info = ref ? entityOf(ref->getDecl()) : nullptr;
   if (!info) return true;
   consume(ref);
+  clang::PrintingPolicy policy = context_.getPrintingPolicy();
+  policy.SuppressUnwrittenScope = true;  // no "(anonymous namespace)::"
+  std::string type = clang::TypeName::getFullyQualifiedName(arg->getType().getUnqualifiedType(), context_, policy);
   std::vector<Edit> out;
-  if (!edits_.replaceTokens(expr->getSourceRange(), "sizeof(" + info->planned->plan->name + ")", out))
+  if (!edits_.replaceTokens(expr->getSourceRange(), "sizeof(" + type + ")", out))
     return refuse(*info, expr->getBeginLoc(), "this sizeof is not written out in the file (it comes from a macro body)",
                   expr->getSourceRange()), true;
   Entity& e = entity(*info);
