@@ -9,7 +9,7 @@ bash "$root/scripts/build.sh"
 cd "$root"
 sample=samples/toy_stream
 "${RELAYOUT_BUILD_DIR:-$root/build}/tool/relayout" optimize "$sample/stream.cu" -o relayout-out/toy_stream \
-  --run '-n 1048576 -steps 4' --recorded-profile "$sample/profiles/stream.h100.profile.json" -- -O3 -arch=sm_90
+  --run "-n 1048576 -steps 5" --recorded-profile "$sample/profiles/stream.h200.profile.json" -- -O3 -arch=sm_90
 echo
 echo "relayout: the rewritten source is relayout-out/toy_stream/rewritten/stream.cu;"
 echo "          the decision and its evidence are in relayout-out/toy_stream/report.md"

@@ -21,7 +21,7 @@ SiteVerdict classifyPaper(const SiteCounters& c, unsigned blockPeriod) {
   if (sharedShare >= kSharedWarpThreshold) {
     v.cls = AccessClass::SharedAddress;
     v.weight = +1.0 * v.executions;
-  } else if (c.nearLanes == 0) {
+  } else if (v.n < kCoalescedFromN) {
     v.cls = AccessClass::Uncoalesced;
     v.weight = +1.0 * v.executions;
   } else {

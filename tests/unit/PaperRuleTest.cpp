@@ -37,6 +37,24 @@ TEST(PaperRule, LanesAloneOnTheirLinesAreUncoalesced) {
   EXPECT_DOUBLE_EQ(v.weight, 320.0);
 }
 
+TEST(PaperRule, RareCollisionsOfARandomGatherStayUncoalesced) {
+  // Measured on an H200 (toy_gather): random indices put two lanes within 128 bytes now and then.
+  SiteCounters c{5767168, 184549376, 184549310, 184549300, 45000, 0};
+  SiteVerdict v = classifyPaper(c, 1);
+  EXPECT_GT(v.n, 0.0);
+  EXPECT_EQ(v.cls, AccessClass::Uncoalesced);
+  EXPECT_DOUBLE_EQ(v.weight, 184549376.0);
+}
+
+TEST(PaperRule, StructsOf128BytesAreUncoalescedAt64Coalesced) {
+  // 128-byte stride: each lane sees only its neighbour at exactly a+128, n = 31/32.
+  SiteCounters wide{1, 32, 32, 32, 31, 0};
+  EXPECT_EQ(classifyPaper(wide, 1).cls, AccessClass::Uncoalesced);
+  // 64-byte stride: two neighbours in the window for most lanes.
+  SiteCounters half{1, 32, 32, 16, 30 * 2 + 1, 0};
+  EXPECT_EQ(classifyPaper(half, 1).cls, AccessClass::Coalesced);
+}
+
 TEST(PaperRule, SharedAddressWinsOverCoalescedWhenMostWarpsShare) {
   // every lane reads the same address: n = 31 but it is a broadcast, which favours AoS.
   SiteCounters c{10, 320, 10, 10, 320 * 31, 10};

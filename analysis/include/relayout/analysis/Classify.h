@@ -7,7 +7,7 @@ namespace relayout {
 
 enum class AccessClass {
   NotExecuted,    // no classified execution: carries no weight
-  Uncoalesced,    // the paper's UnCoaless: each lane alone on its 128-byte line (n == 0)
+  Uncoalesced,    // the paper's UnCoaless: each lane alone in its 128-byte window (n < 1)
   Coalesced,      // the paper's Coaless: lanes share lines (n > 0)
   SharedAddress,  // the paper's ShareCoaless: lanes read the same address (broadcast)
 };
@@ -24,6 +24,12 @@ struct SiteVerdict {
 // address. The paper's pseudo-code tests n > 0 first, which makes ShareCoaless unreachable; its
 // text says a shared address means ShareCoaless, so the share test comes first (docs/analysis.md).
 inline constexpr double kSharedWarpThreshold = 0.5;
+
+// Below this mean coalescing thread count a site is uncoalesced. The paper says n == 0; read
+// literally, a random gather whose lanes collide once in thousands of warps (n ~ 0.0002) would
+// count as coalesced, and weigh towards SoA. n < 1 keeps the paper's meaning: on average no
+// other lane falls in a lane's 128-byte window (docs/analysis.md).
+inline constexpr double kCoalescedFromN = 1.0;
 
 // The paper's rule: UnCoaless and ShareCoaless weigh +1, Coaless -1 scaled by n/32 (eq. 1), and
 // every weight is multiplied by the execution count.
