@@ -2,7 +2,9 @@
 # Dev machine: builds everything the GPU run needs into build/gpu (carried to the GPU machine,
 # which has nvcc but no clang): for each toy sample the original program, the instrumented one
 # (relayout instrument + nvcc + the runtime) and the SoA rewrite (relayout rewrite --layout soa),
-# plus the runtime self-tests. The bundled samples are built by the CMake build into build/samples.
+# plus the runtime self-tests; and the bundled samples' binaries, copied into build/gpu-samples.
+# Then, on the GPU: scripts/gpu/run-all.sh --toys-only (carry build/gpu) and
+# scripts/gpu/samples.sh build/gpu-samples (carry build/gpu-samples).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${RELAYOUT_BUILD_DIR:-$root/build}
@@ -22,4 +24,10 @@ for toy in stream gather; do
   "${nvcc[@]}" -I "$(dirname "$src")" "$out/$toy/soa/$toy.cu" -o "$out/$toy/soa/program"
 done
 cp "$build"/runtime/relayout_*selftest "$out/" 2>/dev/null || true
+# The sample binaries alone (the build folder's object files would not fit a device call).
+rm -rf "$build/gpu-samples"
+for exe in "$build"/samples/*/sample_*; do
+  name=$(basename "$(dirname "$exe")")
+  mkdir -p "$build/gpu-samples/$name" && cp "$exe" "$build/gpu-samples/$name/"
+done
 echo "prepared: $(du -sh "$out" | cut -f1) in $out"
