@@ -11,6 +11,9 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
+#include <set>
+
 namespace relayout {
 
 namespace cl = llvm::cl;
@@ -103,13 +106,21 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   if (!result) return result.takeError();
   for (const std::string& line : result->diagnostics) llvm::errs() << line << "\n";
   std::string diffText;
+  std::set<std::string> names;
   for (const RewrittenFile& file : result->files) {
+    bool given = std::any_of(sources.begin(), sources.end(), [&](const std::string& s) { return samePath(s, file.path); });
     switch (mode) {
       case RewriteOutput::Directory:
+        if (!names.insert(llvm::sys::path::filename(file.path).str()).second)
+          return fileError(file.path, "another rewritten file has the same name; rewrite them into separate folders");
         outputs.add(dir + "/" + llvm::sys::path::filename(file.path).str(), file.rewritten);
         break;
       case RewriteOutput::InPlace:
         if (file.rewritten == file.original) break;
+        // --in-place changes only the files named on the command line.
+        if (!given)
+          return fileError(file.path, "would change too, but it was not given on the command line: name it "
+                                      "as well, or write to a folder with -o");
         outputs.add(file.path + ".orig", file.original);
         outputs.add(file.path, file.rewritten);
         break;

@@ -33,6 +33,7 @@ static const char kOverview[] =
     "  relayout profile [-o PROFILE.json] -- PROGRAM ARGS...               run an instrumented program\n"
     "  relayout analyze --sites S.json... --profile P.json [-o PLAN.json]  choose layouts, print a report\n"
     "  relayout rewrite --plan PLAN.json FILE.cu... [-o DIR|--diff|--in-place] [-- NVCC-FLAGS]\n"
+    "  relayout rewrite --sites S.json --layout soa FILE.cu...              force a layout, for experiments\n"
     "  relayout optimize FILE.cu... [-o DIR] [--run 'ARGS'] [-- NVCC-FLAGS] all of the above in one go\n\n"
     "Compiler flags follow `--` and are nvcc's (translated for Clang), or come from\n"
     "BUILD/compile_commands.json with -p. `relayout SUBCOMMAND --help` explains each one.\n";
