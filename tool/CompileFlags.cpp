@@ -4,6 +4,7 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/StringSet.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace relayout {
@@ -149,6 +150,10 @@ llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompila
     const std::string& buildDir, const std::vector<std::string>& flags) {
   std::unique_ptr<clang::tooling::CompilationDatabase> inner;
   if (!buildDir.empty()) {
+    if (!llvm::sys::fs::exists(buildDir + "/compile_commands.json"))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     buildDir + ": no compile_commands.json here (CMake writes one with "
+                                                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
     std::string message;
     inner = clang::tooling::CompilationDatabase::loadFromDirectory(buildDir, message);
     if (!inner)

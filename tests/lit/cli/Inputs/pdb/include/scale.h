@@ -1,0 +1,1 @@
+constexpr float kFactor = 2.0f;
