@@ -40,14 +40,16 @@ bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
 }  // namespace
 
-void UseCollector::declareEntity(const clang::VarDecl* var, const EntityInfo& info) {
+void UseCollector::declareEntity(const clang::DeclaratorDecl* decl, const EntityInfo& info) {
   Entity& e = entity(info);
   e.declared = true;
   const PlannedStruct& planned = *info.planned;
   const std::string& structName = planned.plan->name;
-  std::string name = var->getName().empty() ? std::string("an unnamed parameter") : "'" + var->getNameAsString() + "'";
-  auto refuseDecl = [&](const std::string& why) { refuse(info, var->getLocation(), why, var->getSourceRange()); };
-  const auto* parm = llvm::dyn_cast<clang::ParmVarDecl>(var);
+  std::string name = decl->getName().empty() ? std::string("an unnamed parameter") : "'" + decl->getNameAsString() + "'";
+  auto refuseDecl = [&](const std::string& why) { refuse(info, decl->getLocation(), why, decl->getSourceRange()); };
+  const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
+  const auto* field = llvm::dyn_cast<clang::FieldDecl>(decl);
+  const auto* parm = llvm::dyn_cast<clang::ParmVarDecl>(decl);
   const clang::FunctionDecl* function = parm ? llvm::cast<clang::FunctionDecl>(parm->getDeclContext()) : nullptr;
   if (function && function->doesThisDeclarationHaveABody()) e.defined = true;
   if (function && e.undefinedWarning.empty())
@@ -57,7 +59,7 @@ void UseCollector::declareEntity(const clang::VarDecl* var, const EntityInfo& in
   if (!planned.definition)
     return refuseDecl(name + " is declared where the definition of '" + structName + "' is not visible");
   if (!planned.layout) return;  // the plan does not fit the struct: an error for the whole program
-  if (!sm_.isBeforeInTranslationUnit(planned.definitionEnd, var->getLocation()))
+  if (!sm_.isBeforeInTranslationUnit(planned.definitionEnd, decl->getLocation()))
     return refuseDecl(name + " is declared before the end of the definition of '" + structName +
                       "', where its device layout is added");
   if (function) {
@@ -66,6 +68,14 @@ void UseCollector::declareEntity(const clang::VarDecl* var, const EntityInfo& in
     if (function->isTemplated() || function->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
       return refuseDecl(name + " is a parameter of a template (not handled yet)");
     if (parm->hasDefaultArg()) return refuseDecl(name + " has a default argument");
+  } else if (field) {
+    const clang::RecordDecl* parent = field->getParent();
+    if (parent->isTemplated()) return refuseDecl(name + " is a member of a template (not handled yet)");
+    if (parent->getDeclContext()->isFunctionOrMethod())
+      return refuseDecl(name + " is a member of a struct defined inside a function (not handled yet)");
+    if (!sm_.isBeforeInTranslationUnit(planned.definitionEnd, parent->getBeginLoc()))
+      return refuseDecl(name + " is a member of '" + parent->getNameAsString() + "', whose definition starts before "
+                        "the definition of '" + structName + "' ends");
   } else {
     if (var->hasAttr<clang::CUDADeviceAttr>() || var->hasAttr<clang::CUDAConstantAttr>() ||
         var->hasAttr<clang::CUDASharedAttr>())
@@ -74,20 +84,43 @@ void UseCollector::declareEntity(const clang::VarDecl* var, const EntityInfo& in
     if (!var->isLocalVarDecl() && !var->isFileVarDecl()) return refuseDecl(name + " is a static data member");
   }
   std::vector<Edit> out;
-  if (auto why = typeEdits(var, info, out)) return refuseDecl(name + " " + *why);
-  if (const clang::Expr* init = var->getInit()) {
-    std::string text = edits_.text(init->getSourceRange());
-    if (var->getInitStyle() != clang::VarDecl::CInit ||
-        !init->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull))
-      return refuseDecl(name + " is initialized with '" + (text.empty() ? "..." : text) +
-                        "'; only a null pointer can be rewritten (to '{}')");
-    if (!edits_.replaceExpansion(init->getSourceRange(), "{}", out))
-      return refuseDecl("the initializer of " + name + " is inside a macro");
-  }
+  if (auto why = typeEdits(decl, info, out)) return refuseDecl(name + " " + *why);
+  if (auto why = initEdits(decl, info, out)) return refuseDecl(*why);
   e.edits.insert(e.edits.end(), out.begin(), out.end());
 }
 
-std::optional<std::string> UseCollector::typeEdits(const clang::VarDecl* var, const EntityInfo& info,
+// `= nullptr` / `= NULL` / `= 0` become `= {}`; `= q` and `= q + off` (q an entity of the same
+// struct) link the two and become `= q` and `= relayoutOffset(q, off)`.
+std::optional<std::string> UseCollector::initEdits(const clang::DeclaratorDecl* decl, const EntityInfo& info,
+                                                   std::vector<Edit>& out) {
+  std::string name = "'" + decl->getNameAsString() + "'";
+  const clang::Expr* init = nullptr;
+  bool copyInit = true;
+  if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl)) {
+    init = var->getInit();
+    copyInit = var->getInitStyle() == clang::VarDecl::CInit;
+  } else if (const auto* field = llvm::dyn_cast<clang::FieldDecl>(decl)) {
+    init = field->getInClassInitializer();
+    copyInit = field->getInClassInitStyle() == clang::ICIS_CopyInit;
+  }
+  if (!init || llvm::isa<clang::ParmVarDecl>(decl)) return std::nullopt;
+  std::string text = edits_.text(init->getSourceRange());
+  if (copyInit && init->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull)) {
+    if (!edits_.replaceExpansion(init->getSourceRange(), "{}", out)) return "the initializer of " + name + " is inside a macro";
+    return std::nullopt;
+  }
+  EntityExpr source = entityExpr(init);
+  if (!copyInit || !source || source.info->planned != info.planned)
+    return name + " is initialized with '" + (text.empty() ? "..." : text) +
+           "'; only a null pointer or another array of '" + info.planned->plan->name + "' (possibly '+ offset') can be "
+           "rewritten";
+  if (!rewriteEntityExpr(source, out)) return "the initializer of " + name + " is inside a macro";
+  facts_.links.emplace_back(info.key, source.info->key);
+  if (source.offset) entity(info).helpers |= kOffset;
+  return std::nullopt;
+}
+
+std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* var, const EntityInfo& info,
                                                    std::vector<Edit>& out) {
   const std::string& deviceName = info.planned->layout->deviceName;
   const clang::RecordDecl* record = info.planned->definition;
@@ -175,9 +208,9 @@ std::optional<std::string> UseCollector::typeEdits(const clang::VarDecl* var, co
 void UseCollector::checkDeclarationGroups() {
   for (const auto& [where, vars] : groups_) {
     if (vars.size() < 2) continue;
-    const clang::VarDecl* other = nullptr;
-    std::vector<std::pair<const clang::VarDecl*, const EntityInfo*>> members;
-    for (const clang::VarDecl* var : vars) {
+    const clang::DeclaratorDecl* other = nullptr;
+    std::vector<std::pair<const clang::DeclaratorDecl*, const EntityInfo*>> members;
+    for (const clang::DeclaratorDecl* var : vars) {
       if (const EntityInfo* info = entityOf(var)) members.push_back({var, info});
       else other = var;
     }
@@ -208,10 +241,10 @@ void UseCollector::checkFunctionReferences() {
 }
 
 void UseCollector::refuseUnconsumed() {
-  for (const clang::DeclRefExpr* ref : refs_) {
+  for (const clang::Expr* ref : refs_) {
     if (consumed_.count(ref)) continue;
     auto [why, range] = describeUse(ref);
-    refuse(*entityOf(ref->getDecl()), ref->getLocation(), why, range);
+    refuse(*entityOfRef(ref), ref->getExprLoc(), why, range);
   }
 }
 

@@ -21,9 +21,14 @@ struct Edit {
 };
 
 // The helpers a struct's rewritten calls need; only those are emitted.
-enum Helper : unsigned { kMalloc = 1, kFree = 2, kToDevice = 4, kToHost = 8, kMemset = 16 };
+enum Helper : unsigned {
+  kMalloc = 1, kFree = 2, kToDevice = 4, kToHost = 8, kMemset = 16,
+  kOffset = 32,             // relayoutOffset: `p + off` as a view
+  kDeviceToDevice = 64,     // relayoutMemcpy between two device arrays
+  kDeviceToDeviceAsync = 128,
+};
 
-// A variable or parameter of type S* that may hold a device array of a planned struct S. Keyed by
+// A variable, parameter or struct member of type S* that may hold a device array of a planned struct S. Keyed by
 // USR, so a kernel declared in one file and launched in another is one entity.
 struct Entity {
   std::string structName;

@@ -54,6 +54,9 @@ class Emitter {
     if (helpers & kToDevice) copy(true);
     if (helpers & kToHost) copy(false);
     if (helpers & kMemset) memset();
+    if (helpers & kDeviceToDevice) deviceCopy(false);
+    if (helpers & kDeviceToDeviceAsync) deviceCopy(true);
+    if (helpers & kOffset) offset();
     return out_;
   }
 
@@ -201,6 +204,35 @@ class Emitter {
       sets.push_back("cudaMemset(p." + a.array->member + ", value, n * sizeof(" + a.element + "))");
     calls("  cudaError_t err = ", sets);
     line("  return err;");
+    line("}");
+  }
+
+  // Device to device: array by array, each the first bytes / sizeof(S) elements.
+  void deviceCopy(bool async) {
+    line();
+    std::string name = async ? "cudaMemcpyAsync" : "cudaMemcpy";
+    line("// " + name + " between two " + d() + " (cudaMemcpyDeviceToDevice): copies array by array.");
+    line("static inline cudaError_t relayout" + std::string(async ? "MemcpyAsync" : "Memcpy") + "(" + d() + " dst, const " +
+         d() + " src, size_t bytes, cudaMemcpyKind kind" + (async ? ", cudaStream_t stream = 0" : "") + ") {");
+    countCheck("kind != cudaMemcpyDeviceToDevice || ");
+    std::vector<std::string> copies;
+    for (const ArrayText& a : arrays_) {
+      const std::string& m = a.array->member;
+      copies.push_back(name + "(dst." + m + ", src." + m + ", n * sizeof(" + a.element + "), kind" +
+                       (async ? ", stream)" : ")"));
+    }
+    calls("  cudaError_t err = ", copies);
+    line("  return err;");
+    line("}");
+  }
+
+  // `p + off` on the original pointer: every array moves by off elements.
+  void offset() {
+    line();
+    line("// " + d() + " advanced by off elements, as `p + off` was for a " + s() + "*: every array moves.");
+    line("static __host__ __device__ inline " + d() + " relayoutOffset(" + d() + " p, ptrdiff_t off) {");
+    for (const ArrayText& a : arrays_) line("  p." + a.array->member + " += off;");
+    line("  return p;");
     line("}");
   }
 

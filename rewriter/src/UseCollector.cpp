@@ -33,20 +33,26 @@ bool UseCollector::TraverseDecl(clang::Decl* decl) {
 }
 
 const UseCollector::EntityInfo* UseCollector::entityOf(const clang::ValueDecl* decl) {
+  if (!decl) return nullptr;
   auto known = entities_.find(decl);
   if (known != entities_.end()) return known->second ? &*known->second : nullptr;
   std::optional<EntityInfo> info;
   const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
-  if (var && !var->isImplicit() && !sm_.isInSystemHeader(var->getLocation()) && var->getType()->isPointerType()) {
-    if (const clang::RecordDecl* record = var->getType()->getPointeeType()->getAsRecordDecl()) {
+  const auto* field = llvm::dyn_cast<clang::FieldDecl>(decl);
+  // A member of a planned struct itself (`S* next` in S) is not one: its struct's own definition
+  // would change under it.
+  if (field && (field->getParent()->isUnion() || structs_.planned(field->getParent()))) field = nullptr;
+  if (((var && !var->isImplicit()) || field) && !sm_.isInSystemHeader(decl->getLocation()) &&
+      decl->getType()->isPointerType()) {
+    if (const clang::RecordDecl* record = decl->getType()->getPointeeType()->getAsRecordDecl()) {
       if (const PlannedStruct* planned = structs_.planned(record)) {
         std::string key;
-        if (const auto* parm = llvm::dyn_cast<clang::ParmVarDecl>(var)) {
+        if (const auto* parm = llvm::dyn_cast_or_null<clang::ParmVarDecl>(var)) {
           if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext()))
             if (std::string usr = usrOf(function->getCanonicalDecl()); !usr.empty())
               key = usr + "#" + std::to_string(parm->getFunctionScopeIndex());
         } else {
-          key = usrOf(var->getCanonicalDecl());
+          key = usrOf(var ? static_cast<const clang::Decl*>(var->getCanonicalDecl()) : field->getCanonicalDecl());
         }
         if (!key.empty()) {
           info = EntityInfo{key, planned};
@@ -59,21 +65,64 @@ const UseCollector::EntityInfo* UseCollector::entityOf(const clang::ValueDecl* d
   return slot ? &*slot : nullptr;
 }
 
-const clang::DeclRefExpr* UseCollector::directRef(const clang::Expr* expr) {
+const clang::ValueDecl* UseCollector::namedDecl(const clang::Expr* ref) {
+  if (const auto* declRef = llvm::dyn_cast<clang::DeclRefExpr>(ref)) return declRef->getDecl();
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(ref))
+    return llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+  return nullptr;
+}
+
+const clang::Expr* UseCollector::directRef(const clang::Expr* expr) {
   for (;;) {
     expr = expr->IgnoreParens();
     const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(expr);
     if (!cast || (cast->getCastKind() != clang::CK_LValueToRValue && cast->getCastKind() != clang::CK_NoOp)) break;
     expr = cast->getSubExpr();
   }
-  return llvm::dyn_cast<clang::DeclRefExpr>(expr);
+  return entityOfRef(expr) ? expr : nullptr;
 }
 
-const clang::DeclRefExpr* UseCollector::runtimeArgRef(const clang::Expr* expr) {
+const clang::Expr* UseCollector::runtimeArgRef(const clang::Expr* expr) {
   expr = expr->IgnoreParenImpCasts();
   if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(expr); cast && cast->getType()->isVoidPointerType())
     expr = cast->getSubExpr()->IgnoreParenImpCasts();
-  return llvm::dyn_cast<clang::DeclRefExpr>(expr);
+  return entityOfRef(expr) ? expr : nullptr;
+}
+
+UseCollector::EntityExpr UseCollector::entityExpr(const clang::Expr* expr, bool runtimeArg) {
+  if (const clang::Expr* ref = runtimeArg ? runtimeArgRef(expr) : directRef(expr)) return {ref, entityOfRef(ref)};
+  expr = expr->IgnoreParenImpCasts();
+  if (runtimeArg)
+    if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(expr); cast && cast->getType()->isVoidPointerType())
+      expr = cast->getSubExpr()->IgnoreParenImpCasts();
+  const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(expr);
+  if (!binary || binary->getOpcode() != clang::BO_Add || !binary->getRHS()->getType()->isIntegerType()) return {};
+  const clang::Expr* ref = directRef(binary->getLHS());
+  if (!ref) return {};
+  return {ref, entityOfRef(ref), binary->getRHS()};
+}
+
+bool UseCollector::rewriteEntityExpr(const EntityExpr& e, std::vector<Edit>& out) {
+  consume(e.ref);
+  if (!e.offset) return true;
+  auto refEnd = edits_.written(e.ref->getEndLoc()), offsetBegin = edits_.written(e.offset->getBeginLoc());
+  if (!refEnd || !offsetBegin) return false;
+  clang::SourceLocation afterRef = refEnd->getLocWithOffset(edits_.tokenLength(*refEnd));
+  auto gap = edits_.between(afterRef, *offsetBegin);
+  if (!gap || gap->trim() != "+") return false;
+  std::vector<Edit> mine;
+  if (!edits_.insertBefore(e.ref->getBeginLoc(), "relayoutOffset(", mine) ||
+      !edits_.insertAfter(e.offset->getEndLoc(), ")", mine))
+    return false;
+  mine.push_back(edits_.rawEdit(afterRef, gap->size(), ", "));
+  out.insert(out.end(), mine.begin(), mine.end());
+  return true;
+}
+
+void UseCollector::addEdits(const EntityInfo& info, const std::vector<Edit>& out, unsigned helpers) {
+  Entity& e = entity(info);
+  e.edits.insert(e.edits.end(), out.begin(), out.end());
+  e.helpers |= helpers;
 }
 
 void UseCollector::refuse(const EntityInfo& info, clang::SourceLocation loc, const std::string& why,
@@ -92,12 +141,54 @@ bool UseCollector::VisitVarDecl(clang::VarDecl* var) {
   return true;
 }
 
+bool UseCollector::VisitFieldDecl(clang::FieldDecl* field) {
+  if (field->getBeginLoc().isValid()) groups_[field->getBeginLoc().getRawEncoding()].push_back(field);
+  if (const EntityInfo* info = entityOf(field)) declareEntity(field, *info);
+  return true;
+}
+
 bool UseCollector::VisitDeclRefExpr(clang::DeclRefExpr* ref) {
   if (entityOf(ref->getDecl())) {
     refs_.push_back(ref);
   } else if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl())) {
     if (llvm::any_of(function->parameters(), [&](const clang::ParmVarDecl* p) { return entityOf(p) != nullptr; }))
       functionRefs_.push_back(ref);
+  }
+  return true;
+}
+
+// `q = p` and `q = p + off` between two entities of one struct: the device struct is copied like
+// the pointer was (it holds pointers to the same arrays), so the two change layout together.
+bool UseCollector::VisitBinaryOperator(clang::BinaryOperator* binary) {
+  if (binary->getOpcode() != clang::BO_Assign) return true;
+  const clang::Expr* lhs = directRef(binary->getLHS());
+  EntityExpr rhs = entityExpr(binary->getRHS());
+  if (!lhs || !rhs || entityOfRef(lhs)->planned != rhs.info->planned) return true;
+  const EntityInfo& info = *entityOfRef(lhs);
+  std::vector<Edit> out;
+  consume(lhs);
+  if (rhs.offset && !afterDefinition(info, binary->getBeginLoc()))
+    return refuse(info, binary->getExprLoc(), "this assignment comes before the definition of '" +
+                  info.planned->plan->name + "' ends, where relayoutOffset is added", binary->getSourceRange()), true;
+  if (!rewriteEntityExpr(rhs, out))
+    return refuse(info, binary->getExprLoc(), "this assignment is not written out in the file (it comes from a macro "
+                  "body)", binary->getSourceRange()), true;
+  facts_.links.emplace_back(info.key, rhs.info->key);
+  addEdits(info, out, rhs.offset ? unsigned(kOffset) : 0u);
+  return true;
+}
+
+// A constructor's member initializer for an entity member, other than `p()` / `p{}`, would not
+// fit the device struct.
+bool UseCollector::VisitCXXConstructorDecl(clang::CXXConstructorDecl* ctor) {
+  for (const clang::CXXCtorInitializer* init : ctor->inits()) {
+    const clang::FieldDecl* field = init->getMember();
+    const EntityInfo* info = field && init->isWritten() ? entityOf(field) : nullptr;
+    if (!info) continue;
+    const clang::Expr* value = init->getInit();
+    if (llvm::isa<clang::ImplicitValueInitExpr>(value)) continue;
+    refuse(*info, init->getSourceLocation(), "'" + field->getNameAsString() + "' is initialized in a constructor's "
+           "member initializer list (not handled yet)", init->getSourceRange());
   }
   return true;
 }
@@ -117,12 +208,13 @@ bool UseCollector::VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup
 bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
   const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
   if (!field) return true;
+  if (entityOf(field)) refs_.push_back(member);  // `d.p`, `this->p`: a use of the member entity
   const clang::ArraySubscriptExpr* subscript = nullptr;
-  const clang::DeclRefExpr* ref = nullptr;
+  const clang::Expr* ref = nullptr;
   if (member->isArrow()) ref = directRef(member->getBase());
   else if ((subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(member->getBase()->IgnoreParens())))
     ref = directRef(subscript->getBase());
-  const EntityInfo* info = ref ? entityOf(ref->getDecl()) : nullptr;
+  const EntityInfo* info = entityOfRef(ref);
   if (!info) return true;
   consume(ref);
   if (!info->planned->layout) return true;
@@ -143,7 +235,7 @@ bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
     if (ok && plain) ok = edits_.insertAfter(member->getMemberLoc(), "[0]", out);
   }
   if (!ok)
-    return refuse(*info, member->getExprLoc(), "this access to '" + ref->getDecl()->getNameAsString() +
+    return refuse(*info, member->getExprLoc(), "this access to '" + namedDecl(ref)->getNameAsString() +
                   "' comes from a macro body; relayout edits only code written in the file or in macro arguments",
                   member->getSourceRange()), true;
   Entity& e = entity(*info);
@@ -163,12 +255,12 @@ bool UseCollector::VisitCallExpr(clang::CallExpr* call) {
 bool UseCollector::VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr) {
   if (expr->getKind() != clang::UETT_SizeOf || expr->isArgumentType()) return true;
   const clang::Expr* arg = expr->getArgumentExpr()->IgnoreParens();
-  const clang::DeclRefExpr* ref = nullptr;
+  const clang::Expr* ref = nullptr;
   if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(arg); unary && unary->getOpcode() == clang::UO_Deref)
     ref = directRef(unary->getSubExpr());
   else if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(arg))
     ref = directRef(subscript->getBase());
-  const EntityInfo* info = ref ? entityOf(ref->getDecl()) : nullptr;
+  const EntityInfo* info = entityOfRef(ref);
   if (!info) return true;
   consume(ref);
   clang::PrintingPolicy policy = context_.getPrintingPolicy();
@@ -192,132 +284,283 @@ bool UseCollector::renameCall(const clang::CallExpr* call, const std::string& he
   return edits_.replaceTokens(callee->getSourceRange(), helper, out);
 }
 
+// Drops an explicit cast around `inner` (`(void**)&d`, `(void*)(d + off)`): only the cast's own
+// tokens go, so edits inside `inner` still apply.
 bool UseCollector::uncastArg(const clang::Expr* arg, const clang::Expr* inner, std::vector<Edit>& out) {
   const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(arg->IgnoreParenImpCasts());
   if (!cast) return true;
-  std::string text = edits_.text(inner->getSourceRange());
-  return !text.empty() && edits_.replaceTokens(cast->getSourceRange(), text, out);
+  auto castBegin = edits_.written(cast->getBeginLoc()), castEnd = edits_.written(cast->getEndLoc());
+  auto innerBegin = edits_.written(inner->getBeginLoc()), innerEnd = edits_.written(inner->getEndLoc());
+  if (!castBegin || !castEnd || !innerBegin || !innerEnd) return false;
+  clang::SourceLocation afterInner = innerEnd->getLocWithOffset(edits_.tokenLength(*innerEnd));
+  clang::SourceLocation afterCast = castEnd->getLocWithOffset(edits_.tokenLength(*castEnd));
+  auto head = edits_.between(*castBegin, *innerBegin), tail = edits_.between(afterInner, afterCast);
+  if (!head || !tail) return false;
+  if (!head->empty()) out.push_back(edits_.rawEdit(*castBegin, head->size(), ""));
+  if (!tail->empty()) out.push_back(edits_.rawEdit(afterInner, tail->size(), ""));
+  return true;
 }
 
 bool UseCollector::handleRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
-  auto apply = [&](const EntityInfo& info, const char* helper, Helper kind, const clang::Expr* arg,
-                   const clang::Expr* inner) {
+  // Renames the call to the helper, drops a void-pointer cast around `arg` and rewrites `p + off`.
+  auto apply = [&](const EntityExpr& target, const char* helper, unsigned kind, const clang::Expr* arg) {
+    const EntityInfo& info = *target.info;
     std::vector<Edit> out;
+    consume(target.ref);
     if (!afterDefinition(info, call->getBeginLoc()))
       return refuse(info, call->getBeginLoc(), "this call comes before the definition of '" + info.planned->plan->name +
                     "' ends, where its helpers are added", call->getSourceRange());
-    if (!renameCall(call, helper, out) || !uncastArg(arg, inner, out))
+    const clang::Expr* inner = target.offset ? arg->IgnoreParenImpCasts() : target.ref;
+    if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(inner); cast && target.offset)
+      inner = cast->getSubExpr()->IgnoreParenImpCasts();
+    if (!renameCall(call, helper, out) || !uncastArg(arg, inner, out) || !rewriteEntityExpr(target, out))
       return refuse(info, call->getBeginLoc(), "this call is not written out in the file (it comes from a macro body)",
                     call->getSourceRange());
-    Entity& e = entity(info);
-    e.edits.insert(e.edits.end(), out.begin(), out.end());
-    e.helpers |= kind;
+    addEdits(info, out, kind | (target.offset ? unsigned(kOffset) : 0u));
   };
   if (isRuntimeCall(callee, "cudaMalloc") && call->getNumArgs() == 2) {
     const clang::Expr* arg = call->getArg(0)->IgnoreParenImpCasts();
     if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(arg)) arg = cast->getSubExpr()->IgnoreParenImpCasts();
     const auto* address = llvm::dyn_cast<clang::UnaryOperator>(arg);
     if (!address || address->getOpcode() != clang::UO_AddrOf) return true;
-    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(address->getSubExpr()->IgnoreParens());
-    const EntityInfo* info = ref ? entityOf(ref->getDecl()) : nullptr;
+    const clang::Expr* ref = address->getSubExpr()->IgnoreParens();
+    const EntityInfo* info = entityOfRef(ref);
     if (!info || !info->planned->layout) return true;
     consume(ref);
     entity(*info).seed = true;
-    apply(*info, "relayoutMalloc", kMalloc, call->getArg(0), address);
+    // The '&' stays: relayoutMalloc fills the device struct through a pointer.
+    std::vector<Edit> out;
+    if (!afterDefinition(*info, call->getBeginLoc()))
+      return refuse(*info, call->getBeginLoc(), "this call comes before the definition of '" + info->planned->plan->name +
+                    "' ends, where its helpers are added", call->getSourceRange()), true;
+    if (!renameCall(call, "relayoutMalloc", out) || !uncastArg(call->getArg(0), address, out))
+      return refuse(*info, call->getBeginLoc(), "this call is not written out in the file (it comes from a macro body)",
+                    call->getSourceRange()), true;
+    addEdits(*info, out, kMalloc);
     return true;
   }
   bool isFree = isRuntimeCall(callee, "cudaFree") && call->getNumArgs() == 1;
   bool isMemset = isRuntimeCall(callee, "cudaMemset") && call->getNumArgs() == 3;
   if (isFree || isMemset) {
-    const clang::DeclRefExpr* ref = runtimeArgRef(call->getArg(0));
-    const EntityInfo* info = ref ? entityOf(ref->getDecl()) : nullptr;
-    if (!info || !info->planned->layout) return true;
-    consume(ref);
-    apply(*info, isFree ? "relayoutFree" : "relayoutMemset", isFree ? kFree : kMemset, call->getArg(0), ref);
+    EntityExpr target = entityExpr(call->getArg(0), true);
+    if (!target || !target.info->planned->layout) return true;
+    if (isFree && target.offset) return true;  // cudaFree(p + off) is an error already; left to describeUse
+    apply(target, isFree ? "relayoutFree" : "relayoutMemset", isFree ? kFree : kMemset, call->getArg(0));
     return true;
   }
-  if (isRuntimeCall(callee, "cudaMemcpy") && call->getNumArgs() == 4) {
-    handleMemcpy(call);
+  bool async = isRuntimeCall(callee, "cudaMemcpyAsync") && (call->getNumArgs() == 4 || call->getNumArgs() == 5);
+  if ((isRuntimeCall(callee, "cudaMemcpy") && call->getNumArgs() == 4) || async) {
+    handleMemcpy(call, async);
     return true;
   }
   return false;
 }
 
 // cudaMemcpy between a host S* (AoS, unchanged) and a device entity, in the direction its kind
-// names; the host side must have type S* so the helper's gather/scatter is well-typed.
-void UseCollector::handleMemcpy(const clang::CallExpr* call) {
-  const clang::DeclRefExpr* dst = runtimeArgRef(call->getArg(0));
-  const clang::DeclRefExpr* src = runtimeArgRef(call->getArg(1));
-  const EntityInfo* dstInfo = dst ? entityOf(dst->getDecl()) : nullptr;
-  const EntityInfo* srcInfo = src ? entityOf(src->getDecl()) : nullptr;
-  if (!dstInfo && !srcInfo) return;
+// names; the host side must have type S* so the helper's gather/scatter is well-typed. Between two
+// device entities (cudaMemcpyDeviceToDevice) the copy goes array by array, also asynchronously.
+void UseCollector::handleMemcpy(const clang::CallExpr* call, bool async) {
+  EntityExpr dst = entityExpr(call->getArg(0), true), src = entityExpr(call->getArg(1), true);
+  if (!dst && !src) return;
   const auto* kindRef = llvm::dyn_cast<clang::DeclRefExpr>(call->getArg(3)->IgnoreParenImpCasts());
   llvm::StringRef kind = kindRef ? kindRef->getDecl()->getName() : "";
   bool toDevice = kind == "cudaMemcpyHostToDevice", toHost = kind == "cudaMemcpyDeviceToHost";
-  if (!toDevice && !toHost) {
-    std::string kindText = edits_.text(call->getArg(3)->getSourceRange());
-    for (auto [ref, info] : {std::pair{dst, dstInfo}, std::pair{src, srcInfo}})
-      if (info) {
-        consume(ref);
-        refuse(*info, call->getBeginLoc(), "cudaMemcpy with kind '" + kindText + "' (only cudaMemcpyHostToDevice "
-               "and cudaMemcpyDeviceToHost are handled yet)", call->getSourceRange());
+  const char* name = async ? "cudaMemcpyAsync" : "cudaMemcpy";
+  auto refuseBoth = [&](const std::string& why) {
+    for (const EntityExpr* e : {&dst, &src})
+      if (*e) {
+        consume(e->ref);
+        refuse(*e->info, call->getBeginLoc(), why, call->getSourceRange());
       }
+  };
+  if (kind == "cudaMemcpyDeviceToDevice" && dst && src && dst.info->planned == src.info->planned) {
+    const EntityInfo& info = *dst.info;
+    std::vector<Edit> out;
+    if (!afterDefinition(info, call->getBeginLoc()))
+      return refuseBoth("this call comes before the definition of '" + info.planned->plan->name + "' ends");
+    if (!renameCall(call, async ? "relayoutMemcpyAsync" : "relayoutMemcpy", out) ||
+        !uncastArg(call->getArg(0), dst.offset ? call->getArg(0)->IgnoreParenImpCasts() : dst.ref, out) ||
+        !uncastArg(call->getArg(1), src.offset ? call->getArg(1)->IgnoreParenImpCasts() : src.ref, out) ||
+        !rewriteEntityExpr(dst, out) || !rewriteEntityExpr(src, out))
+      return refuseBoth("this call is not written out in the file (it comes from a macro body)");
+    facts_.links.emplace_back(dst.info->key, src.info->key);  // both are device arrays
+    addEdits(info, out, (async ? unsigned(kDeviceToDeviceAsync) : unsigned(kDeviceToDevice)) | (dst.offset || src.offset ? unsigned(kOffset) : 0u));
     return;
   }
-  const clang::DeclRefExpr* deviceRef = toDevice ? dst : src;
-  const EntityInfo* device = toDevice ? dstInfo : srcInfo;
-  const EntityInfo* host = toDevice ? srcInfo : dstInfo;
+  if (!toDevice && !toHost)
+    return refuseBoth(std::string(name) + " with kind '" + edits_.text(call->getArg(3)->getSourceRange()) +
+                      "' (only cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost and cudaMemcpyDeviceToDevice between "
+                      "two arrays of one struct are handled)");
+  if (async)
+    return refuseBoth("cudaMemcpyAsync between host and device arrays (the gather or scatter of the fields would need "
+                      "a staging block that lives until the copy ends; not handled yet)");
+  EntityExpr device = toDevice ? dst : src, host = toDevice ? src : dst;
   const clang::Expr* deviceArg = call->getArg(toDevice ? 0 : 1);
   const clang::Expr* hostArg = call->getArg(toDevice ? 1 : 0);
   if (host) {  // fine while it stays a host array
-    consume(toDevice ? src : dst);
-    refuse(*host, hostArg->getBeginLoc(), "'" + (toDevice ? src : dst)->getDecl()->getNameAsString() +
+    consume(host.ref);
+    refuse(*host.info, hostArg->getBeginLoc(), "'" + namedDecl(host.ref)->getNameAsString() +
            "' is the host side of this cudaMemcpy, so it must keep the original layout", call->getSourceRange());
   }
   if (!device) return;
-  consume(deviceRef);
-  if (!device->planned->layout) return;
-  const std::string& structName = device->planned->plan->name;
+  consume(device.ref);
+  if (!device.info->planned->layout) return;
+  const PlannedStruct& planned = *device.info->planned;
+  const std::string& structName = planned.plan->name;
   const clang::Expr* hostExpr = hostArg->IgnoreParenImpCasts();
   if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(hostExpr); cast && cast->getType()->isVoidPointerType())
     hostExpr = cast->getSubExpr()->IgnoreParenImpCasts();
   clang::QualType hostType = hostExpr->getType();
   const clang::RecordDecl* hostRecord =
       hostType->isPointerType() ? hostType->getPointeeType()->getAsRecordDecl() : nullptr;
-  if (!hostRecord || structs_.planned(hostRecord) != device->planned ||
+  if (!hostRecord || structs_.planned(hostRecord) != &planned ||
       (toHost && hostType->getPointeeType().isConstQualified()))
-    return refuse(*device, hostArg->getBeginLoc(), "this cudaMemcpy's host side '" +
+    return refuse(*device.info, hostArg->getBeginLoc(), "this cudaMemcpy's host side '" +
                   edits_.text(hostArg->getSourceRange()) + "' is not a " + (toHost ? "" : "(const) ") +
-                  device->planned->layout->baseName + "*, so the copy cannot gather or scatter " + structName +
-                  "'s fields", hostArg->getSourceRange());
+                  planned.layout->baseName + "*, so the copy cannot gather or scatter " + structName + "'s fields",
+                  hostArg->getSourceRange());
   std::vector<Edit> out;
-  if (!afterDefinition(*device, call->getBeginLoc()))
-    return refuse(*device, call->getBeginLoc(), "this call comes before the definition of '" + structName + "' ends",
+  if (!afterDefinition(*device.info, call->getBeginLoc()))
+    return refuse(*device.info, call->getBeginLoc(), "this call comes before the definition of '" + structName + "' ends",
                   call->getSourceRange());
-  if (!renameCall(call, "relayoutMemcpy", out) || !uncastArg(deviceArg, deviceRef, out) ||
-      !uncastArg(hostArg, hostExpr, out))
-    return refuse(*device, call->getBeginLoc(), "this call is not written out in the file (it comes from a macro body)",
-                  call->getSourceRange());
-  Entity& e = entity(*device);
-  e.edits.insert(e.edits.end(), out.begin(), out.end());
-  e.helpers |= toDevice ? kToDevice : kToHost;
+  if (!renameCall(call, "relayoutMemcpy", out) ||
+      !uncastArg(deviceArg, device.offset ? deviceArg->IgnoreParenImpCasts() : device.ref, out) ||
+      !uncastArg(hostArg, hostExpr, out) || !rewriteEntityExpr(device, out))
+    return refuse(*device.info, call->getBeginLoc(), "this call is not written out in the file (it comes from a macro "
+                  "body)", call->getSourceRange());
+  addEdits(*device.info, out, (toDevice ? unsigned(kToDevice) : unsigned(kToHost)) | (device.offset ? unsigned(kOffset) : 0u));
 }
 
-// Passing an entity to an S* parameter of a plain function (kernel, __device__ or host) links the
-// two; an S* parameter that receives anything else must keep its type.
+namespace {
+
+const clang::InitListExpr* initializerList(const clang::Expr* expr) {
+  for (;;) {
+    if (!expr) return nullptr;
+    if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(expr)) return list;
+    if (const auto* e = llvm::dyn_cast<clang::ExprWithCleanups>(expr)) expr = e->getSubExpr();
+    else if (const auto* m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(expr)) expr = m->getSubExpr();
+    else if (const auto* l = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(expr)) expr = l->getSubExpr();
+    else if (const auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(expr)) expr = c->getSubExpr();
+    else return nullptr;
+  }
+}
+
+void findRefs(const clang::Stmt* stmt, const clang::VarDecl* var, std::vector<const clang::DeclRefExpr*>& refs,
+              std::vector<const clang::CallExpr*>& calls) {
+  if (!stmt) return;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt); ref && ref->getDecl() == var) refs.push_back(ref);
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(stmt)) calls.push_back(call);
+  for (const clang::Stmt* child : stmt->children()) findRefs(child, var, refs, calls);
+}
+
+}  // namespace
+
+bool UseCollector::VisitCXXForRangeStmt(clang::CXXForRangeStmt* loop) {
+  handleFreeLoop(loop);
+  return true;
+}
+
+// `for (void* a : {(void*)d, (void*)other, ...}) CHECK(cudaFree(a));` frees device arrays of any
+// type through one loop: the entity leaves the list and gets its own statement before the loop,
+// `CHECK(relayoutFree(d));`, the loop's body with the variable replaced.
+bool UseCollector::handleFreeLoop(const clang::CXXForRangeStmt* loop) {
+  const clang::InitListExpr* list = initializerList(loop->getRangeInit());
+  const clang::VarDecl* var = loop->getLoopVariable();
+  if (!list || !var || !var->getType()->isVoidPointerType()) return false;
+  std::vector<const clang::DeclRefExpr*> uses;
+  std::vector<const clang::CallExpr*> calls;
+  findRefs(loop->getBody(), var, uses, calls);
+  const clang::CallExpr* free = nullptr;
+  for (const clang::CallExpr* call : calls)
+    if (const clang::FunctionDecl* callee = call->getDirectCallee();
+        callee && isRuntimeCall(callee, "cudaFree") && call->getNumArgs() == 1)
+      free = call;
+  const clang::Stmt* body = loop->getBody();
+  if (const auto* block = llvm::dyn_cast<clang::CompoundStmt>(body); block && block->size() == 1) body = block->body_front();
+  bool simple = free && list->getNumInits() > 1 && uses.size() == 1 && uses[0] == free->getArg(0)->IgnoreParenImpCasts() &&
+                !llvm::isa<clang::CompoundStmt>(body);
+  for (unsigned i = 0; i < list->getNumInits(); ++i) {
+    EntityExpr element = entityExpr(list->getInit(i), true);
+    if (!element || element.offset || !element.info->planned->layout) continue;
+    const EntityInfo& info = *element.info;
+    auto refuseHere = [&](const std::string& why) {
+      consume(element.ref);
+      refuse(info, list->getInit(i)->getBeginLoc(), why, loop->getSourceRange());
+    };
+    if (!simple) {
+      refuseHere("'" + namedDecl(element.ref)->getNameAsString() + "' is cast to 'void*' in the list of a loop that "
+                 "does more than 'cudaFree' its variable");
+      continue;
+    }
+    // The body's text, as written (a macro call stays one), with the variable and cudaFree replaced.
+    clang::CharSourceRange bodyRange = sm_.getExpansionRange(body->getSourceRange());
+    auto bodyBegin = edits_.written(bodyRange.getBegin()), bodyEnd = edits_.written(bodyRange.getEnd());
+    auto useLoc = edits_.written(uses[0]->getLocation());
+    auto freeLoc = edits_.written(free->getCallee()->IgnoreParenImpCasts()->getBeginLoc());
+    auto forLoc = edits_.written(loop->getForLoc());
+    auto elementEnd = edits_.written(list->getInit(i)->getEndLoc());
+    auto elementBegin = edits_.written(list->getInit(i)->getBeginLoc());
+    std::string refText = edits_.text(element.ref->getSourceRange());
+    if (!bodyBegin || !bodyEnd || !useLoc || !freeLoc || !forLoc || !elementBegin || !elementEnd || refText.empty() ||
+        !afterDefinition(info, loop->getBeginLoc())) {
+      refuseHere("'" + namedDecl(element.ref)->getNameAsString() + "' is freed by a loop relayout cannot rewrite here");
+      continue;
+    }
+    unsigned begin = sm_.getFileOffset(*bodyBegin);
+    std::string text = edits_.between(*bodyBegin, bodyEnd->getLocWithOffset(edits_.tokenLength(*bodyEnd)))->str();
+    llvm::StringRef rest = edits_.fileData(*bodyEnd).substr(sm_.getFileOffset(*bodyEnd) + edits_.tokenLength(*bodyEnd));
+    if (rest.ltrim(" \t").starts_with(";")) text += ";";
+    unsigned useAt = sm_.getFileOffset(*useLoc) - begin, freeAt = sm_.getFileOffset(*freeLoc) - begin;
+    text.replace(useAt, edits_.tokenLength(*useLoc), refText);
+    text.replace(freeAt, edits_.tokenLength(*freeLoc), "relayoutFree");
+    llvm::StringRef data = edits_.fileData(*forLoc);
+    unsigned forAt = sm_.getFileOffset(*forLoc), lineStart = forAt;
+    while (lineStart > 0 && data[lineStart - 1] != '\n') --lineStart;
+    std::string indent = data.substr(lineStart, forAt - lineStart).str();
+    if (llvm::StringRef(indent).trim().size() != 0) indent = " ";
+    std::vector<Edit> out;
+    out.push_back(edits_.rawEdit(*forLoc, 0, text + (indent == " " ? " " : "\n" + indent)));
+    // The element and the comma after it (or, the last one, the comma before it).
+    unsigned from = sm_.getFileOffset(*elementBegin);
+    unsigned to = sm_.getFileOffset(*elementEnd) + edits_.tokenLength(*elementEnd);
+    if (i + 1 < list->getNumInits()) {
+      auto next = edits_.written(list->getInit(i + 1)->getBeginLoc());
+      if (!next) { refuseHere("the list of this loop is not written out in the file"); continue; }
+      to = sm_.getFileOffset(*next);
+    } else if (i > 0) {
+      auto previous = edits_.written(list->getInit(i - 1)->getEndLoc());
+      if (!previous) { refuseHere("the list of this loop is not written out in the file"); continue; }
+      from = sm_.getFileOffset(*previous) + edits_.tokenLength(*previous);
+    }
+    out.push_back(edits_.rawEdit(elementBegin->getLocWithOffset(int(from) - int(sm_.getFileOffset(*elementBegin))),
+                                 to - from, ""));
+    consume(element.ref);
+    addEdits(info, out, kFree);
+  }
+  return true;
+}
+
+// Passing an entity (or `p + off`) to an S* parameter of a plain function (kernel, __device__ or
+// host) links the two; an S* parameter that receives anything else must keep its type.
 void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
   if (sm_.isInSystemHeader(callee->getLocation())) return;
   bool plain = callee->getTemplatedKind() == clang::FunctionDecl::TK_NonTemplate &&
                !llvm::isa<clang::CXXMethodDecl>(callee);
   for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
     const clang::Expr* arg = call->getArg(i);
-    const clang::DeclRefExpr* ref = directRef(arg);
-    const EntityInfo* argInfo = ref ? entityOf(ref->getDecl()) : nullptr;
+    EntityExpr argEntity = entityExpr(arg);
     const EntityInfo* paramInfo = plain ? entityOf(callee->getParamDecl(i)) : nullptr;
-    if (argInfo && paramInfo && argInfo->planned == paramInfo->planned) {
-      consume(ref);
-      facts_.links.emplace_back(argInfo->key, paramInfo->key);
-    } else if (paramInfo && !argInfo) {
+    if (argEntity && paramInfo && argEntity.info->planned == paramInfo->planned) {
+      std::vector<Edit> out;
+      if (argEntity.offset && !afterDefinition(*paramInfo, call->getBeginLoc()))
+        refuse(*paramInfo, arg->getBeginLoc(), "this argument comes before the definition of '" +
+               paramInfo->planned->plan->name + "' ends, where relayoutOffset is added", arg->getSourceRange());
+      else if (!rewriteEntityExpr(argEntity, out))
+        refuse(*paramInfo, arg->getBeginLoc(), "this argument is not written out in the file (it comes from a macro "
+               "body)", arg->getSourceRange());
+      facts_.links.emplace_back(argEntity.info->key, paramInfo->key);
+      addEdits(*paramInfo, out, argEntity.offset ? unsigned(kOffset) : 0u);
+    } else if (paramInfo && !argEntity) {
       std::string text = edits_.text(arg->getSourceRange());
       refuse(*paramInfo, arg->getBeginLoc(), "'" + callee->getNameAsString() + "' is called here with '" +
              (text.empty() ? "an argument" : text) + "', which is not a variable relayout rewrites",

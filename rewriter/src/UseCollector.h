@@ -32,6 +32,10 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // The visitor's hooks.
   bool TraverseDecl(clang::Decl* decl);
   bool VisitVarDecl(clang::VarDecl* var);
+  bool VisitFieldDecl(clang::FieldDecl* field);
+  bool VisitBinaryOperator(clang::BinaryOperator* binary);
+  bool VisitCXXConstructorDecl(clang::CXXConstructorDecl* ctor);
+  bool VisitCXXForRangeStmt(clang::CXXForRangeStmt* loop);
   bool VisitMemberExpr(clang::MemberExpr* member);
   bool VisitCallExpr(clang::CallExpr* call);
   bool VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr);
@@ -44,18 +48,36 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
     const PlannedStruct* planned = nullptr;
   };
 
+  // An expression that yields an entity's pointer: the entity itself (`ref`), or it moved by
+  // `offset` elements (`p + off`, rewritten as `relayoutOffset(p, off)`).
+  struct EntityExpr {
+    const clang::Expr* ref = nullptr;  // DeclRefExpr, or MemberExpr naming an entity member
+    const EntityInfo* info = nullptr;
+    const clang::Expr* offset = nullptr;
+    explicit operator bool() const { return info != nullptr; }
+  };
+
   // --- UseCollector.cpp: entities and the uses this version rewrites ---
   const EntityInfo* entityOf(const clang::ValueDecl* decl);
+  // The variable, parameter or member a reference names (DeclRefExpr or MemberExpr), or null.
+  static const clang::ValueDecl* namedDecl(const clang::Expr* ref);
+  const EntityInfo* entityOfRef(const clang::Expr* ref) { return ref ? entityOf(namedDecl(ref)) : nullptr; }
   // The entity an expression names, through parens and lvalue/qualification conversions only.
-  const clang::DeclRefExpr* directRef(const clang::Expr* expr);
+  const clang::Expr* directRef(const clang::Expr* expr);
   // The same, also through conversions and one explicit cast to a void pointer (runtime API args).
-  const clang::DeclRefExpr* runtimeArgRef(const clang::Expr* expr);
-  void consume(const clang::DeclRefExpr* ref) { consumed_.insert(ref); }
+  const clang::Expr* runtimeArgRef(const clang::Expr* expr);
+  EntityExpr entityExpr(const clang::Expr* expr, bool runtimeArg = false);
+  // Consumes the entity expression's reference and rewrites `p + off`; false (nothing recorded)
+  // when its tokens are not written in the file.
+  bool rewriteEntityExpr(const EntityExpr& e, std::vector<Edit>& out);
+  void addEdits(const EntityInfo& info, const std::vector<Edit>& out, unsigned helpers = 0);
+  void consume(const clang::Expr* ref) { consumed_.insert(ref); }
   Entity& entity(const EntityInfo& info) { return facts_.entities[info.key]; }
   void refuse(const EntityInfo& info, clang::SourceLocation loc, const std::string& why, clang::SourceRange range);
   bool isRuntimeCall(const clang::FunctionDecl* callee, llvm::StringRef name) const;
   bool handleRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
-  void handleMemcpy(const clang::CallExpr* call);
+  void handleMemcpy(const clang::CallExpr* call, bool async);
+  bool handleFreeLoop(const clang::CXXForRangeStmt* loop);
   void handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   // Replaces the callee's name with the helper's, and a void-pointer cast around `arg` by `arg`.
   bool renameCall(const clang::CallExpr* call, const std::string& helper, std::vector<Edit>& out);
@@ -63,13 +85,15 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool afterDefinition(const EntityInfo& info, clang::SourceLocation loc) const;
 
   // --- DeclEdits.cpp: declarations of entities, and whole-unit checks ---
-  void declareEntity(const clang::VarDecl* var, const EntityInfo& info);
-  std::optional<std::string> typeEdits(const clang::VarDecl* var, const EntityInfo& info, std::vector<Edit>& out);
+  void declareEntity(const clang::DeclaratorDecl* var, const EntityInfo& info);
+  std::optional<std::string> typeEdits(const clang::DeclaratorDecl* var, const EntityInfo& info, std::vector<Edit>& out);
+  // The initializer of an entity: a null pointer (-> '{}') or an entity expression (linked).
+  std::optional<std::string> initEdits(const clang::DeclaratorDecl* var, const EntityInfo& info, std::vector<Edit>& out);
   void checkDeclarationGroups();
   void checkFunctionReferences();
   void refuseUnconsumed();
   // --- UseDescription.cpp: what a use that nothing above accepted does, for its warning ---
-  std::pair<std::string, clang::SourceRange> describeUse(const clang::DeclRefExpr* ref);
+  std::pair<std::string, clang::SourceRange> describeUse(const clang::Expr* ref);
 
   clang::ASTContext& context_;
   const clang::SourceManager& sm_;
@@ -79,9 +103,9 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   ProgramFacts& facts_;
 
   std::map<const clang::ValueDecl*, std::optional<EntityInfo>> entities_;
-  std::vector<const clang::DeclRefExpr*> refs_;  // every reference to an entity, in source order
-  std::set<const clang::DeclRefExpr*> consumed_;
-  std::map<unsigned, std::vector<const clang::VarDecl*>> groups_;  // declarations sharing one type
+  std::vector<const clang::Expr*> refs_;  // every reference to an entity, in source order
+  std::set<const clang::Expr*> consumed_;
+  std::map<unsigned, std::vector<const clang::DeclaratorDecl*>> groups_;  // declarations sharing one type
   std::vector<const clang::DeclRefExpr*> functionRefs_;           // functions with entity parameters
   std::set<const clang::Expr*> callees_;
 };

@@ -28,13 +28,24 @@ const clang::Stmt* meaningfulParent(clang::ASTContext& context, const clang::Stm
 
 }  // namespace
 
-std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang::DeclRefExpr* ref) {
-  std::string name = "'" + ref->getDecl()->getNameAsString() + "'";
-  const std::string& structName = entityOf(ref->getDecl())->planned->plan->name;
+std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang::Expr* ref) {
+  const clang::ValueDecl* decl0 = namedDecl(ref);
+  std::string name = "'" + decl0->getNameAsString() + "'";
+  const std::string& structName = entityOf(decl0)->planned->plan->name;
   const clang::Stmt* child = ref;
   const clang::Decl* decl = nullptr;
   const clang::Stmt* parent = meaningfulParent(context_, child, &decl);
   auto range = [](const clang::Stmt* s) { return s->getSourceRange(); };
+  // Inline assembly (PTX) that is handed the pointer, or an address derived from it, reads memory
+  // in the old layout.
+  for (const clang::Stmt* node = ref; node;) {
+    const clang::Stmt* up = parentStmt(context_, node, nullptr);
+    if (const auto* asmStmt = llvm::dyn_cast_or_null<clang::AsmStmt>(up))
+      return {name + " is an operand of inline assembly, which reads or writes memory in the original layout",
+              range(asmStmt)};
+    if (!up || !llvm::isa<clang::Expr>(up)) break;
+    node = up;
+  }
 
   if (!parent) {
     if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(decl))
@@ -53,7 +64,7 @@ std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang
     if (outer && llvm::isa<clang::MemberExpr>(outer))
       return {"a member function is called on an element of " + name, range(outer)};
     return {"a whole element of " + name + " is used; only field accesses such as '" +
-                ref->getDecl()->getNameAsString() + "[i].f' can be rewritten", range(subscript)};
+                decl0->getNameAsString() + "[i].f' can be rewritten", range(subscript)};
   }
   if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(parent)) {
     switch (unary->getOpcode()) {
@@ -92,7 +103,9 @@ std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang
     return {name + " is passed to " + calleeName + " other than as a " + structName + "* parameter", range(call)};
   }
   if (llvm::isa<clang::CXXConstructExpr>(parent)) return {name + " is passed to a constructor", range(parent)};
-  if (llvm::isa<clang::ExplicitCastExpr>(parent)) return {name + " is cast to another type", range(parent)};
+  if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(parent))
+    return {name + " is cast to '" + cast->getType().getAsString(context_.getPrintingPolicy()) +
+                "'; the memory it points to changes layout", range(parent)};
   if (llvm::isa<clang::ReturnStmt>(parent)) return {name + " is returned; copies of the pointer are not followed yet", range(parent)};
   if (llvm::isa<clang::ConditionalOperator>(parent)) return {name + " is chosen by a ?: expression", range(parent)};
   if (llvm::isa<clang::InitListExpr>(parent)) return {name + " is stored in an initializer list", range(parent)};
@@ -100,7 +113,7 @@ std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang
     return {name + " is tested against null", ref->getSourceRange()};
   if (const auto* trait = llvm::dyn_cast<clang::UnaryExprOrTypeTraitExpr>(parent))
     return {name + " is the operand of " + (trait->getKind() == clang::UETT_SizeOf ? "sizeof" : "a type trait") +
-                "; only sizeof(*" + ref->getDecl()->getNameAsString() + ") can be rewritten",
+                "; only sizeof(*" + decl0->getNameAsString() + ") can be rewritten",
             range(trait)};
   return {name + " is used here in a way relayout cannot rewrite yet", range(parent)};
 }

@@ -5,28 +5,34 @@
 
 struct A { float rho, u; };   // field access inside a macro body
 struct B { float x, y; };     // a whole element copied
-struct C { float x, y; };     // pointer stored in another variable
-struct D { float x, y; };     // device-to-device copy
+struct C { float x, y; };     // an element's address stored away
+struct D { float x, y; };     // cast to char*
 struct E { float x, y; };     // passed to a template kernel
 struct F { float x, y; };     // kernel also launched with a host-side array
 struct G { float x, y; };     // passed to a function the sources do not define
+struct H { float x, y; };     // handed to inline PTX
+struct I { float x, y; };     // copied host -> device asynchronously
 
 __global__ void ka(A* a, int n) { int i = threadIdx.x; if (i < n) RHO(a, i) = a[i].u; }
 __global__ void kb(B* b, int n) { int i = threadIdx.x; if (i < n) { B t = b[i]; b[i].x = t.y; } }
 template <int N> __global__ void ke(E* e) { e[threadIdx.x].x = N; }
 __global__ void kf(F* f) { f[threadIdx.x].x = 1; }
 void external(G* g, int n);
+__global__ void kh(H* h) {
+  float v;
+  asm("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(h + threadIdx.x));
+  h[threadIdx.x].y = v;
+}
 
 int main() {
   const int n = 256;
-  A* da; B* db; C* dc; D* dd; D* dd2; E* de; F* df; G* dg;
+  A* da; B* db; C* dc; D* dd; E* de; F* df; G* dg; H* dh; I* di;
   cudaMalloc(&da, n * sizeof(A));
   cudaMalloc(&db, n * sizeof(B));
   cudaMalloc(&dc, n * sizeof(C));
-  C* alias = dc;
+  C* alias = &dc[1];
   cudaMalloc(&dd, n * sizeof(D));
-  cudaMalloc(&dd2, n * sizeof(D));
-  cudaMemcpy(dd2, dd, n * sizeof(D), cudaMemcpyDeviceToDevice);
+  char* bytes = (char*)dd;
   cudaMalloc(&de, n * sizeof(E));
   ke<4><<<1, n>>>(de);
   cudaMalloc(&df, n * sizeof(F));
@@ -38,6 +44,12 @@ int main() {
   external(dg, n);
   ka<<<1, n>>>(da, n);
   kb<<<1, n>>>(db, n);
+  cudaMalloc(&dh, n * sizeof(H));
+  kh<<<1, n>>>(dh);
+  I hi[256] = {};
+  cudaMalloc(&di, n * sizeof(I));
+  cudaMemcpyAsync(di, hi, n * sizeof(I), cudaMemcpyHostToDevice);
   (void)alias;
+  (void)bytes;
   return 0;
 }
