@@ -24,8 +24,19 @@ static cl::opt<std::string> output("o", cl::desc("Plan to write (default: relayo
                                    cl::value_desc("PLAN.json"), cl::init("relayout-plan.json"), cl::sub(command));
 static cl::opt<std::string> markdown("report-md", cl::desc("Also write the report as Markdown"),
                                      cl::value_desc("FILE.md"), cl::sub(command));
+static cl::opt<std::string> html("report-html",
+                                 cl::desc("Also write the report as one self-contained HTML page (field access "
+                                          "tree, sites, chart of predicted traffic per layout)"),
+                                 cl::value_desc("FILE.html"), cl::sub(command));
+static cl::opt<std::string> jsonReport("report-json", cl::desc("Also write the report as JSON (relayout-report)"),
+                                       cl::value_desc("FILE.json"), cl::sub(command));
+static cl::opt<bool> noClusters("no-clusters",
+                                cl::desc("Keep a struct the rule leaves as AoS whole, instead of splitting it into "
+                                         "__align__(16) clusters by the field access tree"),
+                                cl::sub(command));
 
-llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profileFile) {
+static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths,
+                                             const std::string& profileFile, const AnalyzeOptions& options) {
   std::vector<SiteMapFile> maps;
   for (const std::string& path : siteMapPaths) {
     auto map = SiteMap::load(path);
@@ -34,16 +45,24 @@ llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPat
   }
   auto profile = Profile::load(profileFile);
   if (!profile) return profile.takeError();
-  return analyzePaper(maps, *profile, profileFile);
+  return analyzePaper(maps, *profile, profileFile, options);
+}
+
+llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profileFile) {
+  return analyzeFiles(siteMapPaths, profileFile, AnalyzeOptions{});
 }
 
 static int run(const std::vector<std::string>& trailing) {
   if (!trailing.empty()) return reportError("analyze takes no arguments after `--`");
-  auto analysis = analyzeFiles(sites, profilePath);
+  AnalyzeOptions options;
+  options.clusters = !noClusters;
+  auto analysis = analyzeFiles(sites, profilePath, options);
   if (!analysis) return reportError(analysis.takeError());
   OutputSet outputs;
   outputs.add(output, analysis->plan.toJson().dump(1) + "\n");
   if (!markdown.empty()) outputs.add(markdown, renderMarkdownReport(*analysis));
+  if (!html.empty()) outputs.add(html, renderHtmlReport(*analysis));
+  if (!jsonReport.empty()) outputs.add(jsonReport, renderJsonReport(*analysis).dump(1) + "\n");
   if (llvm::Error err = outputs.commit({})) return reportError(std::move(err));
   llvm::outs() << renderTerminalReport(*analysis);
   llvm::errs() << "relayout: plan written to " << output << "\n";

@@ -23,7 +23,7 @@ static cl::SubCommand command("optimize",
                               "Instrument the sources, build and run the instrumented program once on the GPU, "
                               "choose a layout per struct and rewrite the sources, all under the output folder:\n"
                               "  DIR/instrumented/  instrumented sources, site maps and program\n"
-                              "  DIR/profile.json   the profile;  DIR/plan.json, DIR/report.md  the decision\n"
+                              "  DIR/profile.json   the profile;  DIR/plan.json, DIR/report.{md,html,json}  the decision\n"
                               "  DIR/rewritten/     the rewritten sources\n"
                               "Flags after `--` are nvcc's, used to build the instrumented program and to parse.\n"
                               "Without a GPU, --recorded-profile names a profile recorded earlier on a GPU from "
@@ -124,6 +124,8 @@ static int run(const std::vector<std::string>& trailing) {
   const std::string planPath = outDir + "/plan.json";
   outputs.add(planPath, analysis->plan.toJson().dump(1) + "\n");
   outputs.add(outDir + "/report.md", renderMarkdownReport(*analysis));
+  outputs.add(outDir + "/report.html", renderHtmlReport(*analysis));
+  outputs.add(outDir + "/report.json", renderJsonReport(*analysis).dump(1) + "\n");
   if (llvm::Error err = rewriteAndStage(analysis->plan, planPath, files, buildDir, trailing, RewriteOutput::Directory,
                                         outDir + "/rewritten", outputs))
     return reportError(std::move(err));

@@ -1,8 +1,10 @@
 #include "relayout/analysis/Analyze.h"
 
+#include "relayout/analysis/Traffic.h"
 #include "relayout/core/Files.h"
 
 #include <fmt/format.h>
+#include <llvm/Support/Path.h>
 
 #include <algorithm>
 #include <cmath>
@@ -29,24 +31,54 @@ nlohmann::json evidenceJson(const SiteEvidence& e) {
            e.counters.warpExecs ? double(e.counters.sectors) / double(e.counters.warpExecs) : 0.0}};
 }
 
+// "stream.cu:12 for", or "body of kick" for the code outside loops.
+std::string loopLabel(const SiteMap& map, const SiteInfo& site) {
+  if (site.loop)
+    for (const LoopInfo& loop : map.loops)
+      if (loop.id == *site.loop)
+        return fmt::format("{}:{} {}", llvm::sys::path::filename(loop.location.file).str(), loop.location.line,
+                           loop.kind);
+  return site.loop ? fmt::format("loop {}", *site.loop) : "body of " + site.function;
+}
+
+// Step 4 of the paper's clustering, with sectors predicted for the result; a single cluster
+// holding every field is plain AoS (nothing to split).
+void clusterStruct(const StructInfo& info, StructDecision& d, const std::vector<TreeSite>& sites,
+                   const LoopCounts& counts) {
+  d.clustering = clusterFields(info, buildFieldAccessTree(info, sites, counts));
+  if (d.clustering->clusters.size() > 1) d.layout = Layout::Clustered;
+}
+
+unsigned clusterBytesOf(const StructDecision& d, const std::string& field, unsigned fallback) {
+  if (d.clustering)
+    for (const FieldCluster& c : d.clustering->clusters)
+      if (std::find(c.fields.begin(), c.fields.end(), field) != c.fields.end()) return c.bytes;
+  return fallback;
+}
+
 std::string reasonFor(const StructDecision& d) {
   if (d.sites.empty() || d.sites.front().verdict.cls == AccessClass::NotExecuted)
     return "no executed accesses: left as it is";
   const SiteEvidence& top = d.sites.front();
-  return fmt::format("weighted sum {:+.4g} ({} favours {}; heaviest site {} {}.{} is {})", d.score,
-                     d.score > 0 ? "> 0" : "<= 0", d.layout == Layout::AoS ? "AoS" : "SoA",
-                     top.site.location.str(), d.name, top.site.field, toString(top.verdict.cls));
+  std::string reason = fmt::format("weighted sum {:+.4g} ({} favours {}; heaviest site {} {}.{} is {})", d.score,
+                                   d.score > 0 ? "> 0" : "<= 0", d.layout == Layout::SoA ? "SoA" : "AoS",
+                                   top.site.location.str(), d.name, top.site.field, toString(top.verdict.cls));
+  if (d.layout == Layout::Clustered)
+    reason += fmt::format("; split into {} __align__(16) clusters by the field access tree",
+                          d.clustering->clusters.size());
+  return reason;
 }
 
 }  // namespace
 
 llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, const Profile& profile,
-                                      llvm::StringRef profilePath) {
+                                      llvm::StringRef profilePath, const AnalyzeOptions& options) {
   Analysis analysis;
   analysis.profileDevice = profile.device;
   analysis.plan.mode = "paper";
   std::map<std::string, StructDecision> decisions;
   std::map<std::string, const StructInfo*> structInfo;
+  std::map<std::string, std::vector<TreeSite>> treeSites;
 
   for (const SiteMapFile& file : siteMaps) {
     const SiteMap& map = file.map;
@@ -68,7 +100,16 @@ llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, 
       decisions.try_emplace(s.name).first->second.name = s.name;
     }
     for (const SiteInfo& site : map.sites) {
-      SiteEvidence e{map.sourcePath, site, unit->sites[site.id], classifyPaper(unit->sites[site.id], unit->blockPeriod)};
+      // A hand-edited or foreign site map must not crash the analysis: every site names a
+      // struct and a field the map declares.
+      const StructInfo* owner = map.findStruct(site.structName);
+      if (!owner || !owner->field(site.field))
+        return fileError(file.path, fmt::format("site {} names {}.{}, which the site map does not declare", site.id,
+                                                site.structName, site.field));
+      SiteEvidence e{map.sourcePath, site, unit->sites[site.id], classifyPaper(unit->sites[site.id], unit->blockPeriod),
+                     unit->blockPeriod, {}};
+      treeSites[site.structName].push_back({{map.sourcePath, site.function, site.loop}, loopLabel(map, site),
+                                            site.kernels, site.field, e.verdict.executions});
       StructDecision& d = decisions[site.structName];
       d.score += e.verdict.weight;
       d.sites.push_back(std::move(e));
@@ -82,17 +123,33 @@ llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, 
     bool executed = !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
     // The paper's decision: a positive sum keeps AoS, a negative one picks SoA.
     d.layout = executed && d.score < 0 ? Layout::SoA : Layout::AoS;
+    const StructInfo& info = *structInfo[name];
+    if (executed && d.layout == Layout::AoS && options.clusters)
+      clusterStruct(info, d, treeSites[name], options.loopCounts);
+    for (SiteEvidence& e : d.sites) {
+      e.sectors.aos = measuredSectors(e.counters, e.blockPeriod);
+      e.sectors.soa = predictSectors(e.counters, e.verdict, e.blockPeriod, e.site.size, e.site.size);
+      e.sectors.clustered = predictSectors(e.counters, e.verdict, e.blockPeriod, e.site.size,
+                                           clusterBytesOf(d, e.site.field, info.size));
+      d.sectors.aos += e.sectors.aos;
+      d.sectors.soa += e.sectors.soa;
+      d.sectors.clustered += e.sectors.clustered;
+    }
 
     StructPlan sp;
     sp.name = name;
     sp.layout = d.layout;
     sp.score = d.score;
-    for (const FieldInfo& f : structInfo[name]->fields) sp.fields.push_back(f.name);
+    for (const FieldInfo& f : info.fields) sp.fields.push_back(f.name);
     if (d.layout == Layout::SoA) sp.clusters = soaClusters(sp.fields);
+    if (d.layout == Layout::Clustered)
+      for (const FieldCluster& c : d.clustering->clusters) sp.clusters.push_back({c.name, c.fields, c.paddingBytes});
     sp.reason = reasonFor(d);
     nlohmann::json top = nlohmann::json::array();
     for (size_t i = 0; i < d.sites.size() && i < 20; ++i) top.push_back(evidenceJson(d.sites[i]));
-    sp.details = {{"sites", top}, {"site_count", d.sites.size()}};
+    sp.details = {{"sites", top}, {"site_count", d.sites.size()},
+                  {"predicted_sectors", {{"aos", d.sectors.aos}, {"soa", d.sectors.soa}}}};
+    if (d.clustering) sp.details["predicted_sectors"]["clustered"] = d.sectors.clustered;
     analysis.plan.structs.push_back(std::move(sp));
     analysis.structs.push_back(std::move(d));
   }

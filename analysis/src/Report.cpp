@@ -1,6 +1,7 @@
 #include "relayout/analysis/Analyze.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace relayout {
 
@@ -19,6 +20,22 @@ double sectorsPerWarp(const SiteEvidence& e) {
   return e.counters.warpExecs ? double(e.counters.sectors) / double(e.counters.warpExecs) : 0.0;
 }
 
+bool executed(const StructDecision& d) {
+  return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
+}
+
+std::string trafficLine(const StructDecision& d) {
+  std::string out = fmt::format("predicted 32-byte sectors: AoS {:.4g} (measured), SoA {:.4g} (estimate)", d.sectors.aos,
+                                d.sectors.soa);
+  if (d.clustering) out += fmt::format(", clustered {:.4g} (estimate)", d.sectors.clustered);
+  return out;
+}
+
+std::string clusterLine(const FieldCluster& c) {
+  return fmt::format("{} {{{}}} {} B ({} padding), Count {:.4g}: {}", c.name, fmt::join(c.fields, ", "), c.bytes,
+                     c.paddingBytes, c.count, c.origin);
+}
+
 }  // namespace
 
 std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct) {
@@ -34,6 +51,12 @@ std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct
                          e.verdict.n, e.verdict.executions, sectorsPerWarp(e), e.verdict.weight);
     }
     if (d.sites.size() > sitesPerStruct) out += fmt::format("  ... {} more sites\n", d.sites.size() - sitesPerStruct);
+    if (!executed(d)) continue;
+    out += "  " + trafficLine(d) + "\n";
+    if (d.clustering)
+      for (const FieldCluster& c : d.clustering->clusters)
+        out += fmt::format("  {} {}\n", d.layout == Layout::Clustered ? "cluster" : "one cluster, kept as AoS:",
+                           clusterLine(c));
   }
   return out;
 }
@@ -52,6 +75,20 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
                          e.site.field, toString(e.site.access), toString(e.verdict.cls), e.verdict.n,
                          e.verdict.executions, sectorsPerWarp(e), e.verdict.weight);
     }
+    if (!executed(d)) continue;
+    out += "\n" + trafficLine(d) + ". Estimates assume stride-1 indices for coalesced sites (docs/analysis.md).\n";
+    if (!d.clustering) continue;
+    out += "\nField access tree (kernel, loop with Count, fields):\n\n";
+    for (const KernelNode& k : d.clustering->tree.kernels) {
+      out += fmt::format("- `{}`\n", k.name);
+      for (const LoopNode& l : k.loops)
+        out += fmt::format("  - {} (Count {:.4g}{}): {}\n", l.label, l.count, l.measured ? "" : ", from sites",
+                           fmt::join(l.fields, ", "));
+    }
+    out += "\n| cluster | fields | bytes | padding | Count | from |\n|---|---|---|---|---|---|\n";
+    for (const FieldCluster& c : d.clustering->clusters)
+      out += fmt::format("| {} | {} | {} | {} | {:.4g} | {} |\n", c.name, fmt::join(c.fields, ", "), c.bytes,
+                         c.paddingBytes, c.count, c.origin);
   }
   return out;
 }

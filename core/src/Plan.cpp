@@ -41,7 +41,11 @@ json Plan::toJson() const {
   json& structArray = doc["structs"] = json::array();
   for (const StructPlan& s : structs) {
     json clusterArray = json::array();
-    for (const Cluster& c : s.clusters) clusterArray.push_back({{"name", c.name}, {"fields", c.fields}});
+    for (const Cluster& c : s.clusters) {
+      json cluster = {{"name", c.name}, {"fields", c.fields}};
+      if (s.layout == Layout::Clustered) cluster["padding_bytes"] = c.paddingBytes;
+      clusterArray.push_back(std::move(cluster));
+    }
     structArray.push_back({{"name", s.name}, {"fields", s.fields}, {"layout", toString(s.layout)}, {"clusters", clusterArray},
                            {"score", s.score}, {"reason", s.reason},
                            {"details", s.details.is_null() ? json::object() : s.details}});
@@ -61,7 +65,8 @@ llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
       sp.fields = s.value("fields", std::vector<std::string>{});
       sp.layout = layoutFromString(s.at("layout").get<std::string>(), s);
       for (const json& c : s.at("clusters"))
-        sp.clusters.push_back({c.at("name").get<std::string>(), c.at("fields").get<std::vector<std::string>>()});
+        sp.clusters.push_back({c.at("name").get<std::string>(), c.at("fields").get<std::vector<std::string>>(),
+                               c.value("padding_bytes", 0u)});
       sp.score = s.at("score").get<double>();
       sp.reason = s.at("reason").get<std::string>();
       sp.details = s.value("details", json::object());

@@ -18,6 +18,9 @@ const char* toString(Layout layout);
 struct Cluster {
   std::string name;                 // used for the sub-struct's name in the clustered form
   std::vector<std::string> fields;  // in declaration order
+  // Clustered layout only: bytes __align__(16) adds to the sub-struct (its sizeof minus its
+  // fields' sizes). Informational: the rewriter's __align__(16) is what pads.
+  unsigned paddingBytes = 0;
 };
 
 struct PlanSource {

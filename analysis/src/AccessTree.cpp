@@ -1,0 +1,209 @@
+#include "relayout/analysis/AccessTree.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+namespace relayout {
+
+bool countsEqual(double a, double b) {
+  double larger = std::max(std::fabs(a), std::fabs(b));
+  return std::fabs(a - b) <= kEqualCountTolerance * larger;
+}
+
+namespace {
+
+std::vector<std::string> inDeclarationOrder(const StructInfo& s, const std::set<std::string>& names) {
+  std::vector<std::string> out;
+  for (const FieldInfo& f : s.fields)
+    if (names.count(f.name)) out.push_back(f.name);
+  return out;
+}
+
+// Merges b into a: union of the fields, the larger Count, both labels.
+void absorb(const StructInfo& s, LoopNode& a, const LoopNode& b) {
+  std::set<std::string> fields(a.fields.begin(), a.fields.end());
+  fields.insert(b.fields.begin(), b.fields.end());
+  a.fields = inDeclarationOrder(s, fields);
+  a.count = std::max(a.count, b.count);
+  a.measured = a.measured && b.measured;
+  a.label += ", " + (b.kernel == a.kernel ? "" : b.kernel + ": ") + b.label;
+}
+
+bool shareField(const LoopNode& a, const LoopNode& b) {
+  for (const std::string& f : a.fields)
+    if (std::find(b.fields.begin(), b.fields.end(), f) != b.fields.end()) return true;
+  return false;
+}
+
+// sizeof an __align__(16) struct of these fields in declaration order; a single field stays a
+// plain array of itself (alignment gains nothing without a second member to load with it).
+void sizeCluster(const StructInfo& s, FieldCluster& c) {
+  unsigned offset = 0, maxAlign = 1;
+  c.dataBytes = 0;
+  for (const std::string& name : c.fields) {
+    const FieldInfo* f = s.field(name);
+    unsigned align = std::max(1u, f->align);
+    offset = (offset + align - 1) / align * align + f->size;
+    maxAlign = std::max(maxAlign, align);
+    c.dataBytes += f->size;
+  }
+  unsigned structAlign = c.fields.size() == 1 ? maxAlign : std::max(16u, maxAlign);
+  c.bytes = (offset + structAlign - 1) / structAlign * structAlign;
+  c.paddingBytes = c.bytes - c.dataBytes;
+}
+
+// "ns::calcForce<float>(P*, int)" -> "calcForce".
+std::string identifierFrom(std::string name) {
+  name = name.substr(0, name.find_first_of("(<"));
+  if (size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) name = "c" + name;
+  return name;
+}
+
+}  // namespace
+
+FieldAccessTree buildFieldAccessTree(const StructInfo& s, const std::vector<TreeSite>& sites, const LoopCounts& counts) {
+  struct Loop {
+    std::string label;
+    double derived = 0;
+    std::set<std::string> fields;
+  };
+  std::map<LoopKey, Loop> loops;
+  std::vector<LoopKey> loopOrder;
+  std::vector<std::string> kernelOrder;
+  std::map<std::string, std::vector<LoopKey>> loopsOfKernel;
+  for (const TreeSite& site : sites) {
+    auto [it, fresh] = loops.try_emplace(site.key);
+    if (fresh) loopOrder.push_back(site.key);
+    it->second.label = site.loopLabel;
+    it->second.derived = std::max(it->second.derived, site.executions);
+    it->second.fields.insert(site.field);
+    // A device helper's loop goes under every kernel that reaches it (their counters are summed
+    // in one site, so each copy carries the same Count; step 3 merges the copies again).
+    std::vector<std::string> kernels = site.kernels.empty() ? std::vector{site.key.function} : site.kernels;
+    for (const std::string& k : kernels) {
+      auto& keys = loopsOfKernel[k];
+      if (keys.empty()) kernelOrder.push_back(k);
+      if (std::find(keys.begin(), keys.end(), site.key) == keys.end()) keys.push_back(site.key);
+    }
+  }
+  FieldAccessTree tree;
+  for (const std::string& k : kernelOrder) {
+    KernelNode kernel{k, {}};
+    for (const LoopKey& key : loopsOfKernel[k]) {
+      const Loop& loop = loops[key];
+      auto measured = counts.find(key);
+      LoopNode node{k, loop.label, measured != counts.end() ? measured->second : loop.derived,
+                    measured != counts.end(), inDeclarationOrder(s, loop.fields)};
+      if (node.count > 0) kernel.loops.push_back(std::move(node));  // never ran: no evidence of locality
+    }
+    if (!kernel.loops.empty()) tree.kernels.push_back(std::move(kernel));
+  }
+  return tree;
+}
+
+Clustering clusterFields(const StructInfo& s, const FieldAccessTree& tree) {
+  Clustering result;
+  result.tree = tree;
+
+  // Step 2: within a kernel, Loop nodes of equal Count become one (greedily, hottest first, so
+  // that a group's Count is its largest and the tolerance is measured from it).
+  for (const KernelNode& kernel : tree.kernels) {
+    std::vector<LoopNode> loops = kernel.loops;
+    std::stable_sort(loops.begin(), loops.end(), [](const LoopNode& a, const LoopNode& b) { return a.count > b.count; });
+    KernelNode merged{kernel.name, {}};
+    for (const LoopNode& loop : loops) {
+      if (!merged.loops.empty() && countsEqual(merged.loops.back().count, loop.count))
+        absorb(s, merged.loops.back(), loop);
+      else
+        merged.loops.push_back(loop);
+    }
+    result.withinKernels.kernels.push_back(std::move(merged));
+  }
+
+  // Step 3: across kernels, nodes that share a field and have equal Counts become one, until no
+  // pair is left (a merge can make a new pair).
+  std::vector<LoopNode>& nodes = result.acrossKernels;
+  for (const KernelNode& kernel : result.withinKernels.kernels)
+    nodes.insert(nodes.end(), kernel.loops.begin(), kernel.loops.end());
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < nodes.size() && !changed; ++i)
+      for (size_t j = i + 1; j < nodes.size() && !changed; ++j)
+        if (shareField(nodes[i], nodes[j]) && countsEqual(nodes[i].count, nodes[j].count)) {
+          absorb(s, nodes[i], nodes[j]);
+          nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(j));
+          changed = true;
+        }
+  }
+
+  // A field still under several nodes joins the one with the largest Count (that loop moves it
+  // most often); ties go to the node with more fields (wider loads), then the earlier node.
+  std::vector<std::set<std::string>> assigned(nodes.size());
+  std::set<std::string> accessed;
+  for (const FieldInfo& f : s.fields) {
+    int best = -1;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (std::find(nodes[i].fields.begin(), nodes[i].fields.end(), f.name) == nodes[i].fields.end()) continue;
+      if (best < 0 || nodes[i].count > nodes[best].count ||
+          (nodes[i].count == nodes[best].count && nodes[i].fields.size() > nodes[best].fields.size()))
+        best = static_cast<int>(i);
+    }
+    if (best >= 0) assigned[best].insert(f.name), accessed.insert(f.name);
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (assigned[i].empty()) continue;
+    FieldCluster c{"", inDeclarationOrder(s, assigned[i]), 0, 0, 0, nodes[i].count,
+                   nodes[i].kernel + ": " + nodes[i].label, nodes[i].kernel};
+    sizeCluster(s, c);
+    result.clusters.push_back(std::move(c));
+  }
+  std::stable_sort(result.clusters.begin(), result.clusters.end(),
+                   [](const FieldCluster& a, const FieldCluster& b) { return a.count > b.count; });
+
+  // The 16-byte adjustment: __align__(16) pads each multi-field cluster. A never-accessed field
+  // that fits in that padding goes there (the padding bytes move anyway); coldest cluster first.
+  std::vector<std::string> cold;
+  for (const FieldInfo& f : s.fields) {
+    if (accessed.count(f.name)) continue;
+    bool placed = false;
+    for (auto c = result.clusters.rbegin(); c != result.clusters.rend() && !placed; ++c) {
+      if (c->fields.size() < 2) continue;
+      FieldCluster grown = *c;
+      std::set<std::string> names(grown.fields.begin(), grown.fields.end());
+      names.insert(f.name);
+      grown.fields = inDeclarationOrder(s, names);
+      sizeCluster(s, grown);
+      if (grown.bytes == c->bytes) *c = std::move(grown), placed = true;
+    }
+    if (!placed) cold.push_back(f.name);
+  }
+  if (!cold.empty()) {
+    FieldCluster c{"", cold, 0, 0, 0, 0, "never accessed", ""};
+    sizeCluster(s, c);
+    result.clusters.push_back(std::move(c));
+  }
+
+  // Names: a single field is its own array; a sub-struct is named after the kernel its Loop
+  // node came from ("cold" for never-accessed fields), made unique against fields and clusters.
+  std::set<std::string> taken;
+  for (const FieldInfo& f : s.fields) taken.insert(f.name);
+  for (size_t i = 0; i < result.clusters.size(); ++i) {
+    FieldCluster& c = result.clusters[i];
+    if (c.fields.size() == 1) {
+      c.name = c.fields[0];
+      continue;
+    }
+    std::string base = c.count == 0 ? "cold" : identifierFrom(c.kernel);
+    c.name = base;
+    for (int k = 2; taken.count(c.name); ++k) c.name = base + "_" + std::to_string(k);
+    taken.insert(c.name);
+  }
+  return result;
+}
+
+}  // namespace relayout

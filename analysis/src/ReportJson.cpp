@@ -1,0 +1,71 @@
+// The report for machines ("relayout-report", version 1; docs/analysis.md): what the terminal,
+// Markdown and HTML reports show, as data.
+#include "relayout/analysis/Analyze.h"
+
+namespace relayout {
+
+using nlohmann::json;
+
+namespace {
+
+json sectorsJson(const LayoutSectors& s, bool clustered) {
+  json out = {{"aos", s.aos}, {"soa", s.soa}};
+  if (clustered) out["clustered"] = s.clustered;
+  return out;
+}
+
+json loopJson(const LoopNode& l) {
+  return {{"kernel", l.kernel}, {"label", l.label}, {"count", l.count},
+          {"count_source", l.measured ? "measured" : "site counters"}, {"fields", l.fields}};
+}
+
+json treeJson(const FieldAccessTree& tree) {
+  json kernels = json::array();
+  for (const KernelNode& k : tree.kernels) {
+    json loops = json::array();
+    for (const LoopNode& l : k.loops) loops.push_back(loopJson(l));
+    kernels.push_back({{"name", k.name}, {"loops", loops}});
+  }
+  return kernels;
+}
+
+json clusteringJson(const Clustering& c) {
+  json merged = json::array(), clusters = json::array();
+  for (const LoopNode& l : c.acrossKernels) merged.push_back(loopJson(l));
+  for (const FieldCluster& f : c.clusters)
+    clusters.push_back({{"name", f.name}, {"fields", f.fields}, {"data_bytes", f.dataBytes}, {"bytes", f.bytes},
+                        {"padding_bytes", f.paddingBytes}, {"count", f.count}, {"origin", f.origin}});
+  return {{"tree", treeJson(c.tree)}, {"within_kernels", treeJson(c.withinKernels)}, {"across_kernels", merged},
+          {"clusters", clusters}};
+}
+
+}  // namespace
+
+json renderJsonReport(const Analysis& analysis, size_t sitesPerStruct) {
+  json structs = json::array();
+  for (const StructDecision& d : analysis.structs) {
+    const StructPlan* plan = analysis.plan.findStruct(d.name);
+    json sites = json::array();
+    for (size_t i = 0; i < d.sites.size() && i < sitesPerStruct; ++i) {
+      const SiteEvidence& e = d.sites[i];
+      sites.push_back({{"source", e.source}, {"site", e.site.id}, {"location", e.site.location.str()},
+                       {"field", e.site.field}, {"access", toString(e.site.access)}, {"kernels", e.site.kernels},
+                       {"class", toString(e.verdict.cls)}, {"n", e.verdict.n}, {"executions", e.verdict.executions},
+                       {"weight", e.verdict.weight}, {"sectors", sectorsJson(e.sectors, d.clustering.has_value())}});
+    }
+    json s = {{"name", d.name}, {"layout", toString(d.layout)}, {"score", d.score},
+              {"reason", plan ? plan->reason : ""}, {"site_count", d.sites.size()},
+              {"sectors", sectorsJson(d.sectors, d.clustering.has_value())}, {"sites", sites}};
+    if (d.clustering) s["clustering"] = clusteringJson(*d.clustering);
+    structs.push_back(std::move(s));
+  }
+  return {{"format", "relayout-report"},
+          {"version", 1},
+          {"rule", "paper"},
+          {"device", analysis.profileDevice},
+          {"sectors_note", "aos: measured; soa, clustered: estimates from each site's class and active lanes "
+                           "(coalesced sites taken as stride-1), not a replay"},
+          {"structs", structs}};
+}
+
+}  // namespace relayout

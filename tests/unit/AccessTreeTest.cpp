@@ -1,0 +1,165 @@
+// The field access tree and clustering of seed paper 001 (PAPER.md, section 6), on the paper's
+// worked example and on each decision docs/analysis.md takes where the paper is silent.
+#include "relayout/analysis/AccessTree.h"
+
+#include <gtest/gtest.h>
+
+namespace relayout {
+namespace {
+
+using Fields = std::vector<std::string>;
+
+StructInfo floats(const std::string& name, const Fields& names) {
+  StructInfo s{name, {"sph.cu", 1, 8}, 0, 4, {}};
+  for (const std::string& f : names) s.fields.push_back({f, "float", 4 * unsigned(s.fields.size()), 4, 4});
+  s.size = 4 * unsigned(names.size());
+  return s;
+}
+
+LoopNode loop(const std::string& kernel, const std::string& label, double count, Fields fields) {
+  return {kernel, label, count, true, std::move(fields)};
+}
+
+// The paper's figures 14-18 are images; the text gives the steps and the result (Fig. 18). This
+// is an SPH particle (PAPER.md: the evaluation's dam break) whose tree, built as the text says,
+// goes through every step: equal Counts merge within calcForce (step 2), calcDensity's neighbour
+// loop joins calcForce's across kernels, as does integrate's body with calcForce's (step 3).
+StructInfo sphParticle() {
+  return floats("Particle", {"vx", "vy", "vz", "px", "py", "pz", "ax", "ay", "az", "prs", "dns"});
+}
+
+FieldAccessTree paperTree() {
+  FieldAccessTree tree;
+  tree.kernels.push_back({"calcDensity",
+                          {loop("calcDensity", "neighbour loop", 6400, {"px", "py", "pz"}),
+                           loop("calcDensity", "body", 200, {"dns"})}});
+  tree.kernels.push_back({"calcForce",
+                          {loop("calcForce", "pressure loop", 6400, {"px", "py", "pz", "prs", "dns"}),
+                           loop("calcForce", "viscosity loop", 6400, {"vx", "vy", "vz"}),
+                           loop("calcForce", "body", 200, {"ax", "ay", "az"})}});
+  tree.kernels.push_back(
+      {"integrate", {loop("integrate", "body", 200, {"vx", "vy", "vz", "px", "py", "pz", "ax", "ay", "az"})}});
+  return tree;
+}
+
+TEST(AccessTree, PaperWorkedExampleGivesSt1AndSt2) {
+  Clustering c = clusterFields(sphParticle(), paperTree());
+
+  // Step 2: calcForce's two neighbour loops (Count 6400) are one node.
+  ASSERT_EQ(c.withinKernels.kernels.size(), 3u);
+  ASSERT_EQ(c.withinKernels.kernels[1].loops.size(), 2u);
+  EXPECT_EQ(c.withinKernels.kernels[1].loops[0].fields, (Fields{"vx", "vy", "vz", "px", "py", "pz", "prs", "dns"}));
+
+  // Step 3: three nodes are left; dns stays in two of them until each field gets one cluster.
+  ASSERT_EQ(c.acrossKernels.size(), 3u);
+  EXPECT_EQ(c.acrossKernels[0].fields, (Fields{"vx", "vy", "vz", "px", "py", "pz", "prs", "dns"}));
+  EXPECT_EQ(c.acrossKernels[1].fields, (Fields{"dns"}));
+  EXPECT_EQ(c.acrossKernels[2].fields, (Fields{"vx", "vy", "vz", "px", "py", "pz", "ax", "ay", "az"}));
+
+  // Step 4, the paper's Fig. 18: St1 {vx,vy,vz,px,py,pz,prs,dns} (32 bytes), St2 {ax,ay,az} (12 + 4 padding).
+  ASSERT_EQ(c.clusters.size(), 2u);
+  EXPECT_EQ(c.clusters[0].fields, (Fields{"vx", "vy", "vz", "px", "py", "pz", "prs", "dns"}));
+  EXPECT_EQ(c.clusters[0].bytes, 32u);
+  EXPECT_EQ(c.clusters[0].paddingBytes, 0u);
+  EXPECT_EQ(c.clusters[1].fields, (Fields{"ax", "ay", "az"}));
+  EXPECT_EQ(c.clusters[1].bytes, 16u);
+  EXPECT_EQ(c.clusters[1].paddingBytes, 4u);
+  EXPECT_EQ(c.clusters[0].name, "calcDensity");
+  EXPECT_EQ(c.clusters[1].name, "calcForce");
+}
+
+TEST(AccessTree, CountsWithinTenPercentAreEqual) {
+  EXPECT_TRUE(countsEqual(1000, 1090));
+  EXPECT_TRUE(countsEqual(1090, 1000));
+  EXPECT_FALSE(countsEqual(1000, 1200));
+  EXPECT_TRUE(countsEqual(0, 0));
+}
+
+TEST(AccessTree, NeverAccessedFieldsFillPaddingThenGoCold) {
+  StructInfo s = floats("S", {"a", "b", "c", "d", "e", "f", "g"});
+  FieldAccessTree tree;
+  tree.kernels.push_back({"k", {loop("k", "hot", 1000, {"a", "b", "c"}), loop("k", "warm", 10, {"d", "e"})}});
+  Clustering c = clusterFields(s, tree);
+  // f fits into {d, e}'s 8 padding bytes (the coldest cluster first), so does g; nothing is left cold.
+  ASSERT_EQ(c.clusters.size(), 2u);
+  EXPECT_EQ(c.clusters[0].fields, (Fields{"a", "b", "c"}));
+  EXPECT_EQ(c.clusters[1].fields, (Fields{"d", "e", "f", "g"}));
+  EXPECT_EQ(c.clusters[1].paddingBytes, 0u);
+
+  StructInfo wide = floats("W", {"a", "b", "c", "d", "x", "y"});
+  FieldAccessTree full;
+  full.kernels.push_back({"k", {loop("k", "hot", 1000, {"a", "b", "c", "d"})}});
+  Clustering w = clusterFields(wide, full);
+  ASSERT_EQ(w.clusters.size(), 2u);
+  EXPECT_EQ(w.clusters[1].name, "cold");
+  EXPECT_EQ(w.clusters[1].fields, (Fields{"x", "y"}));
+  EXPECT_EQ(w.clusters[1].count, 0);
+}
+
+TEST(AccessTree, ASingleFieldIsAPlainArrayNamedAfterIt) {
+  StructInfo s = floats("S", {"a", "b", "c"});
+  FieldAccessTree tree;
+  tree.kernels.push_back({"k", {loop("k", "l1", 1000, {"a", "b"}), loop("k", "l2", 10, {"c"})}});
+  Clustering c = clusterFields(s, tree);
+  ASSERT_EQ(c.clusters.size(), 2u);
+  EXPECT_EQ(c.clusters[1].name, "c");
+  EXPECT_EQ(c.clusters[1].bytes, 4u);
+  EXPECT_EQ(c.clusters[1].paddingBytes, 0u);
+}
+
+TEST(AccessTree, AFieldInSeveralLoopsJoinsTheHottest) {
+  StructInfo s = floats("S", {"a", "b", "c", "d"});
+  FieldAccessTree tree;
+  tree.kernels.push_back({"k1", {loop("k1", "l", 50, {"a", "b"})}});
+  tree.kernels.push_back({"k2", {loop("k2", "l", 5000, {"b", "c", "d"})}});
+  Clustering c = clusterFields(s, tree);
+  ASSERT_EQ(c.clusters.size(), 2u);
+  EXPECT_EQ(c.clusters[0].fields, (Fields{"b", "c", "d"}));
+  EXPECT_EQ(c.clusters[1].fields, (Fields{"a"}));
+}
+
+TEST(AccessTree, ClusterNamesAreUniqueIdentifiersApartFromFields) {
+  StructInfo s = floats("S", {"step", "a", "b", "c", "d"});
+  FieldAccessTree tree;
+  tree.kernels.push_back({"ns::step<float>(S*, int)",
+                          {loop("ns::step<float>(S*, int)", "l1", 1000, {"step", "a"}),
+                           loop("ns::step<float>(S*, int)", "l2", 10, {"b", "c", "d"})}});
+  Clustering c = clusterFields(s, tree);
+  ASSERT_EQ(c.clusters.size(), 2u);
+  EXPECT_EQ(c.clusters[0].name, "step_2");
+  EXPECT_EQ(c.clusters[1].name, "step_3");
+}
+
+TEST(AccessTree, BuiltFromSitesWithDerivedAndMeasuredCounts) {
+  StructInfo s = floats("S", {"a", "b", "c", "d"});
+  LoopKey helperLoop{"x.cu", "helper", 3}, body{"x.cu", "k1", std::nullopt}, dead{"x.cu", "k1", 7};
+  std::vector<TreeSite> sites = {
+      {helperLoop, "x.cu:20 for", {"k1", "k2"}, "a", 900},
+      {helperLoop, "x.cu:20 for", {"k1", "k2"}, "b", 1000},  // the loop's Count: its busiest site
+      {body, "body of k1", {}, "c", 32},
+      {dead, "x.cu:30 while", {}, "d", 0},  // never ran: left out, d is never accessed
+  };
+  FieldAccessTree tree = buildFieldAccessTree(s, sites);
+  ASSERT_EQ(tree.kernels.size(), 2u);
+  EXPECT_EQ(tree.kernels[0].name, "k1");
+  ASSERT_EQ(tree.kernels[0].loops.size(), 2u);
+  EXPECT_EQ(tree.kernels[0].loops[0].fields, (Fields{"a", "b"}));
+  EXPECT_DOUBLE_EQ(tree.kernels[0].loops[0].count, 1000);
+  EXPECT_FALSE(tree.kernels[0].loops[0].measured);
+  EXPECT_EQ(tree.kernels[1].name, "k2");  // the helper's loop under each kernel that reaches it
+  EXPECT_EQ(tree.kernels[1].loops[0].fields, (Fields{"a", "b"}));
+
+  FieldAccessTree measured = buildFieldAccessTree(s, sites, {{helperLoop, 64000}});
+  EXPECT_DOUBLE_EQ(measured.kernels[0].loops[0].count, 64000);
+  EXPECT_TRUE(measured.kernels[0].loops[0].measured);
+
+  // The two copies of the helper's loop merge across kernels again.
+  Clustering c = clusterFields(s, tree);
+  ASSERT_EQ(c.acrossKernels.size(), 2u);
+  ASSERT_EQ(c.clusters.size(), 2u);
+  EXPECT_EQ(c.clusters[0].fields, (Fields{"a", "b", "d"}));  // d fills the padding
+  EXPECT_EQ(c.clusters[1].fields, (Fields{"c"}));
+}
+
+}  // namespace
+}  // namespace relayout
