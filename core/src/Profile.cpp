@@ -29,7 +29,7 @@ json Profile::toJson() const {
     for (const SiteCounters& c : u.sites)
       rows.push_back({c.warpExecs, c.laneExecs, c.sectors, c.lines, c.nearLanes, c.sharedWarps});
     unitArray.push_back({{"source", u.source}, {"sha256", u.sha256}, {"block_period", u.blockPeriod},
-                         {"counter_columns", kCounterColumns}, {"sites", rows}});
+                         {"counter_columns", kCounterColumns}, {"loops", u.loops}, {"sites", rows}});
   }
   return doc;
 }
@@ -45,7 +45,7 @@ llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path)
                                  k.at("launches").get<uint64_t>(), k.at("total_ns").get<uint64_t>()});
     for (const json& u : d.at("units")) {
       UnitProfile unit{u.at("source").get<std::string>(), u.at("sha256").get<std::string>(),
-                       u.at("block_period").get<unsigned>(), {}};
+                       u.at("block_period").get<unsigned>(), {}, {}};
       if (u.at("counter_columns").get<std::vector<std::string>>() !=
           std::vector<std::string>(std::begin(kCounterColumns), std::end(kCounterColumns)))
         throw json::other_error::create(501, "unit " + unit.source + " has unexpected counter columns", &u);
@@ -56,6 +56,7 @@ llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path)
                                                    std::to_string(v.size()) + " counters", &row);
         unit.sites.push_back({v[0], v[1], v[2], v[3], v[4], v[5]});
       }
+      if (u.contains("loops")) unit.loops = u.at("loops").get<std::vector<uint64_t>>();  // optional: added later
       profile.units.push_back(std::move(unit));
     }
     return profile;

@@ -69,7 +69,7 @@ json SiteMap::toJson() const {
   json& functionArray = doc["functions"] = json::array();
   for (const FunctionInfo& f : functions)
     functionArray.push_back({{"name", f.name}, {"kernel", f.isKernel}, {"location", locationJson(f.location)},
-                             {"kernels", f.kernels}});
+                             {"kernels", f.kernels}, {"instantiations", f.instantiations}});
   json& loopArray = doc["loops"] = json::array();
   for (const LoopInfo& l : loops)
     loopArray.push_back({{"id", l.id}, {"kind", l.kind}, {"function", l.function},
@@ -77,7 +77,7 @@ json SiteMap::toJson() const {
   json& siteArray = doc["sites"] = json::array();
   for (const SiteInfo& s : sites)
     siteArray.push_back({{"id", s.id}, {"location", locationJson(s.location)}, {"struct", s.structName},
-                         {"field", s.field}, {"offset", s.offset}, {"size", s.size},
+                         {"field", s.field}, {"member", s.member.empty() ? s.field : s.member}, {"offset", s.offset}, {"size", s.size},
                          {"access", toString(s.access)}, {"function", s.function}, {"kernels", s.kernels},
                          {"loop", optionalId(s.loop)}});
   return doc;
@@ -98,9 +98,12 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
                                f.at("align").get<unsigned>()});
       map.structs.push_back(std::move(info));
     }
-    for (const json& f : d.at("functions"))
+    for (const json& f : d.at("functions")) {
       map.functions.push_back({f.at("name").get<std::string>(), f.at("kernel").get<bool>(),
-                               locationFrom(f.at("location")), f.at("kernels").get<std::vector<std::string>>()});
+                               locationFrom(f.at("location")), f.at("kernels").get<std::vector<std::string>>(), {}});
+      if (f.contains("instantiations"))  // optional: added later in version 1
+        map.functions.back().instantiations = f.at("instantiations").get<std::vector<std::string>>();
+    }
     for (const json& l : d.at("loops"))
       map.loops.push_back({l.at("id").get<unsigned>(), l.at("kind").get<std::string>(),
                            l.at("function").get<std::string>(), locationFrom(l.at("location")),
@@ -111,6 +114,7 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
       site.location = locationFrom(s.at("location"));
       site.structName = s.at("struct").get<std::string>();
       site.field = s.at("field").get<std::string>();
+      site.member = s.value("member", site.field);  // optional: added later in version 1
       site.offset = s.at("offset").get<unsigned>();
       site.size = s.at("size").get<unsigned>();
       auto access = accessKindFromString(s.at("access").get<std::string>());

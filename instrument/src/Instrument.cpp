@@ -33,11 +33,12 @@ std::string unitPreamble(const SiteMap& map, llvm::StringRef absolutePath) {
       "#define RELAYOUT_UNIT_SOURCE {1}\n"
       "#define RELAYOUT_UNIT_SHA256 \"{2}\"\n"
       "#define RELAYOUT_NUM_SITES {3}\n"
+      "#define RELAYOUT_NUM_LOOPS {6}\n"
       "#define RELAYOUT_BLOCK_PERIOD {4}\n"
       "#include \"relayout/rt.cuh\"\n"
       "#line 1 {5}\n",
       map.sourcePath, cStringLiteral(map.sourcePath), map.sourceSha256, map.sites.size(), map.blockPeriod,
-      cStringLiteral(absolutePath));
+      cStringLiteral(absolutePath), map.loops.size());
 }
 
 std::string absolutePath(llvm::StringRef path) {

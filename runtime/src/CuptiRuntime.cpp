@@ -94,8 +94,18 @@ void flushProfile() {
     }
     return 0;
   };
+  FetchFn fetchLoops = [&](const RelayoutUnitDesc& u, unsigned long long* out) -> int {
+    std::vector<unsigned long long> part(u.num_loops);
+    for (int d : devices) {
+      cudaError_t e = cudaSetDevice(d);
+      if (e == cudaSuccess) e = static_cast<cudaError_t>(u.fetch_loops(part.data(), u.num_loops));
+      if (e != cudaSuccess) return lastErr = e;
+      for (size_t i = 0; i < part.size(); ++i) out[i] += part[i];
+    }
+    return 0;
+  };
   std::string path = profilePath();
-  std::string err = writeProfile(path, meta, fetch);
+  std::string err = writeProfile(path, meta, fetch, fetchLoops);
   cudaSetDevice(current);
   if (!err.empty()) {
     if (lastErr != cudaSuccess) err += std::string(": ") + cudaGetErrorString(lastErr);
@@ -232,7 +242,7 @@ __attribute__((destructor)) void reportMissing() {
 
 extern "C" void relayout_rt_register_unit(const RelayoutUnitDesc* unit) {
   if (!unit) return;
-  if (unit->abi_version != RELAYOUT_ABI_VERSION) {
+  if (unit->abi_version < 1 || unit->abi_version > RELAYOUT_ABI_VERSION) {  // 1 lacks only loop counters
     std::fprintf(stderr, "relayout: %s was instrumented for runtime ABI %u, this runtime has %u\n",
                  unit->source ? unit->source : "?", unit->abi_version, RELAYOUT_ABI_VERSION);
     return;

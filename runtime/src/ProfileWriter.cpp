@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,8 +41,11 @@ std::string str(const char* s) { return s ? s : ""; }
 }  // namespace
 
 void registerUnit(const RelayoutUnitDesc& unit) {
+  // A version-1 descriptor ends before num_loops: copy only what it has.
+  RelayoutUnitDesc copy{};
+  std::memcpy(&copy, &unit, unit.abi_version >= 2 ? sizeof copy : offsetof(RelayoutUnitDesc, num_loops));
   std::lock_guard<std::mutex> lock(registryMutex());
-  registry().push_back(unit);
+  registry().push_back(copy);
 }
 
 std::vector<RelayoutUnitDesc> registeredUnits() {
@@ -89,12 +93,13 @@ std::vector<std::string> commandLine() {
   return args;
 }
 
-std::string writeProfile(const std::string& path, const ProfileMeta& meta, const FetchFn& fetch) {
+std::string writeProfile(const std::string& path, const ProfileMeta& meta, const FetchFn& fetch,
+                         const FetchFn& fetchLoops) {
   std::vector<RelayoutUnitDesc> units = registeredUnits();
 
   // Read everything first: a unit whose counters cannot be read means no profile at all, rather
   // than one that silently lacks it.
-  std::vector<std::vector<unsigned long long>> counters;
+  std::vector<std::vector<unsigned long long>> counters, loops;
   for (const RelayoutUnitDesc& u : units) {
     std::vector<unsigned long long> rows(size_t(u.num_sites) * RELAYOUT_COUNTER_COLUMNS, 0);
     int err = 0;
@@ -107,6 +112,18 @@ std::string writeProfile(const std::string& path, const ProfileMeta& meta, const
     if (err != 0)
       return "cannot read the counters of " + str(u.source) + " (CUDA error " + std::to_string(err) + ")";
     counters.push_back(std::move(rows));
+    std::vector<unsigned long long> loopRows(u.num_loops, 0);
+    if (u.num_loops) {
+      if (fetchLoops)
+        err = fetchLoops(u, loopRows.data());
+      else if (u.fetch_loops)
+        err = u.fetch_loops(loopRows.data(), u.num_loops);
+      else
+        return "unit " + str(u.source) + " has no loop fetch function";
+      if (err != 0)
+        return "cannot read the loop counters of " + str(u.source) + " (CUDA error " + std::to_string(err) + ")";
+    }
+    loops.push_back(std::move(loopRows));
   }
 
   // Hand-laid JSON: one line per kernel and per site row keeps large profiles readable and diffable.
@@ -135,6 +152,7 @@ std::string writeProfile(const std::string& path, const ProfileMeta& meta, const
     out += "      \"sha256\": " + json(str(u.sha256)).dump() + ",\n";
     out += "      \"block_period\": " + std::to_string(u.block_period) + ",\n";
     out += "      \"counter_columns\": " + json(kColumns).dump() + ",\n";
+    out += "      \"loops\": " + json(loops[i]).dump() + ",\n";
     out += "      \"sites\": [";
     for (unsigned s = 0; s < u.num_sites; ++s) {
       const unsigned long long* r = &counters[i][size_t(s) * RELAYOUT_COUNTER_COLUMNS];

@@ -44,6 +44,24 @@ TEST(SiteMapFormat, RoundTripKeepsEveryField) {
   EXPECT_EQ(back->structs[0].field("y")->offset, 4u);
 }
 
+// member and instantiations came later in version 1: kept when present, defaulted when absent.
+TEST(SiteMapFormat, MemberPathsAndInstantiations) {
+  SiteMap map = smallMap();
+  map.sites[0].member = "y.re";
+  map.functions[0].instantiations = {"k<float>", "k<double>"};
+  auto back = SiteMap::fromJson(json::parse(map.toJson().dump()), "a.sites.json");
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->sites[0].member, "y.re");
+  EXPECT_EQ(back->functions[0].instantiations, (std::vector<std::string>{"k<float>", "k<double>"}));
+  json doc = smallMap().toJson();
+  doc["sites"][0].erase("member");
+  doc["functions"][0].erase("instantiations");
+  auto old = SiteMap::fromJson(doc, "old.sites.json");
+  ASSERT_TRUE(static_cast<bool>(old)) << llvm::toString(old.takeError());
+  EXPECT_EQ(old->sites[0].member, "y");
+  EXPECT_TRUE(old->functions[0].instantiations.empty());
+}
+
 TEST(SiteMapFormat, MissingFieldIsAnErrorNamingTheFile) {
   json doc = smallMap().toJson();
   doc["sites"][0].erase("field");

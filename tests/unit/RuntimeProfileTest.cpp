@@ -180,3 +180,48 @@ TEST(RuntimeHelpers, Demangle) {
   EXPECT_EQ(rt::demangle("_Z6gatherILi4EEvPKfPf"), "void gather<4>(float const*, float*)");
   EXPECT_EQ(rt::demangle("extern_c_kernel"), "extern_c_kernel");
 }
+
+namespace {
+int fetchLoops(unsigned long long* out, unsigned numLoops) {
+  for (unsigned l = 0; l < numLoops; ++l) out[l] = 100ull * (l + 1);
+  return 0;
+}
+int fetchLoopsFails(unsigned long long*, unsigned) { return 700; }
+}  // namespace
+
+// ABI 2 units report loop counters; they come back from the core reader as units[].loops, and a
+// unit of ABI 1 (no loop fields: a shorter descriptor) still registers, with no loops.
+TEST_F(RuntimeProfile, LoopCountsRoundTrip) {
+  RelayoutUnitDesc withLoops = kUnitA;
+  withLoops.num_loops = 3;
+  withLoops.fetch_loops = fetchLoops;
+  rt::registerUnit(withLoops);
+  struct V1 { unsigned abi; const char* source; const char* sha; unsigned sites, period; RelayoutFetchFn fetch; };
+  static const V1 old = {1, "old.cu", kShaB.c_str(), 1, 1, fetchB};
+  rt::registerUnit(*reinterpret_cast<const RelayoutUnitDesc*>(&old));
+  ASSERT_EQ(rt::writeProfile(path, {"dev", {}}), "");
+  Profile p = load();
+  ASSERT_EQ(p.units.size(), 2u);
+  EXPECT_EQ(p.units[0].loops, (std::vector<uint64_t>{100, 200, 300}));
+  EXPECT_TRUE(p.units[1].loops.empty());
+  EXPECT_EQ(p.units[1].sites.size(), 1u);
+
+  // The core writer keeps them, and a profile without the key (written before loops) reads.
+  nlohmann::json doc = p.toJson();
+  EXPECT_EQ(doc["units"][0]["loops"], nlohmann::json({100, 200, 300}));
+  doc["units"][0].erase("loops");
+  auto again = Profile::fromJson(doc, "old-profile.json");
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  EXPECT_TRUE(again->units[0].loops.empty());
+  EXPECT_EQ(again->units[0].sites.size(), 3u);
+}
+
+TEST_F(RuntimeProfile, FailedLoopFetchWritesNothing) {
+  RelayoutUnitDesc broken = kUnitA;
+  broken.num_loops = 1;
+  broken.fetch_loops = fetchLoopsFails;
+  rt::registerUnit(broken);
+  std::string err = rt::writeProfile(path, {"dev", {}});
+  EXPECT_NE(err.find("loop counters"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(path));
+}

@@ -10,6 +10,10 @@
 #ifndef RELAYOUT_BLOCK_PERIOD
 #define RELAYOUT_BLOCK_PERIOD 1
 #endif
+// Units instrumented before loop counters existed define no RELAYOUT_NUM_LOOPS.
+#ifndef RELAYOUT_NUM_LOOPS
+#define RELAYOUT_NUM_LOOPS 0
+#endif
 // Each site's counters are kept in several copies picked by SM id, summed when fetched: with one
 // copy the atomics contend (2.1x slower at block period 1 on an H200; 132 copies gain nothing
 // over 32).
@@ -26,10 +30,13 @@
 #include "relayout/warp_classify.h"
 
 #define RELAYOUT_SITE_ROWS_ ((RELAYOUT_NUM_SITES) > 0 ? (RELAYOUT_NUM_SITES) : 1)
+#define RELAYOUT_LOOP_ROWS_ ((RELAYOUT_NUM_LOOPS) > 0 ? (RELAYOUT_NUM_LOOPS) : 1)
 
 // Static: each translation unit has its own counters, registered under its own source hash.
 static __device__ unsigned long long
     __rl_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_SITE_ROWS_ * RELAYOUT_COUNTER_COLUMNS];
+// One counter per loop id: loop body executions, active lanes summed (the paper's Count).
+static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_LOOP_ROWS_];
 
 #ifdef __CUDA_ARCH__
 static __device__ __forceinline__ bool __rl_sampled_block() {
@@ -108,7 +115,29 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
     if (shared) atomicAdd(&c[5], 1ull);
   }
 }
+
+// The first active lane adds the warp's active lanes: one atomic per warp and iteration.
+static __device__ __noinline__ void __rl_count_loop(unsigned id) {
+  const unsigned mask = __activemask();
+  unsigned lanesBelow;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lanesBelow));
+  if ((mask & lanesBelow) == 0) {
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    atomicAdd(&__rl_loop_counters[(sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_LOOP_ROWS_ + id],
+              (unsigned long long)__popc(mask));
+  }
+}
 #endif  // __CUDA_ARCH__
+
+// Put first in every loop body of device code by the instrumenter: counts the body's executions.
+static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
+#ifdef __CUDA_ARCH__
+  if (id < RELAYOUT_LOOP_ROWS_ && __rl_sampled_block()) __rl_count_loop(id);
+#else
+  (void)id;
+#endif
+}
 
 // Returns p unchanged, so that (*__rl_site(ID, &(EXPR))) is the same lvalue as EXPR.
 template <class T>
@@ -118,6 +147,20 @@ static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
     __rl_classify(id, reinterpret_cast<unsigned long long>(p));
 #else
   (void)id;
+#endif
+  return p;
+}
+
+// A whole element copied or assigned moves every field: (*__rl_struct(&(EXPR), FIRST, OFFSETS...))
+// classifies field k (at byte offset OFFSETS[k]) as site FIRST + k, evaluates EXPR once and yields
+// the same lvalue, so the copy itself is unchanged.
+template <class T, class... Offsets>
+static __host__ __device__ __forceinline__ T* __rl_struct(T* p, unsigned first, Offsets... offsets) {
+#ifdef __CUDA_ARCH__
+  unsigned id = first;
+  ((void)__rl_site(id++, (const char*)p + offsets), ...);
+#else
+  (void)first;
 #endif
   return p;
 }
@@ -142,7 +185,24 @@ static int __rl_fetch(unsigned long long* out, unsigned numSites) {
   return (int)err;
 }
 
+// Reads this unit's loop counters on the current device, summing the stripes.
+static int __rl_fetch_loops(unsigned long long* out, unsigned numLoops) {
+  unsigned long long* all = (unsigned long long*)std::malloc(sizeof(__rl_loop_counters));
+  if (!all) return (int)cudaErrorMemoryAllocation;
+  const cudaError_t err = cudaMemcpyFromSymbol(all, __rl_loop_counters, sizeof(__rl_loop_counters));
+  if (err == cudaSuccess) {
+    const unsigned n = numLoops < RELAYOUT_LOOP_ROWS_ ? numLoops : RELAYOUT_LOOP_ROWS_;
+    for (unsigned i = 0; i < n; ++i) {
+      unsigned long long sum = 0;
+      for (size_t s = 0; s < (RELAYOUT_COUNTER_STRIPES); ++s) sum += all[s * RELAYOUT_LOOP_ROWS_ + i];
+      out[i] = sum;
+    }
+  }
+  std::free(all);
+  return (int)err;
+}
+
 static const RelayoutUnitDesc __rl_unit = {RELAYOUT_ABI_VERSION, RELAYOUT_UNIT_SOURCE, RELAYOUT_UNIT_SHA256,
                                            (unsigned)(RELAYOUT_NUM_SITES), (unsigned)(RELAYOUT_BLOCK_PERIOD),
-                                           __rl_fetch};
+                                           __rl_fetch, (unsigned)(RELAYOUT_NUM_LOOPS), __rl_fetch_loops};
 static const int __rl_registered __attribute__((unused)) = (relayout_rt_register_unit(&__rl_unit), 0);

@@ -7,7 +7,8 @@
 extern "C" {
 #endif
 
-#define RELAYOUT_ABI_VERSION 1
+/* 2 added the loop counters (num_loops, fetch_loops); the runtime still accepts units of 1. */
+#define RELAYOUT_ABI_VERSION 2
 #define RELAYOUT_COUNTER_COLUMNS 6
 
 /* Copies the unit's counters on the current CUDA device into out[num_sites * 6] (rows in profile
@@ -21,6 +22,10 @@ typedef struct RelayoutUnitDesc {
   unsigned num_sites;
   unsigned block_period;
   RelayoutFetchFn fetch;
+  /* From abi_version 2 on: loop body executions (lanes summed) of each loop id, into
+   * out[num_loops]. Appended so that a version-1 descriptor is a prefix of this one. */
+  unsigned num_loops;
+  RelayoutFetchFn fetch_loops;
 } RelayoutUnitDesc;
 
 /* Called from a static constructor of each instrumented translation unit; the strings must live

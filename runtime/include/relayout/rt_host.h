@@ -37,7 +37,10 @@ void clearRegisteredUnits();  // for tests
 // fetch is empty) and writes the profile JSON (docs/formats.md) to path: to a temporary file in the
 // same folder, then renamed, so that a reader never sees half a profile. Returns "" on success, or
 // a one-line error (then nothing is written).
-std::string writeProfile(const std::string& path, const ProfileMeta& meta, const FetchFn& fetch = {});
+// Loop counters (units of ABI 2) are read the same way, through fetchLoops (out[unit.num_loops]) or
+// each unit's fetch_loops.
+std::string writeProfile(const std::string& path, const ProfileMeta& meta, const FetchFn& fetch = {},
+                         const FetchFn& fetchLoops = {});
 
 // $RELAYOUT_PROFILE, or relayout-profile.json in the working folder.
 std::string profilePath();

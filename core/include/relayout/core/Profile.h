@@ -27,6 +27,9 @@ struct UnitProfile {
   std::string sha256;
   unsigned blockPeriod = 1;
   std::vector<SiteCounters> sites;  // indexed by site id
+  // Loop body executions (active lanes summed) indexed by the site map's loop id; empty in
+  // profiles of units instrumented before loops were counted.
+  std::vector<uint64_t> loops;
 };
 
 struct KernelProfile {

@@ -45,6 +45,8 @@ struct FunctionInfo {
   bool isKernel = false;
   SourceLocation location;
   std::vector<std::string> kernels;  // kernels that reach this function (itself, for a kernel)
+  // For a function template: the instantiations whose accesses share its sites, e.g. "scale<float>".
+  std::vector<std::string> instantiations;
 };
 
 struct LoopInfo {
@@ -59,8 +61,9 @@ struct SiteInfo {
   unsigned id = 0;
   SourceLocation location;
   std::string structName;
-  std::string field;
-  unsigned offset = 0;
+  std::string field;   // the struct's own (top-level) field
+  std::string member;  // what was touched, from the field: "pos.x", "a[3]", "a[]"; empty = the field
+  unsigned offset = 0;  // byte offset and size of what was touched within the struct
   unsigned size = 0;
   AccessKind access = AccessKind::Read;
   std::string function;
