@@ -79,6 +79,7 @@ llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, 
   std::map<std::string, StructDecision> decisions;
   std::map<std::string, const StructInfo*> structInfo;
   std::map<std::string, std::vector<TreeSite>> treeSites;
+  LoopCounts loopCounts = options.loopCounts;  // given counts win over the profile's
 
   for (const SiteMapFile& file : siteMaps) {
     const SiteMap& map = file.map;
@@ -95,6 +96,11 @@ llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, 
       return fileError(profilePath, fmt::format("has {} sites for {} but the site map {} has {}", unit->sites.size(),
                                                 map.sourcePath, file.path, map.sites.size()));
     analysis.plan.sources.push_back({map.sourcePath, map.sourceSha256});
+    // Measured loop Counts (thread-level body executions), where the profile has them.
+    for (const LoopInfo& loop : map.loops)
+      if (loop.id < unit->loops.size())
+        loopCounts.try_emplace(LoopKey{map.sourcePath, loop.function, loop.id},
+                               double(unit->loops[loop.id]) * std::max(1u, unit->blockPeriod));
     for (const StructInfo& s : map.structs) {
       structInfo.try_emplace(s.name, &s);
       decisions.try_emplace(s.name).first->second.name = s.name;
@@ -125,7 +131,7 @@ llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, 
     d.layout = executed && d.score < 0 ? Layout::SoA : Layout::AoS;
     const StructInfo& info = *structInfo[name];
     if (executed && d.layout == Layout::AoS && options.clusters)
-      clusterStruct(info, d, treeSites[name], options.loopCounts);
+      clusterStruct(info, d, treeSites[name], loopCounts);
     for (SiteEvidence& e : d.sites) {
       e.sectors.aos = measuredSectors(e.counters, e.blockPeriod);
       e.sectors.soa = predictSectors(e.counters, e.verdict, e.blockPeriod, e.site.size, e.site.size);

@@ -79,6 +79,18 @@ TEST(AnalyzeClusters, AoSStructIsSplitByTheFieldAccessTree) {
   EXPECT_EQ(back->structs[0].clusters[1].fields, p.clusters[1].fields);
 }
 
+TEST(AnalyzeClusters, MeasuredLoopCountsFromTheProfileAreUsed) {
+  SiteMap map = gatherMap();
+  Profile profile = gatherProfile(map);
+  profile.units[0].loops = {5000};  // thread-level body executions of loop 0
+  profile.units[0].blockPeriod = 4;
+  auto analysis = analyzePaper({{"nb.sites.json", map}}, profile, "p.json");
+  ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
+  const LoopNode& loop = analysis->structs[0].clustering->tree.kernels[0].loops[0];
+  EXPECT_TRUE(loop.measured);
+  EXPECT_DOUBLE_EQ(loop.count, 5000.0 * 4);  // scaled by the block sampling period
+}
+
 TEST(AnalyzeClusters, NoClustersKeepsPlainAoS) {
   SiteMap map = gatherMap();
   AnalyzeOptions options;

@@ -23,8 +23,8 @@ struct LoopKey {
   auto operator<=>(const LoopKey&) const = default;
 };
 
-// Measured dynamic execution counts per loop (the paper's kernelID/loopID counts). Profiles do
-// not carry them yet; loops missing here get a count derived from their sites' counters.
+// Measured dynamic execution counts per loop (the paper's kernelID/loopID counts), from the
+// profile's units[].loops; loops missing here get a count derived from their sites' counters.
 using LoopCounts = std::map<LoopKey, double>;
 
 // One field access of a struct, as the tree builder needs it.
