@@ -65,7 +65,8 @@ void UseCollector::declareEntity(const clang::DeclaratorDecl* decl, const Entity
   if (function) {
     if (llvm::isa<clang::CXXMethodDecl>(function))
       return refuseDecl(name + " is a parameter of a member function or lambda (not handled yet)");
-    if (function->isTemplated() || function->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
+    if (function != cloning_ &&
+        (function->isTemplated() || function->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate))
       return refuseDecl(name + " is a parameter of a template (not handled yet)");
     if (parm->hasDefaultArg()) return refuseDecl(name + " has a default argument");
   } else if (field) {
@@ -134,6 +135,8 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
   if (auto tag = pointee.getAs<clang::TagTypeLoc>()) {
     if (tag.isDefinition()) return std::string("is declared together with the struct's definition");
     nameLoc = tag.getNameLoc();
+  } else if (auto param = pointee.getAs<clang::SubstTemplateTypeParmTypeLoc>(); param && cloning_) {
+    nameLoc = param.getNameLoc();  // `const T* d` of the specialization being cloned
   } else if (auto alias = pointee.getAs<clang::TypedefTypeLoc>()) {
     if (!alias.getDecl()->getDeclContext()->getRedeclContext()->Equals(
             record->getDeclContext()->getRedeclContext()))

@@ -543,7 +543,7 @@ bool UseCollector::handleFreeLoop(const clang::CXXForRangeStmt* loop) {
 // Passing an entity (or `p + off`) to an S* parameter of a plain function (kernel, __device__ or
 // host) links the two; an S* parameter that receives anything else must keep its type.
 void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
-  if (sm_.isInSystemHeader(callee->getLocation())) return;
+  if (sm_.isInSystemHeader(callee->getLocation()) || handleTemplateCall(call, callee)) return;
   bool plain = callee->getTemplatedKind() == clang::FunctionDecl::TK_NonTemplate &&
                !llvm::isa<clang::CXXMethodDecl>(callee);
   for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {

@@ -79,6 +79,10 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   void handleMemcpy(const clang::CallExpr* call, bool async);
   bool handleFreeLoop(const clang::CXXForRangeStmt* loop);
   void handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  // --- TemplateClones.cpp: a device array passed to a function template gets a non-template
+  // overload of it for the device struct, right after the template ---
+  bool handleTemplateCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  void cloneSpecialization(const clang::FunctionDecl* spec, const EntityInfo& param);
   // Replaces the callee's name with the helper's, and a void-pointer cast around `arg` by `arg`.
   bool renameCall(const clang::CallExpr* call, const std::string& helper, std::vector<Edit>& out);
   bool uncastArg(const clang::Expr* arg, const clang::Expr* inner, std::vector<Edit>& out);
@@ -108,6 +112,8 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::map<unsigned, std::vector<const clang::DeclaratorDecl*>> groups_;  // declarations sharing one type
   std::vector<const clang::DeclRefExpr*> functionRefs_;           // functions with entity parameters
   std::set<const clang::Expr*> callees_;
+  std::set<const clang::FunctionDecl*> cloned_;
+  const clang::FunctionDecl* cloning_ = nullptr;  // the specialization being read for its clone
 };
 
 // Prefix of every refusal: "cannot change the layout of 'S': ".

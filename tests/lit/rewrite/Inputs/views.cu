@@ -19,6 +19,13 @@ __global__ void shift(Body* all, int half, int n) {
   if (i < n) upper[i].y = all[i].y;
 }
 
+template <class T>
+static std::vector<T> download(const T* d, size_t count) {  // device array -> host
+  std::vector<T> h(count);
+  cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost);
+  return h;
+}
+
 struct Sim {
   int n = 0;
   Body *cur, *saved;  // the state and a copy to restart from
@@ -48,9 +55,11 @@ int main() {
   cudaMemcpy(host.data(), sim.spare, n * sizeof(Body), cudaMemcpyDeviceToHost);
   float* other;
   cudaMalloc(&other, n * sizeof(float));
+  const std::vector<Body> back = download(sim.cur, n);  // the template's overload for the device struct
+  const std::vector<float> values = download(other, n);   // the template itself
   for (void* a : {(void*)other, (void*)sim.cur})
     cudaFree(a);
   cudaFree(sim.saved);
-  std::printf("%f\n", host[0].x);
+  std::printf("%f %f %f\n", host[0].x, back[0].y, values[0]);
   return 0;
 }
