@@ -26,6 +26,8 @@ enum Helper : unsigned {
   kOffset = 32,             // relayoutOffset: `p + off` as a view
   kDeviceToDevice = 64,     // relayoutMemcpy between two device arrays
   kDeviceToDeviceAsync = 128,
+  kLoad = 256,              // relayoutLoad: a whole element gathered
+  kStore = 512,             // relayoutStore: a whole element scattered
 };
 
 // A variable, parameter or struct member of type S* that may hold a device array of a planned struct S. Keyed by

@@ -57,6 +57,8 @@ class Emitter {
     if (helpers & kDeviceToDevice) deviceCopy(false);
     if (helpers & kDeviceToDeviceAsync) deviceCopy(true);
     if (helpers & kOffset) offset();
+    if (helpers & kLoad) load();
+    if (helpers & kStore) store();
     return out_;
   }
 
@@ -233,6 +235,47 @@ class Emitter {
     line("static __host__ __device__ inline " + d() + " relayoutOffset(" + d() + " p, ptrdiff_t off) {");
     for (const ArrayText& a : arrays_) line("  p." + a.array->member + " += off;");
     line("  return p;");
+    line("}");
+  }
+
+  // One field's copy between the original struct `v` and an array element or cluster value.
+  void assign(const std::string& to, const std::string& from, const std::string& field) {
+    if (fieldFacts(def_, field).isArray) line("  memcpy(" + to + ", " + from + ", sizeof(" + to + "));");
+    else line("  " + to + " = " + from + ";");
+  }
+
+  // p[i] as a whole element: each cluster is read once (one aligned load), then its fields.
+  void load() {
+    line();
+    line("// A copy of p[i] as the original " + s() + ": gathers its fields from the arrays.");
+    line("static __host__ __device__ inline " + s() + " relayoutLoad(const " + d() + " p, ptrdiff_t i) {");
+    line("  " + s() + " v;");
+    for (const DeviceArray& array : layout_.arrays) {
+      if (array.clusterStruct.empty()) {
+        assign("v." + array.fields[0], "p." + array.member + "[i]", array.fields[0]);
+        continue;
+      }
+      line("  const " + array.clusterStruct + " " + array.member + " = p." + array.member + "[i];");
+      for (const std::string& f : array.fields) assign("v." + f, array.member + "." + f, f);
+    }
+    line("  return v;");
+    line("}");
+  }
+
+  // p[i] = v: scatters v's fields; each cluster is written once.
+  void store() {
+    line();
+    line("// p[i] = v for the original " + s() + " v: scatters its fields into the arrays.");
+    line("static __host__ __device__ inline void relayoutStore(" + d() + " p, ptrdiff_t i, const " + s() + "& v) {");
+    for (const DeviceArray& array : layout_.arrays) {
+      if (array.clusterStruct.empty()) {
+        assign("p." + array.member + "[i]", "v." + array.fields[0], array.fields[0]);
+        continue;
+      }
+      line("  " + array.clusterStruct + " " + array.member + ";");
+      for (const std::string& f : array.fields) assign(array.member + "." + f, "v." + f, f);
+      line("  p." + array.member + "[i] = " + array.member + ";");
+    }
     line("}");
   }
 

@@ -36,6 +36,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool VisitBinaryOperator(clang::BinaryOperator* binary);
   bool VisitCXXConstructorDecl(clang::CXXConstructorDecl* ctor);
   bool VisitCXXForRangeStmt(clang::CXXForRangeStmt* loop);
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript);
   bool VisitMemberExpr(clang::MemberExpr* member);
   bool VisitCallExpr(clang::CallExpr* call);
   bool VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr);
@@ -96,6 +97,9 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   void checkDeclarationGroups();
   void checkFunctionReferences();
   void refuseUnconsumed();
+  // --- WholeElements.cpp: `P q = p[i]` (gather) and `p[i] = q;` (scatter) ---
+  const clang::Stmt* parentOf(const clang::Stmt* node);
+  bool rewriteWholeElement(const clang::ArraySubscriptExpr* subscript, const clang::Expr* ref, const EntityInfo& info);
   // --- UseDescription.cpp: what a use that nothing above accepted does, for its warning ---
   std::pair<std::string, clang::SourceRange> describeUse(const clang::Expr* ref);
 

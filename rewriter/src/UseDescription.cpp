@@ -63,8 +63,9 @@ std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang
                   "new layout", range(unary)};
     if (outer && llvm::isa<clang::MemberExpr>(outer))
       return {"a member function is called on an element of " + name, range(outer)};
-    return {"a whole element of " + name + " is used; only field accesses such as '" +
-                decl0->getNameAsString() + "[i].f' can be rewritten", range(subscript)};
+    return {"a whole element of " + name + " is used other than copied; only field accesses ('" +
+                decl0->getNameAsString() + "[i].f'), copies of an element and statements '" + decl0->getNameAsString() +
+                "[i] = v;' can be rewritten", range(subscript)};
   }
   if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(parent)) {
     switch (unary->getOpcode()) {

@@ -4,7 +4,7 @@
 #define RHO(c, i) c[i].rho
 
 struct A { float rho, u; };   // field access inside a macro body
-struct B { float x, y; };     // a whole element copied
+struct B { float x, y; };     // a reference to a whole element
 struct C { float x, y; };     // an element's address stored away
 struct D { float x, y; };     // cast to char*
 struct E { float x, y; };     // passed to a template kernel
@@ -14,7 +14,7 @@ struct H { float x, y; };     // handed to inline PTX
 struct I { float x, y; };     // copied host -> device asynchronously
 
 __global__ void ka(A* a, int n) { int i = threadIdx.x; if (i < n) RHO(a, i) = a[i].u; }
-__global__ void kb(B* b, int n) { int i = threadIdx.x; if (i < n) { B t = b[i]; b[i].x = t.y; } }
+__global__ void kb(B* b, int n) { int i = threadIdx.x; if (i < n) { B& t = b[i]; b[i].x = t.y; } }
 template <int N> __global__ void ke(E* e) { e[threadIdx.x].x = N; }
 __global__ void kf(F* f) { f[threadIdx.x].x = 1; }
 void external(G* g, int n);
