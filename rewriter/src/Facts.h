@@ -28,6 +28,7 @@ enum Helper : unsigned {
   kDeviceToDeviceAsync = 128,
   kLoad = 256,              // relayoutLoad: a whole element gathered
   kStore = 512,             // relayoutStore: a whole element scattered
+  kMallocManaged = 1024,
 };
 
 // A variable, parameter or struct member of type S* that may hold a device array of a planned struct S. Keyed by

@@ -50,6 +50,7 @@ class Emitter {
     header();
     place();
     if (helpers & kMalloc) malloc();
+    if (helpers & kMallocManaged) mallocManaged();
     if (helpers & kFree) free();
     if (helpers & kToDevice) copy(true);
     if (helpers & kToHost) copy(false);
@@ -133,6 +134,19 @@ class Emitter {
     countCheck("");
     line("  char* block = nullptr;");
     line("  cudaError_t err = cudaMalloc(&block, n * " + elementBytes() + ");");
+    line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
+    line("  return err;");
+    line("}");
+  }
+
+  void mallocManaged() {
+    line();
+    line("// cudaMallocManaged for " + d() + ": one managed block holds every array, so host code reads and");
+    line("// writes them through the same accesses as the kernels.");
+    line("static inline cudaError_t relayoutMallocManaged(" + d() + "* p, size_t bytes, unsigned int flags = cudaMemAttachGlobal) {");
+    countCheck("");
+    line("  char* block = nullptr;");
+    line("  cudaError_t err = cudaMallocManaged(&block, n * " + elementBytes() + ", flags);");
     line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
     line("  return err;");
     line("}");

@@ -52,7 +52,10 @@ bool UseCollector::handleRuntimeCall(const clang::CallExpr* call, const clang::F
                     call->getSourceRange());
     addEdits(info, out, kind | (target.offset ? unsigned(kOffset) : 0u));
   };
-  if (isRuntimeCall(callee, "cudaMalloc") && call->getNumArgs() == 2) {
+  // cudaMallocManaged: the arrays are managed too, so host code reaches them through the same
+  // rewritten accesses. (cudaMallocHost allocates a host array, which keeps the original layout.)
+  bool managed = isRuntimeCall(callee, "cudaMallocManaged") && (call->getNumArgs() == 2 || call->getNumArgs() == 3);
+  if ((isRuntimeCall(callee, "cudaMalloc") && call->getNumArgs() == 2) || managed) {
     const clang::Expr* arg = call->getArg(0)->IgnoreParenImpCasts();
     if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(arg)) arg = cast->getSubExpr()->IgnoreParenImpCasts();
     const auto* address = llvm::dyn_cast<clang::UnaryOperator>(arg);
@@ -67,10 +70,11 @@ bool UseCollector::handleRuntimeCall(const clang::CallExpr* call, const clang::F
     if (!afterDefinition(*info, call->getBeginLoc()))
       return refuse(*info, call->getBeginLoc(), "this call comes before the definition of '" + info->planned->plan->name +
                     "' ends, where its helpers are added", call->getSourceRange()), true;
-    if (!renameCall(call, "relayoutMalloc", out) || !uncastArg(call->getArg(0), address, out))
+    if (!renameCall(call, managed ? "relayoutMallocManaged" : "relayoutMalloc", out) ||
+        !uncastArg(call->getArg(0), address, out))
       return refuse(*info, call->getBeginLoc(), "this call is not written out in the file (it comes from a macro body)",
                     call->getSourceRange()), true;
-    addEdits(*info, out, kMalloc);
+    addEdits(*info, out, managed ? unsigned(kMallocManaged) : unsigned(kMalloc));
     return true;
   }
   bool isFree = isRuntimeCall(callee, "cudaFree") && call->getNumArgs() == 1;

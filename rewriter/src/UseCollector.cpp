@@ -137,13 +137,13 @@ bool UseCollector::afterDefinition(const EntityInfo& info, clang::SourceLocation
 
 bool UseCollector::VisitVarDecl(clang::VarDecl* var) {
   if (!llvm::isa<clang::ParmVarDecl>(var) && var->getBeginLoc().isValid() && !var->isImplicit())
-    groups_[var->getBeginLoc().getRawEncoding()].push_back(var);
+    groups_[{cloning_, var->getBeginLoc().getRawEncoding()}].push_back(var);
   if (const EntityInfo* info = entityOf(var)) declareEntity(var, *info);
   return true;
 }
 
 bool UseCollector::VisitFieldDecl(clang::FieldDecl* field) {
-  if (field->getBeginLoc().isValid()) groups_[field->getBeginLoc().getRawEncoding()].push_back(field);
+  if (field->getBeginLoc().isValid()) groups_[{cloning_, field->getBeginLoc().getRawEncoding()}].push_back(field);
   if (const EntityInfo* info = entityOf(field)) declareEntity(field, *info);
   return true;
 }
@@ -190,6 +190,44 @@ bool UseCollector::VisitCXXConstructorDecl(clang::CXXConstructorDecl* ctor) {
     if (llvm::isa<clang::ImplicitValueInitExpr>(value)) continue;
     refuse(*info, init->getSourceLocation(), "'" + field->getNameAsString() + "' is initialized in a constructor's "
            "member initializer list (not handled yet)", init->getSourceRange());
+  }
+  return true;
+}
+
+// `Holder h = {d, n}` / `Holder h{}` for a struct with entity members: a null pointer becomes `{}`,
+// an entity (or `p + off`) links the two, anything else keeps the member's type.
+bool UseCollector::VisitInitListExpr(clang::InitListExpr* list) {
+  const clang::InitListExpr* semantic = list->isSemanticForm() ? list : list->getSemanticForm();
+  const auto* record = semantic ? semantic->getType()->getAsRecordDecl() : nullptr;
+  if (!record || record->isUnion() || !lists_.insert(semantic).second) return true;
+  if (const auto* cxx = llvm::dyn_cast<clang::CXXRecordDecl>(record); cxx && cxx->getNumBases()) return true;
+  unsigned i = 0;
+  for (const clang::FieldDecl* field : record->fields()) {
+    if (i >= semantic->getNumInits()) break;
+    const clang::Expr* init = semantic->getInit(i++);
+    const EntityInfo* info = entityOf(field);
+    if (!info || !init || llvm::isa<clang::ImplicitValueInitExpr>(init)) continue;
+    std::vector<Edit> out;
+    EntityExpr source = entityExpr(init);
+    bool ok;
+    if (init->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull)) {
+      ok = edits_.replaceExpansion(init->getSourceRange(), "{}", out);
+    } else if (source && source.info->planned == info->planned) {
+      ok = (!source.offset || afterDefinition(*info, init->getBeginLoc())) && rewriteEntityExpr(source, out);
+      if (ok) facts_.links.emplace_back(info->key, source.info->key);
+    } else {
+      std::string text = edits_.text(init->getSourceRange());
+      refuse(*info, init->getBeginLoc(), "member '" + field->getNameAsString() + "' is initialized with '" +
+             (text.empty() ? "..." : text) + "'; only a null pointer or an array of '" + info->planned->plan->name +
+             "' can be rewritten", init->getSourceRange());
+      continue;
+    }
+    if (!ok) {
+      refuse(*info, init->getBeginLoc(), "the initializer of member '" + field->getNameAsString() + "' is not written "
+             "out in the file (it comes from a macro body)", init->getSourceRange());
+      continue;
+    }
+    addEdits(*info, out, source.offset ? unsigned(kOffset) : 0u);
   }
   return true;
 }

@@ -37,6 +37,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool VisitCXXConstructorDecl(clang::CXXConstructorDecl* ctor);
   bool VisitCXXForRangeStmt(clang::CXXForRangeStmt* loop);
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript);
+  bool VisitInitListExpr(clang::InitListExpr* list);
   bool VisitMemberExpr(clang::MemberExpr* member);
   bool VisitCallExpr(clang::CallExpr* call);
   bool VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr);
@@ -113,10 +114,11 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::map<const clang::ValueDecl*, std::optional<EntityInfo>> entities_;
   std::vector<const clang::Expr*> refs_;  // every reference to an entity, in source order
   std::set<const clang::Expr*> consumed_;
-  std::map<unsigned, std::vector<const clang::DeclaratorDecl*>> groups_;  // declarations sharing one type
+  std::map<std::pair<const void*, unsigned>, std::vector<const clang::DeclaratorDecl*>> groups_;  // declarations sharing one type
   std::vector<const clang::DeclRefExpr*> functionRefs_;           // functions with entity parameters
   std::set<const clang::Expr*> callees_;
   std::set<const clang::FunctionDecl*> cloned_;
+  std::set<const clang::InitListExpr*> lists_;  // aggregate initializers already read
   const clang::FunctionDecl* cloning_ = nullptr;  // the specialization being read for its clone
 };
 

@@ -73,6 +73,9 @@ std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang
       case clang::UO_AddrOf: {
         const clang::Stmt* operand = unary;
         const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(meaningfulParent(context_, operand, nullptr));
+        if (call && call->getDirectCallee() && call->getDirectCallee()->getName() == "cudaMallocHost")
+          return {name + " is allocated by cudaMallocHost: a host array, which keeps the original layout, yet it "
+                  "reaches code that also receives device arrays of " + structName, range(call)};
         if (call && call->getDirectCallee())
           return {"the address of " + name + " is passed to '" + call->getDirectCallee()->getNameAsString() + "'",
                   range(call)};

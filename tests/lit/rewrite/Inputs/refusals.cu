@@ -8,7 +8,7 @@ struct B { float x, y; };     // a reference to a whole element
 struct C { float x, y; };     // an element's address stored away
 struct D { float x, y; };     // cast to char*
 struct E { float x, y; };     // passed to a template kernel
-struct F { float x, y; };     // kernel also launched with a host-side array
+struct F { float x, y; };     // kernel also launched with a pinned host array
 struct G { float x, y; };     // passed to a function the sources do not define
 struct H { float x, y; };     // handed to inline PTX
 struct I { float x, y; };     // copied host -> device asynchronously
@@ -36,10 +36,10 @@ int main() {
   cudaMalloc(&de, n * sizeof(E));
   ke<4><<<1, n>>>(de);
   cudaMalloc(&df, n * sizeof(F));
-  F* managed;
-  cudaMallocManaged(&managed, n * sizeof(F));
+  F* pinned;
+  cudaMallocHost(&pinned, n * sizeof(F));
   kf<<<1, n>>>(df);
-  kf<<<1, n>>>(managed);
+  kf<<<1, n>>>(pinned);
   cudaMalloc(&dg, n * sizeof(G));
   external(dg, n);
   ka<<<1, n>>>(da, n);

@@ -38,6 +38,11 @@ struct Sim {
   void step() { push<<<(n + 255) / 256, 256>>>(cur, 0.5f, n); }
 };
 
+struct Range {  // an array and its length, built with aggregate initialization
+  Body* first;
+  int count;
+};
+
 int main() {
   const int n = 1024, half = n / 2;
   std::vector<Body> host(n);
@@ -60,6 +65,15 @@ int main() {
   for (void* a : {(void*)other, (void*)sim.cur})
     cudaFree(a);
   cudaFree(sim.saved);
+  Body* shared;  // managed: the host writes it through the same accesses as the kernels
+  cudaMallocManaged(&shared, n * sizeof(Body));
+  shared[0].x = 1.0f;
+  Range whole = {shared, n};
+  Range none = {nullptr, 0};
+  push<<<1, 256>>>(whole.first, 1.0f, whole.count);
+  cudaDeviceSynchronize();
+  cudaFree(shared);
+  (void)none;
   std::printf("%f %f %f\n", host[0].x, back[0].y, values[0]);
   return 0;
 }
