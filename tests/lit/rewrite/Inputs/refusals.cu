@@ -12,6 +12,7 @@ struct F { float x, y; };     // kernel also launched with a pinned host array
 struct G { float x, y; };     // passed to a function the sources do not define
 struct H { float x, y; };     // handed to inline PTX
 struct I { float x, y; };     // copied host -> device asynchronously
+struct J { float x, y; };     // a copy of the pointer moved backwards
 
 __global__ void ka(A* a, int n) { int i = threadIdx.x; if (i < n) RHO(a, i) = a[i].u; }
 __global__ void kb(B* b, int n) { int i = threadIdx.x; if (i < n) { B& t = b[i]; b[i].x = t.y; } }
@@ -26,7 +27,7 @@ __global__ void kh(H* h) {
 
 int main() {
   const int n = 256;
-  A* da; B* db; C* dc; D* dd; E* de; F* df; G* dg; H* dh; I* di;
+  A* da; B* db; C* dc; D* dd; E* de; F* df; G* dg; H* dh; I* di; J* dj;
   cudaMalloc(&da, n * sizeof(A));
   cudaMalloc(&db, n * sizeof(B));
   cudaMalloc(&dc, n * sizeof(C));
@@ -49,6 +50,9 @@ int main() {
   I hi[256] = {};
   cudaMalloc(&di, n * sizeof(I));
   cudaMemcpyAsync(di, hi, n * sizeof(I), cudaMemcpyHostToDevice);
+  cudaMalloc(&dj, n * sizeof(J));
+  J* last = dj + (n - 1);
+  last -= 1;
   (void)alias;
   (void)bytes;
   return 0;
