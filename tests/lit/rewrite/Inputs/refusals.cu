@@ -13,10 +13,12 @@ struct G { float x, y; };     // passed to a function the sources do not define
 struct H { float x, y; };     // handed to inline PTX
 struct I { float x, y; };     // copied host -> device asynchronously
 struct J { float x, y; };     // a copy of the pointer moved backwards
+union U { float f; int i; };  // a union: its fields share one place
 
 __global__ void ka(A* a, int n) { int i = threadIdx.x; if (i < n) RHO(a, i) = a[i].u; }
 __global__ void kb(B* b, int n) { int i = threadIdx.x; if (i < n) { B& t = b[i]; b[i].x = t.y; } }
 template <int N> __global__ void ke(E* e) { e[threadIdx.x].x = N; }
+__global__ void ku(U* u) { u[threadIdx.x].f = 1.0f; }
 __global__ void kf(F* f) { f[threadIdx.x].x = 1; }
 void external(G* g, int n);
 __global__ void kh(H* h) {
@@ -53,6 +55,9 @@ int main() {
   cudaMalloc(&dj, n * sizeof(J));
   J* last = dj + (n - 1);
   last -= 1;
+  U* du;
+  cudaMalloc(&du, n * sizeof(U));
+  ku<<<1, n>>>(du);
   (void)alias;
   (void)bytes;
   return 0;
