@@ -16,7 +16,7 @@ struct Subcommand {
   int (*run)(const std::vector<std::string>& trailing);
 };
 
-extern Subcommand instrumentSubcommand, profileSubcommand, analyzeSubcommand, rewriteSubcommand,
+extern Subcommand instrumentSubcommand, profileSubcommand, mergeSubcommand, analyzeSubcommand, rewriteSubcommand,
     optimizeSubcommand;
 
 // Prints "relayout: error: MESSAGE" and returns exit code 1.

@@ -31,6 +31,7 @@ static const char kOverview[] =
     "and rewrites the sources to it.\n\n"
     "  relayout instrument FILE.cu... [-o DIR] [-p BUILD | -- NVCC-FLAGS]   add access hooks, write site maps\n"
     "  relayout profile [-o PROFILE.json] -- PROGRAM ARGS...               run an instrumented program\n"
+    "  relayout merge PROFILE.json... -o MERGED.json                       combine the profiles of MPI ranks\n"
     "  relayout analyze --sites S.json... --profile P.json [-o PLAN.json]  choose layouts, print a report\n"
     "  relayout rewrite --plan PLAN.json FILE.cu... [-o DIR|--diff|--in-place] [-- NVCC-FLAGS]\n"
     "  relayout rewrite --sites S.json --layout soa FILE.cu...              force a layout, for experiments\n"
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   if (!llvm::cl::ParseCommandLineOptions(split, argv, kOverview, &llvm::errs())) return 2;
 
   for (relayout::Subcommand* sub : {&relayout::instrumentSubcommand, &relayout::profileSubcommand,
+                                    &relayout::mergeSubcommand,
                                     &relayout::analyzeSubcommand, &relayout::rewriteSubcommand,
                                     &relayout::optimizeSubcommand})
     if (sub->command) return sub->run(trailing);

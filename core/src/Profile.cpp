@@ -31,6 +31,7 @@ json Profile::toJson() const {
     unitArray.push_back({{"source", u.source}, {"sha256", u.sha256}, {"block_period", u.blockPeriod},
                          {"counter_columns", kCounterColumns}, {"loops", u.loops}, {"sites", rows}});
   }
+  if (!mergedFrom.empty()) doc["merged_from"] = mergedFrom;
   return doc;
 }
 
@@ -40,6 +41,7 @@ llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path)
     profile.device = d.at("device").get<std::string>();
     profile.created = d.at("created").get<std::string>();
     profile.command = d.at("command").get<std::vector<std::string>>();
+    profile.mergedFrom = d.value("merged_from", std::vector<std::string>{});
     for (const json& k : d.at("kernels"))
       profile.kernels.push_back({k.at("name").get<std::string>(), k.at("mangled").get<std::string>(),
                                  k.at("launches").get<uint64_t>(), k.at("total_ns").get<uint64_t>()});

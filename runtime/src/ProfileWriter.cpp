@@ -58,9 +58,24 @@ void clearRegisteredUnits() {
   registry().clear();
 }
 
+std::string launcherRank() {
+  // Open MPI, PMIx, MPICH/Intel MPI (PMI), MVAPICH2 and Slurm tasks, in that order.
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID"})
+    if (const char* value = std::getenv(var); value && *value) return value;
+  return "";
+}
+
 std::string profilePath() {
   const char* env = std::getenv("RELAYOUT_PROFILE");
-  return env && *env ? env : "relayout-profile.json";
+  std::string path = env && *env ? env : "relayout-profile.json";
+  // Under an MPI launcher every rank writes its own profile (P.rankN.json); `relayout merge`
+  // combines them.
+  const std::string rank = launcherRank();
+  if (rank.empty()) return path;
+  const std::string suffix = ".json";
+  if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return path.substr(0, path.size() - suffix.size()) + ".rank" + rank + suffix;
+  return path + ".rank" + rank;
 }
 
 std::string demangle(const std::string& mangled) {

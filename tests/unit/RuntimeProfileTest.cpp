@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <utility>
+#include <vector>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -165,7 +167,41 @@ TEST_F(RuntimeProfile, UnwritableFolderIsReported) {
   EXPECT_NE(err.find("missing"), std::string::npos) << err;
 }
 
+// Saves and clears the launcher's rank variables, so the tests behave the same under Slurm or MPI.
+class LauncherEnvironment {
+ public:
+  LauncherEnvironment() {
+    for (const char* var : kVars)
+      if (const char* v = std::getenv(var)) saved_.emplace_back(var, v), unsetenv(var);
+  }
+  ~LauncherEnvironment() {
+    for (const char* var : kVars) unsetenv(var);
+    for (const auto& [var, value] : saved_) setenv(var.c_str(), value.c_str(), 1);
+  }
+
+ private:
+  static constexpr const char* kVars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK",
+                                          "SLURM_PROCID"};
+  std::vector<std::pair<std::string, std::string>> saved_;
+};
+
+TEST(RuntimeHelpers, EveryRankOfAnMpiLauncherWritesItsOwnProfile) {
+  LauncherEnvironment clean;
+  const char* old = std::getenv("RELAYOUT_PROFILE");
+  std::string saved = old ? old : "";
+  setenv("RELAYOUT_PROFILE", "/tmp/x/p.json", 1);
+  EXPECT_EQ(rt::launcherRank(), "");
+  setenv("SLURM_PROCID", "7", 1);
+  EXPECT_EQ(rt::profilePath(), "/tmp/x/p.rank7.json");
+  setenv("OMPI_COMM_WORLD_RANK", "3", 1);  // Open MPI's own variable wins over Slurm's
+  EXPECT_EQ(rt::profilePath(), "/tmp/x/p.rank3.json");
+  setenv("RELAYOUT_PROFILE", "/tmp/x/profile", 1);
+  EXPECT_EQ(rt::profilePath(), "/tmp/x/profile.rank3");
+  if (old) setenv("RELAYOUT_PROFILE", saved.c_str(), 1); else unsetenv("RELAYOUT_PROFILE");
+}
+
 TEST(RuntimeHelpers, ProfilePathFromEnvironment) {
+  LauncherEnvironment clean;
   const char* old = std::getenv("RELAYOUT_PROFILE");
   std::string saved = old ? old : "";
   setenv("RELAYOUT_PROFILE", "/tmp/x/p.json", 1);

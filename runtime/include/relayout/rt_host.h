@@ -42,8 +42,11 @@ void clearRegisteredUnits();  // for tests
 std::string writeProfile(const std::string& path, const ProfileMeta& meta, const FetchFn& fetch = {},
                          const FetchFn& fetchLoops = {});
 
-// $RELAYOUT_PROFILE, or relayout-profile.json in the working folder.
+// $RELAYOUT_PROFILE, or relayout-profile.json in the working folder; under an MPI launcher
+// P.json becomes P.rankN.json.
 std::string profilePath();
+// The rank an MPI launcher (or Slurm) gave this process, or "" outside one.
+std::string launcherRank();
 
 // Helpers shared with the CUPTI side; exposed for tests.
 std::string demangle(const std::string& mangled);  // returns its input when it is not a C++ name

@@ -48,11 +48,18 @@ struct Profile {
   std::vector<std::string> command;
   std::vector<KernelProfile> kernels;
   std::vector<UnitProfile> units;
+  std::vector<std::string> mergedFrom;  // the files `relayout merge` combined (empty for one run)
 
   const UnitProfile* findUnit(const std::string& sha256) const;
   nlohmann::json toJson() const;
   static llvm::Expected<Profile> fromJson(const nlohmann::json& doc, llvm::StringRef path);
   static llvm::Expected<Profile> load(llvm::StringRef path);
 };
+
+// Combines the profiles of the ranks (or runs) of one program: for units with the same source
+// hash the site and loop counters add up, and so do kernel launches and times. Units seen in
+// only some profiles are kept. Profiles whose unit shapes disagree (site count, sampling period)
+// are refused, naming the file.
+llvm::Expected<Profile> mergeProfiles(const std::vector<std::pair<std::string, Profile>>& profiles);
 
 }  // namespace relayout

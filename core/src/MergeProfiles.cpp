@@ -1,0 +1,67 @@
+#include "relayout/core/Files.h"
+#include "relayout/core/Profile.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace relayout {
+
+static llvm::Error addUnit(UnitProfile& into, const UnitProfile& unit, const std::string& path) {
+  if (into.sites.size() != unit.sites.size() || into.blockPeriod != unit.blockPeriod)
+    return fileError(path, fmt::format("unit {} has {} sites sampled 1 block in {}, but the profiles before it had "
+                                       "{} sites sampled 1 in {}: were they built from the same sources and flags?",
+                                       unit.source, unit.sites.size(), unit.blockPeriod, into.sites.size(),
+                                       into.blockPeriod));
+  for (size_t i = 0; i < unit.sites.size(); ++i) {
+    SiteCounters& c = into.sites[i];
+    const SiteCounters& d = unit.sites[i];
+    c.warpExecs += d.warpExecs;
+    c.laneExecs += d.laneExecs;
+    c.sectors += d.sectors;
+    c.lines += d.lines;
+    c.nearLanes += d.nearLanes;
+    c.sharedWarps += d.sharedWarps;
+  }
+  if (into.loops.size() < unit.loops.size()) into.loops.resize(unit.loops.size(), 0);
+  for (size_t i = 0; i < unit.loops.size(); ++i) into.loops[i] += unit.loops[i];
+  return llvm::Error::success();
+}
+
+llvm::Expected<Profile> mergeProfiles(const std::vector<std::pair<std::string, Profile>>& profiles) {
+  if (profiles.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "no profiles to merge");
+  Profile merged;
+  const Profile& first = profiles.front().second;
+  merged.device = first.device;
+  merged.created = first.created;
+  merged.command = first.command;
+  std::map<std::string, size_t> kernelIndex;
+  for (const auto& [path, profile] : profiles) {
+    merged.mergedFrom.push_back(path);
+    if (profile.device != merged.device && merged.device.find(profile.device) == std::string::npos)
+      merged.device += "; " + profile.device;
+    for (const UnitProfile& unit : profile.units) {
+      UnitProfile* into = nullptr;
+      for (UnitProfile& u : merged.units)
+        if (u.sha256 == unit.sha256) into = &u;
+      if (!into) {
+        merged.units.push_back(unit);
+        continue;
+      }
+      if (llvm::Error err = addUnit(*into, unit, path)) return std::move(err);
+    }
+    for (const KernelProfile& k : profile.kernels) {
+      auto [it, inserted] = kernelIndex.try_emplace(k.mangled, merged.kernels.size());
+      if (inserted) {
+        merged.kernels.push_back(k);
+        continue;
+      }
+      merged.kernels[it->second].launches += k.launches;
+      merged.kernels[it->second].totalNs += k.totalNs;
+    }
+  }
+  return merged;
+}
+
+}  // namespace relayout

@@ -1,0 +1,40 @@
+// relayout merge: one profile from the per-rank profiles of an MPI run (or several runs).
+#include "Commands.h"
+#include "Outputs.h"
+
+#include "relayout/core/Profile.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+namespace relayout {
+
+namespace cl = llvm::cl;
+
+static cl::SubCommand command("merge",
+                              "Combine profiles of the ranks of one MPI run (an instrumented program under "
+                              "mpirun or srun writes PROFILE.rankN.json per rank) or of several runs: counters "
+                              "of the same sources add up. The result is analyzed like any profile.");
+static cl::list<std::string> inputs(cl::Positional, cl::desc("PROFILE.json..."), cl::OneOrMore, cl::sub(command));
+static cl::opt<std::string> output("o", cl::desc("Merged profile to write"), cl::value_desc("MERGED.json"),
+                                   cl::Required, cl::sub(command));
+
+static int run(const std::vector<std::string>& trailing) {
+  if (!trailing.empty()) return reportError("merge takes no arguments after `--`");
+  std::vector<std::pair<std::string, Profile>> profiles;
+  for (const std::string& path : inputs) {
+    auto profile = Profile::load(path);
+    if (!profile) return reportError(profile.takeError());
+    profiles.emplace_back(path, std::move(*profile));
+  }
+  auto merged = mergeProfiles(profiles);
+  if (!merged) return reportError(merged.takeError());
+  OutputSet outputs;
+  outputs.add(output, merged->toJson().dump(1) + "\n");
+  if (llvm::Error err = outputs.commit(inputs)) return reportError(std::move(err));
+  llvm::errs() << "relayout: merged " << profiles.size() << " profiles into " << output << "\n";
+  return 0;
+}
+
+Subcommand mergeSubcommand{command, run};
+
+}  // namespace relayout
