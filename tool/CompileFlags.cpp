@@ -53,6 +53,11 @@ void translateHostCompilerFlags(llvm::StringRef list, std::vector<std::string>& 
 
 }  // namespace
 
+bool isNvccArchFlag(llvm::StringRef flag) {
+  return flag.starts_with("-arch") || flag.starts_with("--gpu-architecture") || flag.starts_with("-gencode") ||
+         flag.starts_with("--generate-code");
+}
+
 std::vector<std::string> translateNvccFlags(const std::vector<std::string>& flags, std::vector<std::string>& notes) {
   std::vector<std::string> out;
   std::string gpuArch;
@@ -83,8 +88,7 @@ std::vector<std::string> translateNvccFlags(const std::vector<std::string>& flag
       out.push_back("-I" + value("--include-path"));
     } else if (flag.starts_with("--define-macro")) {
       out.push_back("-D" + value("--define-macro"));
-    } else if (flag.starts_with("-arch") || flag.starts_with("--gpu-architecture") || flag.starts_with("-gencode") ||
-               flag.starts_with("--generate-code") || flag.starts_with("-code") || flag.starts_with("--gpu-code")) {
+    } else if (isNvccArchFlag(flag) || flag.starts_with("-code") || flag.starts_with("--gpu-code")) {
       llvm::StringRef name = flag.split('=').first;
       std::string sm = smFromArchText(value(name));
       if (gpuArch.empty() && !sm.empty()) gpuArch = sm;

@@ -11,6 +11,10 @@
 
 namespace relayout {
 
+// True for the nvcc flags that choose the GPU architecture: -arch, --gpu-architecture, -gencode,
+// --generate-code (with their values attached or not).
+bool isNvccArchFlag(llvm::StringRef flag);
+
 // Translates nvcc-style flags to clang flags. Flags clang has no use for when parsing (code
 // generation, linking, ptxas) are dropped; unknown ones are dropped with a warning in `notes`.
 std::vector<std::string> translateNvccFlags(const std::vector<std::string>& nvccFlags,

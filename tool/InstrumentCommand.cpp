@@ -48,7 +48,7 @@ llvm::Expected<std::vector<std::string>> stageInstrumented(const std::vector<std
                                                            const std::vector<std::string>& flags,
                                                            const InstrumentOptions& options, const std::string& dir,
                                                            OutputSet& outputs, std::vector<InstrumentedUnit>* keep) {
-  if (llvm::Error err = checkSourcesExist(sources)) return std::move(err);
+  if (llvm::Error err = checkSourcesExist(sources)) return err;
   auto db = makeCompilationDatabase(buildDirectory, flags);
   if (!db) return db.takeError();
   auto units = instrumentSources(sources, **db, options);

@@ -1,5 +1,6 @@
 // relayout optimize: instrument, build, profile, analyze and rewrite in one go.
 #include "Commands.h"
+#include "CompileFlags.h"
 #include "Gpu.h"
 #include "Pipeline.h"
 
@@ -13,6 +14,7 @@
 #include <llvm/Support/StringSaver.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <set>
 
 namespace relayout {
@@ -42,19 +44,12 @@ static cl::opt<unsigned> samplePeriod("sample-blocks",
 static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
-static bool namesGpuArch(const std::vector<std::string>& flags) {
-  for (llvm::StringRef f : flags)
-    if (f.starts_with("-arch") || f.starts_with("--gpu-architecture") || f.starts_with("-gencode") ||
-        f.starts_with("--generate-code"))
-      return true;
-  return false;
-}
-
 // nvcc builds the instrumented program with the user's flags, the runtime and CUPTI.
 static llvm::Error buildInstrumented(const std::vector<InstrumentedUnit>& units, const std::string& instrumentedDir,
                                      const std::vector<std::string>& flags, const std::string& program) {
   std::vector<std::string> args = {RELAYOUT_NVCC, "-lineinfo", "-I", RELAYOUT_RUNTIME_INCLUDE_DIR};
-  if (!namesGpuArch(flags)) args.push_back("-arch=native");
+  if (std::none_of(flags.begin(), flags.end(), [](const std::string& f) { return isNvccArchFlag(f); }))
+    args.push_back("-arch=native");
   std::set<std::string> sourceDirs;
   for (const InstrumentedUnit& unit : units) {
     llvm::SmallString<256> dir(llvm::sys::path::parent_path(unit.sourcePath));
@@ -92,7 +87,7 @@ static llvm::Expected<std::string> obtainProfile(const std::vector<InstrumentedU
     return recordedProfile.getValue();
   }
   std::string program = instrumentedDir + "/program";
-  if (llvm::Error err = buildInstrumented(units, instrumentedDir, flags, program)) return std::move(err);
+  if (llvm::Error err = buildInstrumented(units, instrumentedDir, flags, program)) return err;
   llvm::BumpPtrAllocator allocator;
   llvm::StringSaver saver(allocator);
   llvm::SmallVector<const char*, 16> tokens;
@@ -101,7 +96,7 @@ static llvm::Expected<std::string> obtainProfile(const std::vector<InstrumentedU
   for (const char* t : tokens) commandLine.push_back(t);
   std::string profilePath = outDir + "/profile.json";
   llvm::errs() << "relayout: profiling: " << llvm::join(commandLine, " ") << "\n";
-  if (llvm::Error err = runProfiled(commandLine, profilePath)) return std::move(err);
+  if (llvm::Error err = runProfiled(commandLine, profilePath)) return err;
   return profilePath;
 }
 
