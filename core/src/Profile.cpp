@@ -16,6 +16,18 @@ const UnitProfile* Profile::findUnit(const std::string& sha256) const {
 static const char* const kCounterColumns[] = {"warp_execs", "lane_execs", "sectors",
                                               "lines",      "near_lanes", "shared_warps"};
 
+static json counterRow(const SiteCounters& c) {
+  return {c.warpExecs, c.laneExecs, c.sectors, c.lines, c.nearLanes, c.sharedWarps};
+}
+
+static SiteCounters counterRowFrom(const json& row, const std::string& unitSource) {
+  auto v = row.get<std::vector<uint64_t>>();
+  if (v.size() != std::size(kCounterColumns))
+    throw json::other_error::create(
+        501, "a site row of unit " + unitSource + " has " + std::to_string(v.size()) + " counters", &row);
+  return {v[0], v[1], v[2], v[3], v[4], v[5]};
+}
+
 json Profile::toJson() const {
   json doc = {{"format", kFormat}, {"version", kVersion}, {"device", device}, {"created", created},
               {"command", command}};
@@ -26,10 +38,24 @@ json Profile::toJson() const {
   json& unitArray = doc["units"] = json::array();
   for (const UnitProfile& u : units) {
     json rows = json::array();
-    for (const SiteCounters& c : u.sites)
-      rows.push_back({c.warpExecs, c.laneExecs, c.sectors, c.lines, c.nearLanes, c.sharedWarps});
-    unitArray.push_back({{"source", u.source}, {"sha256", u.sha256}, {"block_period", u.blockPeriod},
-                         {"counter_columns", kCounterColumns}, {"loops", u.loops}, {"sites", rows}});
+    for (const SiteCounters& c : u.sites) rows.push_back(counterRow(c));
+    json unitJson = {{"source", u.source}, {"sha256", u.sha256}, {"block_period", u.blockPeriod},
+                     {"counter_columns", kCounterColumns}, {"loops", u.loops}, {"sites", rows}};
+    if (!u.kernelSites.empty()) {
+      json& split = unitJson["kernel_sites"] = json::array();
+      for (const KernelSiteCounters& k : u.kernelSites)
+        split.push_back({{"site", k.site}, {"kernel", k.kernel}, {"counters", counterRow(k.counters)}});
+    }
+    unitArray.push_back(std::move(unitJson));
+  }
+  if (trace) {
+    json launches = json::array();
+    for (const TracedLaunch& l : trace->launches)
+      launches.push_back({{"kernel", l.kernel}, {"grid_id", l.gridId}, {"stream", l.stream}});
+    doc["trace"] = {{"file", trace->file},          {"records", trace->records},
+                    {"dropped", trace->dropped},    {"capacity", trace->capacity},
+                    {"block_period", trace->blockPeriod}, {"launches_per_kernel", trace->launchesPerKernel},
+                    {"launches", launches}};
   }
   if (!mergedFrom.empty()) doc["merged_from"] = mergedFrom;
   return doc;
@@ -51,15 +77,30 @@ llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path)
       if (u.at("counter_columns").get<std::vector<std::string>>() !=
           std::vector<std::string>(std::begin(kCounterColumns), std::end(kCounterColumns)))
         throw json::other_error::create(501, "unit " + unit.source + " has unexpected counter columns", &u);
-      for (const json& row : u.at("sites")) {
-        auto v = row.get<std::vector<uint64_t>>();
-        if (v.size() != std::size(kCounterColumns))
-          throw json::other_error::create(501, "a site row of unit " + unit.source + " has " +
-                                                   std::to_string(v.size()) + " counters", &row);
-        unit.sites.push_back({v[0], v[1], v[2], v[3], v[4], v[5]});
-      }
-      if (u.contains("loops")) unit.loops = u.at("loops").get<std::vector<uint64_t>>();  // optional: added later
+      for (const json& row : u.at("sites")) unit.sites.push_back(counterRowFrom(row, unit.source));
+      // Optional members, added later in version 1.
+      if (u.contains("loops")) unit.loops = u.at("loops").get<std::vector<uint64_t>>();
+      if (u.contains("kernel_sites"))
+        for (const json& k : u.at("kernel_sites")) {
+          const unsigned site = k.at("site").get<unsigned>();
+          if (site >= unit.sites.size())
+            throw json::other_error::create(501, "kernel_sites names site " + std::to_string(site) + " of unit " +
+                                                     unit.source + ", which has " +
+                                                     std::to_string(unit.sites.size()) + " sites", &k);
+          unit.kernelSites.push_back(
+              {site, k.at("kernel").get<std::string>(), counterRowFrom(k.at("counters"), unit.source)});
+        }
       profile.units.push_back(std::move(unit));
+    }
+    if (d.contains("trace")) {
+      const json& t = d.at("trace");
+      TraceInfo trace{t.at("file").get<std::string>(), t.at("records").get<uint64_t>(),
+                      t.at("dropped").get<uint64_t>(), t.at("capacity").get<uint64_t>(),
+                      t.at("block_period").get<unsigned>(), t.at("launches_per_kernel").get<unsigned>(), {}};
+      for (const json& l : t.at("launches"))
+        trace.launches.push_back({l.at("kernel").get<std::string>(), l.at("grid_id").get<uint64_t>(),
+                                  l.at("stream").get<uint64_t>()});
+      profile.trace = std::move(trace);
     }
     return profile;
   });

@@ -70,6 +70,8 @@ json SiteMap::toJson() const {
   for (const FunctionInfo& f : functions)
     functionArray.push_back({{"name", f.name}, {"kernel", f.isKernel}, {"location", locationJson(f.location)},
                              {"kernels", f.kernels}, {"instantiations", f.instantiations}});
+  json& kernelArray = doc["kernels"] = json::array();
+  for (size_t id = 0; id < kernels.size(); ++id) kernelArray.push_back({{"id", id}, {"name", kernels[id]}});
   json& loopArray = doc["loops"] = json::array();
   for (const LoopInfo& l : loops)
     loopArray.push_back({{"id", l.id}, {"kind", l.kind}, {"function", l.function},
@@ -104,6 +106,12 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
       if (f.contains("instantiations"))  // optional: added later in version 1
         map.functions.back().instantiations = f.at("instantiations").get<std::vector<std::string>>();
     }
+    if (d.contains("kernels"))  // optional: added later in version 1
+      for (const json& k : d.at("kernels")) {
+        if (k.at("id").get<size_t>() != map.kernels.size())
+          throw json::other_error::create(501, "kernel ids must be 0, 1, 2, ...", &k);
+        map.kernels.push_back(k.at("name").get<std::string>());
+      }
     for (const json& l : d.at("loops"))
       map.loops.push_back({l.at("id").get<unsigned>(), l.at("kind").get<std::string>(),
                            l.at("function").get<std::string>(), locationFrom(l.at("location")),

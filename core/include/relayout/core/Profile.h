@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,13 @@ struct SiteCounters {
   uint64_t sharedWarps = 0;  // executions in which at least two lanes used the same address
 };
 
+// The counters of a site in a non-kernel function, for one kernel that called it.
+struct KernelSiteCounters {
+  unsigned site = 0;
+  std::string kernel;  // the site map's kernel name; "?" when the caller was not instrumented
+  SiteCounters counters;
+};
+
 struct UnitProfile {
   std::string source;
   std::string sha256;
@@ -30,6 +38,9 @@ struct UnitProfile {
   // Loop body executions (active lanes summed) indexed by the site map's loop id; empty in
   // profiles of units instrumented before loops were counted.
   std::vector<uint64_t> loops;
+  // Sites in helper functions split by calling kernel (pairs with warp_execs > 0); empty in
+  // profiles written before per-kernel attribution.
+  std::vector<KernelSiteCounters> kernelSites;
 };
 
 struct KernelProfile {
@@ -37,6 +48,25 @@ struct KernelProfile {
   std::string mangled;
   uint64_t launches = 0;
   uint64_t totalNs = 0;   // summed kernel durations from CUPTI activity records
+};
+
+// One kernel launch whose accesses the trace recorded (docs/formats.md, "Trace").
+struct TracedLaunch {
+  std::string kernel;  // demangled; "?" if CUPTI did not report it
+  uint64_t gridId = 0;
+  uint64_t stream = 0;
+};
+
+// The profile's description of its binary trace, present when the program was instrumented
+// with --trace.
+struct TraceInfo {
+  std::string file;  // the trace file's name, in the profile's folder
+  uint64_t records = 0;
+  uint64_t dropped = 0;
+  uint64_t capacity = 0;
+  unsigned blockPeriod = 1;
+  unsigned launchesPerKernel = 0;  // 0 = every launch
+  std::vector<TracedLaunch> launches;
 };
 
 struct Profile {
@@ -48,6 +78,7 @@ struct Profile {
   std::vector<std::string> command;
   std::vector<KernelProfile> kernels;
   std::vector<UnitProfile> units;
+  std::optional<TraceInfo> trace;
   std::vector<std::string> mergedFrom;  // the files `relayout merge` combined (empty for one run)
 
   const UnitProfile* findUnit(const std::string& sha256) const;

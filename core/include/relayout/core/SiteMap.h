@@ -80,6 +80,10 @@ struct SiteMap {
   unsigned blockPeriod = 1;   // the instrumented program classifies accesses in 1 block of this many
   std::vector<StructInfo> structs;
   std::vector<FunctionInfo> functions;
+  // Every __global__ function defined in the unit, in kernel-id order: the instrumented kernel
+  // stores its position here on entry, so that sites in helpers are counted per calling kernel.
+  // Empty in site maps written before per-kernel attribution.
+  std::vector<std::string> kernels;
   std::vector<LoopInfo> loops;
   std::vector<SiteInfo> sites;  // sites[i].id == i
 
