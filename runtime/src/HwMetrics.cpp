@@ -1,0 +1,309 @@
+// `relayout profile --hw`: per-instruction hardware counters through the CUPTI SASS Metrics API
+// (CUDA 12.5+, sm_70+), mapped to source lines through the cubins' line tables (-lineinfo).
+//
+// Sequence (NVIDIA's sass_metrics and sass_source_map samples do the same, in one program):
+//   module loaded (resource callback)  -> keep a copy of the cubin
+//   first launch on a context          -> cuptiProfilerInitialize (once), cuptiDeviceGetChipName,
+//                                         cuptiSassMetricsGetProperties per metric,
+//                                         cuptiSassMetricsSetConfig (once per device),
+//                                         cuptiSassMetricsEnable (lazy patching) on the context
+//   profile flush (kernels finished)   -> cuptiSassMetricsGetDataProperties, cuptiSassMetricsFlushData,
+//                                         cuptiSassMetricsDisable, cuptiSassMetricsUnsetConfig;
+//                                         cuptiGetCubinCrc, cuptiGetSassToSourceCorrelation per
+//                                         global memory instruction
+// Two mutexes: module loads can come from threads inside the driver, so the cubin list has its
+// own lock, never held while calling CUPTI.
+#include "HwMetrics.h"
+
+#include "relayout/rt_hw.h"
+
+#include <cupti_pcsampling.h>
+#include <cupti_profiler_target.h>
+#include <cupti_sass_metrics.h>
+#include <cupti_target.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace relayout::rt::hw {
+namespace {
+
+struct DeviceConfig {
+  std::string chip;
+  uint64_t ids[kNumMetrics] = {};
+};
+
+struct Cubin {
+  std::string bytes;
+  bool haveCrc = false;
+  uint64_t crc = 0;
+};
+
+struct HwState {
+  std::recursive_mutex mutex;  // configuration and collection
+  bool on = false;             // requested, and CUPTI's subscriber exists
+  bool failed = false;         // warned; no hw object will be written
+  bool profilerReady = false;
+  std::map<uint32_t, DeviceConfig> devices;             // SetConfig done
+  std::vector<std::pair<CUcontext, uint32_t>> enabled;  // patching enabled, with the device
+  std::set<CUcontext> seen;
+
+  std::mutex cubinMutex;  // only for cubins
+  std::vector<Cubin> cubins;
+};
+// Never destroyed: used from atexit handlers and CUPTI's threads.
+HwState& hwState() {
+  static auto* s = new HwState;
+  return *s;
+}
+
+// CUPTI's parameter structs: zeroed, with their size set.
+template <class P>
+P params(size_t structSize) {
+  P p{};
+  p.structSize = structSize;
+  return p;
+}
+
+const char* text(CUptiResult r) {
+  const char* s = nullptr;
+  cuptiGetResultString(r, &s);
+  return s ? s : "unknown CUPTI error";
+}
+
+// With s.mutex held.
+void fail(HwState& s, const std::string& what) {
+  if (!s.failed)
+    std::fprintf(stderr, "relayout: --hw: %s; the profile will have no hardware metrics\n", what.c_str());
+  s.failed = true;
+}
+
+bool ok(HwState& s, CUptiResult r, const char* call) {
+  if (r == CUPTI_SUCCESS) return true;
+  fail(s, std::string(call) + " failed: " + text(r));
+  return false;
+}
+
+// Configures the device for the metrics (with s.mutex held). False after a warning.
+bool configureDevice(HwState& s, uint32_t device) {
+  if (s.devices.count(device)) return true;
+  if (!s.profilerReady) {
+    auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    if (!ok(s, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize")) return false;
+    s.profilerReady = true;
+  }
+  auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+  chip.deviceIndex = device;
+  if (!ok(s, cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName")) return false;
+  if (!chip.pChipName) return fail(s, "CUPTI named no chip for device " + std::to_string(device)), false;
+
+  DeviceConfig config;
+  config.chip = chip.pChipName;
+  std::vector<CUpti_SassMetrics_Config> metrics;
+  for (unsigned m = 0; m < kNumMetrics; ++m) {
+    auto props = params<CUpti_SassMetrics_GetProperties_Params>(CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE);
+    props.pChipName = chip.pChipName;
+    props.pMetricName = kMetricNames[m];
+    CUptiResult r = cuptiSassMetricsGetProperties(&props);
+    if (r != CUPTI_SUCCESS)
+      return fail(s, std::string("SASS metric ") + kMetricNames[m] + " is not available on " + config.chip + " (" +
+                         text(r) + ")"),
+             false;
+    config.ids[m] = props.metric.metricId;
+    CUpti_SassMetrics_Config c{};
+    c.metricId = props.metric.metricId;
+    c.outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
+    metrics.push_back(c);
+  }
+  auto set = params<CUpti_SassMetricsSetConfig_Params>(CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE);
+  set.numOfMetricConfig = metrics.size();
+  set.pConfigs = metrics.data();
+  set.deviceIndex = device;
+  if (!ok(s, cuptiSassMetricsSetConfig(&set), "cuptiSassMetricsSetConfig")) return false;
+  s.devices.emplace(device, config);
+  return true;
+}
+
+using PcKey = std::tuple<uint32_t, std::string, uint32_t>;  // cubin CRC, function, pc offset
+using PcValues = std::array<uint64_t, kNumMetrics>;
+
+// Reads and clears the records of one context (with s.mutex held, inside its enable range).
+void readContext(HwState& s, CUcontext ctx, const DeviceConfig& config, std::map<PcKey, PcValues>& out) {
+  auto props = params<CUpti_SassMetricsGetDataProperties_Params>(CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE);
+  props.ctx = ctx;
+  if (!ok(s, cuptiSassMetricsGetDataProperties(&props), "cuptiSassMetricsGetDataProperties")) return;
+  const size_t records = props.numOfPatchedInstructionRecords, instances = props.numOfInstances;
+  if (records == 0 || instances == 0) return;
+  // Room for every metric's instances in each record: NVIDIA's sample reads `instances` values per
+  // record, each naming its metric; values are matched by metric id, so either reading works.
+  const size_t perRecord = instances * kNumMetrics;
+  std::vector<CUpti_SassMetrics_Data> data(records);
+  std::vector<CUpti_SassMetrics_InstanceValue> values(records * perRecord);
+  for (size_t i = 0; i < records; ++i) {
+    data[i].structSize = sizeof(CUpti_SassMetrics_Data);
+    data[i].pInstanceValues = &values[i * perRecord];
+  }
+  auto flush = params<CUpti_SassMetricsFlushData_Params>(CUpti_SassMetricsFlushData_Params_STRUCT_SIZE);
+  flush.ctx = ctx;
+  flush.numOfPatchedInstructionRecords = records;
+  flush.numOfInstances = instances;
+  flush.pMetricsData = data.data();
+  if (!ok(s, cuptiSassMetricsFlushData(&flush), "cuptiSassMetricsFlushData")) return;
+  for (size_t i = 0; i < records; ++i) {
+    // functionName is CUPTI's allocation; it is copied and left alone (a few bytes, once per run).
+    PcValues& sums = out[PcKey{data[i].cubinCrc, data[i].functionName ? data[i].functionName : "", data[i].pcOffset}];
+    for (size_t v = 0; v < perRecord; ++v) {
+      const CUpti_SassMetrics_InstanceValue& iv = values[i * perRecord + v];
+      for (unsigned m = 0; m < kNumMetrics; ++m)
+        if (iv.metricId == config.ids[m]) sums[m] += iv.value;
+    }
+  }
+}
+
+// file:line of one instruction, or false when this cubin has no such function or no line info.
+bool correlate(const Cubin& cubin, const std::string& function, uint32_t pcOffset, PcSample& pc) {
+  CUpti_GetSassToSourceCorrelationParams params{};
+  params.size = CUpti_GetSassToSourceCorrelationParamsSize;
+  params.cubin = cubin.bytes.data();
+  params.cubinSize = cubin.bytes.size();
+  params.functionName = function.c_str();
+  params.pcOffset = pcOffset;
+  if (cuptiGetSassToSourceCorrelation(&params) != CUPTI_SUCCESS) return false;
+  pc.file = sourcePath(params.fileName, params.dirName);
+  pc.line = params.lineNumber;
+  std::free(params.fileName);  // the caller frees both (cupti_pcsampling.h)
+  std::free(params.dirName);
+  return true;
+}
+
+}  // namespace
+
+void start(CUpti_SubscriberHandle subscriber) {
+  if (!requested()) return;
+  HwState& s = hwState();
+  std::lock_guard<std::recursive_mutex> lock(s.mutex);
+  s.on = ok(s, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
+            "cuptiEnableCallback(MODULE_LOADED)");
+}
+
+void onResource(CUpti_CallbackId cbid, const void* data) {
+  if (cbid != CUPTI_CBID_RESOURCE_MODULE_LOADED || !data) return;
+  const auto* resource = static_cast<const CUpti_ResourceData*>(data);
+  const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource->resourceDescriptor);
+  if (!module || !module->pCubin || module->cubinSize == 0) return;
+  HwState& s = hwState();
+  std::lock_guard<std::mutex> lock(s.cubinMutex);
+  std::string bytes(module->pCubin, module->cubinSize);
+  for (const Cubin& c : s.cubins)
+    if (c.bytes == bytes) return;
+  s.cubins.push_back({std::move(bytes)});
+}
+
+void noteContext(CUcontext ctx) {
+  if (!ctx) return;
+  HwState& s = hwState();
+  std::lock_guard<std::recursive_mutex> lock(s.mutex);
+  if (!s.on || s.failed || !s.seen.insert(ctx).second) return;
+  uint32_t device = 0;
+  if (!ok(s, cuptiGetDeviceId(ctx, &device), "cuptiGetDeviceId")) return;
+  if (!configureDevice(s, device)) return;
+  auto enable = params<CUpti_SassMetricsEnable_Params>(CUpti_SassMetricsEnable_Params_STRUCT_SIZE);
+  enable.ctx = ctx;
+  enable.enableLazyPatching = 1;
+  if (!ok(s, cuptiSassMetricsEnable(&enable), "cuptiSassMetricsEnable")) return;
+  s.enabled.emplace_back(ctx, device);
+}
+
+std::string collect(const std::string& device) {
+  if (!requested()) return "";
+  HwState& s = hwState();
+  std::lock_guard<std::recursive_mutex> lock(s.mutex);
+  if (!s.on) {
+    fail(s, "CUPTI is not in use in this run");
+    return "";
+  }
+  s.on = false;  // once: launches after this flush (e.g. after cudaDeviceReset) are not patched again
+  if (s.enabled.empty() && !s.failed) fail(s, "no kernel launch went through the CUDA runtime API");
+
+  std::map<PcKey, PcValues> raw;
+  std::string chip;
+  for (const auto& [ctx, dev] : s.enabled) {
+    const DeviceConfig& config = s.devices.at(dev);
+    if (chip.empty()) chip = config.chip;
+    if (!s.failed) readContext(s, ctx, config, raw);
+    auto disable = params<CUpti_SassMetricsDisable_Params>(CUpti_SassMetricsDisable_Params_STRUCT_SIZE);
+    disable.ctx = ctx;
+    CUptiResult r = cuptiSassMetricsDisable(&disable);
+    if (!s.failed) ok(s, r, "cuptiSassMetricsDisable");
+  }
+  for (const auto& entry : s.devices) {
+    auto unset = params<CUpti_SassMetricsUnsetConfig_Params>(CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE);
+    unset.deviceIndex = entry.first;
+    CUptiResult r = cuptiSassMetricsUnsetConfig(&unset);
+    if (!s.failed) ok(s, r, "cuptiSassMetricsUnsetConfig");
+  }
+  s.enabled.clear();
+  s.devices.clear();
+  if (s.failed) return "";
+
+  std::vector<Cubin> cubins;
+  {
+    std::lock_guard<std::mutex> cubinLock(s.cubinMutex);
+    cubins = s.cubins;
+  }
+  for (Cubin& c : cubins) {
+    CUpti_GetCubinCrcParams crc{};
+    crc.size = CUpti_GetCubinCrcParamsSize;
+    crc.cubinSize = c.bytes.size();
+    crc.cubin = c.bytes.data();
+    if (cuptiGetCubinCrc(&crc) == CUPTI_SUCCESS) c.haveCrc = true, c.crc = crc.cubinCrc;
+  }
+
+  // Only global memory instructions are mapped: the others are not reported.
+  std::vector<PcSample> pcs;
+  std::map<std::string, size_t> cubinOf;  // function -> the cubin that last resolved it
+  size_t unresolved = 0;
+  for (const auto& [key, values] : raw) {
+    PcSample pc;
+    pc.function = std::get<1>(key);
+    for (unsigned m = 0; m < kNumMetrics; ++m) pc.values[m] = values[m];
+    if (!isGlobalMemory(pc)) continue;
+    const uint32_t crc = std::get<0>(key);
+    const uint32_t pcOffset = std::get<2>(key);
+    // The cubin whose CRC matches first (CUPTI reports 32 bits of it), then the one that held this
+    // function before, then any other.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < cubins.size(); ++i)
+      if (cubins[i].haveCrc && uint32_t(cubins[i].crc) == crc) order.push_back(i);
+    if (auto it = cubinOf.find(pc.function); it != cubinOf.end()) order.push_back(it->second);
+    for (size_t i = 0; i < cubins.size(); ++i) order.push_back(i);
+    std::set<size_t> tried;
+    bool found = false;
+    for (size_t i : order) {
+      if (!tried.insert(i).second) continue;
+      if (correlate(cubins[i], pc.function, pcOffset, pc)) {
+        cubinOf[pc.function] = i;
+        found = true;
+        break;
+      }
+    }
+    if (!found || pc.line == 0) ++unresolved;  // counted as unmapped
+    pcs.push_back(std::move(pc));
+  }
+  if (!pcs.empty() && unresolved == pcs.size())
+    std::fprintf(stderr,
+                 "relayout: --hw: no instruction could be mapped to a source line (%zu cubins seen); build the "
+                 "program with -lineinfo\n",
+                 cubins.size());
+  return renderHwJson(device, chip, pcs);
+}
+
+}  // namespace relayout::rt::hw

@@ -1,0 +1,27 @@
+// `relayout profile --hw` (RELAYOUT_HW=1): the CUPTI SASS Metrics side. CuptiRuntime.cpp calls
+// these from its one CUPTI subscription; each does nothing unless RELAYOUT_HW is set. Any CUPTI
+// failure prints one `relayout: --hw: ...` warning and the run goes on without hardware metrics.
+#pragma once
+
+#include <cupti.h>
+
+#include <string>
+
+namespace relayout::rt::hw {
+
+// Once the subscriber exists: also watch module loads, whose cubins map instructions to lines.
+void start(CUpti_SubscriberHandle subscriber);
+
+// Resource-domain callbacks of that subscriber (module loads).
+void onResource(CUpti_CallbackId cbid, const void* data);
+
+// Around every kernel launch: the first time a context is seen, configures its device for the
+// SASS metrics and enables lazy patching on it (kernels are patched at their first launch).
+void noteContext(CUcontext ctx);
+
+// After the kernels finished: reads every enabled context's per-instruction metrics, maps them
+// to source lines, disables patching, and returns the profile's `hw` object as JSON text; ""
+// when RELAYOUT_HW is not set or something failed (then a warning was printed).
+std::string collect(const std::string& device);
+
+}  // namespace relayout::rt::hw
