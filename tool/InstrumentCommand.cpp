@@ -30,6 +30,17 @@ static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile
 static cl::opt<unsigned> samplePeriod("sample-blocks",
                                       cl::desc("Classify warps in one thread block of every N (default 1: all)"),
                                       cl::value_desc("N"), cl::init(1), cl::sub(command));
+static cl::opt<bool> trace("trace",
+                           cl::desc("Also record every sampled warp access, lane by lane, in a bounded buffer "
+                                    "written at exit beside the profile as NAME.trace (docs/formats.md)"),
+                           cl::sub(command));
+static cl::opt<unsigned long long> traceCapacity(
+    "trace-capacity", cl::desc("Trace records each source file's buffer holds, 32 bytes each on the GPU "
+                               "(default 1048576); warp accesses beyond it are counted as dropped"),
+    cl::value_desc("RECORDS"), cl::init(1ull << 20), cl::sub(command));
+static cl::opt<unsigned> traceLaunches("trace-launches",
+                                       cl::desc("Trace the first N launches of each kernel (default 2; 0: all)"),
+                                       cl::value_desc("N"), cl::init(2), cl::sub(command));
 
 static void reportInstrumentWarningsSummary(const std::vector<InstrumentedUnit>& units) {
   for (const InstrumentedUnit& unit : units)
@@ -72,8 +83,17 @@ llvm::Expected<std::vector<std::string>> stageInstrumented(const std::vector<std
 
 static int run(const std::vector<std::string>& trailing) {
   if (samplePeriod == 0) return reportError("--sample-blocks must be at least 1");
+  const bool traceOptionsGiven = traceCapacity.getNumOccurrences() || traceLaunches.getNumOccurrences();
+  if (traceOptionsGiven && !trace) return reportError("--trace-capacity and --trace-launches need --trace");
+  if (trace && traceCapacity == 0) return reportError("--trace-capacity must be at least 1");
+  // A device array of more than 2^31 records (64 GiB) would not be a sensible static allocation.
+  if (trace && traceCapacity > (1ull << 31)) return reportError("--trace-capacity must be at most 2147483648");
+  InstrumentOptions options;
+  options.blockPeriod = samplePeriod;
+  options.traceCapacity = trace ? traceCapacity.getValue() : 0;
+  options.traceLaunches = traceLaunches;
   OutputSet outputs;
-  auto staged = stageInstrumented(files, buildDir, trailing, {samplePeriod}, outDir, outputs, nullptr);
+  auto staged = stageInstrumented(files, buildDir, trailing, options, outDir, outputs, nullptr);
   if (!staged) return reportError(staged.takeError());
   if (llvm::Error err = outputs.commit(files)) return reportError(std::move(err));
   llvm::errs() << "relayout: wrote " << outputs.files().size() << " files to " << outDir << "\n";

@@ -25,20 +25,42 @@ std::string cStringLiteral(llvm::StringRef text) {
   return out + "\"";
 }
 
+// What the trace writer needs of each site: struct size, offset, field index, in a helper.
+std::string siteInfoList(const SiteMap& map) {
+  std::string list;
+  for (const SiteInfo& site : map.sites) {
+    const StructInfo* s = map.findStruct(site.structName);
+    unsigned field = 0;
+    while (field < s->fields.size() && s->fields[field].name != site.field) ++field;
+    bool inKernel = false;
+    for (const FunctionInfo& f : map.functions) inKernel |= f.name == site.function && f.isKernel;
+    list += fmt::format("{}{{{}, {}, {}, {}}}", site.id % 8 ? ", " : (site.id ? ", \\\n    " : ""), s->size,
+                        site.offset, field, inKernel ? 0 : 1);
+  }
+  return list;
+}
+
 // The lines put in front of the instrumented source: what the runtime header needs to know about
 // this unit, then a #line so that diagnostics and -lineinfo point at the original file.
-std::string unitPreamble(const SiteMap& map, llvm::StringRef absolutePath) {
-  return fmt::format(
+std::string unitPreamble(const SiteMap& map, llvm::StringRef absolutePath, const InstrumentOptions& options) {
+  std::string kernels;
+  for (const std::string& name : map.kernels) kernels += (kernels.empty() ? "" : ", ") + cStringLiteral(name);
+  std::string text = fmt::format(
       "// Instrumented by relayout from {0}; regenerate it with `relayout instrument` rather than editing.\n"
       "#define RELAYOUT_UNIT_SOURCE {1}\n"
       "#define RELAYOUT_UNIT_SHA256 \"{2}\"\n"
       "#define RELAYOUT_NUM_SITES {3}\n"
-      "#define RELAYOUT_NUM_LOOPS {6}\n"
-      "#define RELAYOUT_BLOCK_PERIOD {4}\n"
-      "#include \"relayout/rt.cuh\"\n"
-      "#line 1 {5}\n",
-      map.sourcePath, cStringLiteral(map.sourcePath), map.sourceSha256, map.sites.size(), map.blockPeriod,
-      cStringLiteral(absolutePath), map.loops.size());
+      "#define RELAYOUT_NUM_LOOPS {4}\n"
+      "#define RELAYOUT_NUM_KERNELS {5}\n"
+      "#define RELAYOUT_BLOCK_PERIOD {6}\n",
+      map.sourcePath, cStringLiteral(map.sourcePath), map.sourceSha256, map.sites.size(), map.loops.size(),
+      map.kernels.size(), map.blockPeriod);
+  if (!kernels.empty()) text += "#define RELAYOUT_KERNEL_NAMES " + kernels + "\n";
+  if (!map.sites.empty()) text += "#define RELAYOUT_SITE_INFO " + siteInfoList(map) + "\n";
+  if (options.traceCapacity)
+    text += fmt::format("#define RELAYOUT_TRACE_CAPACITY {}\n#define RELAYOUT_TRACE_LAUNCHES {}\n",
+                        options.traceCapacity, options.traceLaunches);
+  return text + "#include \"relayout/rt.cuh\"\n#line 1 " + cStringLiteral(absolutePath) + "\n";
 }
 
 std::string absolutePath(llvm::StringRef path) {
@@ -140,7 +162,7 @@ llvm::Expected<std::vector<InstrumentedUnit>> instrumentSources(const std::vecto
       if (absolutePath(unit.sourcePath) != absolute) continue;
       unit.sourcePath = unit.siteMap.sourcePath = source;
       useGivenPath(unit.siteMap, absolute, source);
-      unit.instrumentedText = unitPreamble(unit.siteMap, absolute) + unit.instrumentedText;
+      unit.instrumentedText = unitPreamble(unit.siteMap, absolute, options) + unit.instrumentedText;
       ordered.push_back(std::move(unit));
       break;
     }

@@ -73,6 +73,7 @@ bool SiteCollector::TraverseDecl(clang::Decl* decl) {
     info.name = written->getQualifiedNameAsString();
     info.isKernel = written->hasAttr<clang::CUDAGlobalAttr>();
     info.location = presumedLocation(written->getLocation(), sm_);
+    if (info.isKernel) addKernelEntry(written, info.name);
     functions_.push_back(std::move(info));
   }
   if (fn->isTemplateInstantiation()) functions_[entry->second].instantiations.push_back(displayName(fn));
@@ -85,6 +86,21 @@ bool SiteCollector::TraverseDecl(clang::Decl* decl) {
   function_ = outer;
   inConstexpr_ = outerConstexpr;
   return result;
+}
+
+// Every kernel stores its id first thing, so that helpers it calls count under it (rt.cuh).
+void SiteCollector::addKernelEntry(const clang::FunctionDecl* kernel, const std::string& name) {
+  const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(kernel->getBody());
+  const unsigned id = unsigned(kernelNames_.size());
+  if (!body || !body->getLBracLoc().isFileID() || !sm_.isWrittenInMainFile(body->getLBracLoc())) {
+    warn(kernel->getLocation(), fmt::format("kernel {} does not store its id: its body is not written in this "
+                                            "file; helpers it calls are counted as called from an unknown kernel",
+                                            name));
+    return;
+  }
+  kernelNames_.push_back(name);
+  const unsigned at = sm_.getFileOffset(body->getLBracLoc()) + 1;
+  wraps_.push_back({at, at, fmt::format(" __rl_enter({});", id), ""});
 }
 
 template <class Traverse>
@@ -305,6 +321,7 @@ void SiteCollector::collect(SiteMap& map) {
   for (SiteInfo& site : sites_) site.kernels.assign(kernelsOf[site.function].begin(), kernelsOf[site.function].end());
   for (auto& [name, info] : structs_) map.structs.push_back(std::move(info));
   map.functions = std::move(functions_);
+  map.kernels = std::move(kernelNames_);
   map.loops = std::move(loops_);
   map.sites = std::move(sites_);
 }

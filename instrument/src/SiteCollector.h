@@ -74,6 +74,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   void addFieldSite(const clang::Expr* access, const clang::RecordDecl* record, const Touched& touched);
   void addWholeSites(const clang::Expr* element, const clang::RecordDecl* record, AccessKind access);
   void applyWraps();
+  void addKernelEntry(const clang::FunctionDecl* kernel, const std::string& name);
 
   clang::ASTContext& context_;
   const clang::SourceManager& sm_;
@@ -84,6 +85,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   bool inConstexpr_ = false;
   std::vector<unsigned> loopStack_;
   std::vector<LoopInfo> loops_;
+  std::vector<std::string> kernelNames_;  // by kernel id
   std::map<unsigned, unsigned> loopAt_;  // file offset of a loop -> id (instantiations share it)
   std::vector<SiteInfo> sites_;
   std::map<std::pair<unsigned, unsigned>, std::pair<unsigned, unsigned>> siteAt_;  // file range -> first id, count

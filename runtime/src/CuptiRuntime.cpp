@@ -2,6 +2,8 @@
 // durations per kernel, and writes the profile once, before the CUDA runtime tears itself down.
 #include "relayout/rt_host.h"
 
+#include "HwMetrics.h"
+
 #include <cuda_runtime_api.h>
 #include <cupti.h>
 
@@ -28,6 +30,10 @@ struct State {
   std::map<std::string, KernelStat> kernels;  // by mangled name
   std::set<int> devices;                      // devices that launched kernels
   bool cuptiOk = false;
+  // Kept only while some unit traces: the trace names launches by grid id and elements by
+  // their allocation.
+  std::vector<LaunchRecord> launches;
+  std::vector<Allocation> allocations;
 };
 // Never destroyed: it is used from atexit handlers and CUPTI's threads.
 State& state() {
@@ -36,6 +42,7 @@ State& state() {
 }
 
 std::atomic<bool> gWritten{false};
+std::atomic<bool> gTracing{false};  // some registered unit was built with --trace
 std::once_flag gAtexitOnce;
 // Nonzero while this runtime calls CUDA itself: those calls come back as callbacks.
 thread_local int tlInside = 0;
@@ -74,6 +81,7 @@ void flushProfile() {
   ProfileMeta meta;
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, *devices.begin()) == cudaSuccess) meta.device = prop.name;
+  meta.hw = hw::collect(meta.device);  // relayout profile --hw
   {
     std::lock_guard<std::mutex> lock(st.mutex);
     for (const auto& [name, k] : st.kernels)
@@ -82,41 +90,84 @@ void flushProfile() {
   std::stable_sort(meta.kernels.begin(), meta.kernels.end(),
                    [](const KernelRecord& a, const KernelRecord& b) { return a.totalNs > b.totalNs; });
 
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    meta.launches = st.launches;
+    meta.allocations = st.allocations;
+  }
+
   // __device__ counters exist once per device: sum them over the devices that ran kernels.
-  cudaError_t lastErr = cudaSuccess;
-  FetchFn fetch = [&](const RelayoutUnitDesc& u, unsigned long long* out) -> int {
-    std::vector<unsigned long long> part(size_t(u.num_sites) * RELAYOUT_COUNTER_COLUMNS);
-    for (int d : devices) {
-      cudaError_t e = cudaSetDevice(d);
-      if (e == cudaSuccess) e = static_cast<cudaError_t>(u.fetch(part.data(), u.num_sites));
-      if (e != cudaSuccess) return lastErr = e;
-      for (size_t i = 0; i < part.size(); ++i) out[i] += part[i];
+  const std::vector<RelayoutUnitDesc> units = registeredUnits();
+  std::vector<UnitData> data(units.size());
+  std::string err;
+  for (int d : devices) {
+    if (cudaError_t e = cudaSetDevice(d); e != cudaSuccess) {
+      err = std::string("cannot select device ") + std::to_string(d) + ": " + cudaGetErrorString(e);
+      break;
     }
-    return 0;
-  };
-  FetchFn fetchLoops = [&](const RelayoutUnitDesc& u, unsigned long long* out) -> int {
-    std::vector<unsigned long long> part(u.num_loops);
-    for (int d : devices) {
-      cudaError_t e = cudaSetDevice(d);
-      if (e == cudaSuccess) e = static_cast<cudaError_t>(u.fetch_loops(part.data(), u.num_loops));
-      if (e != cudaSuccess) return lastErr = e;
-      for (size_t i = 0; i < part.size(); ++i) out[i] += part[i];
-    }
-    return 0;
-  };
+    for (size_t i = 0; i < units.size() && err.empty(); ++i) err = readUnit(units[i], data[i]);
+    if (!err.empty()) break;
+  }
   std::string path = profilePath();
-  std::string err = writeProfile(path, meta, fetch, fetchLoops);
+  if (err.empty()) err = writeProfile(path, meta, data);
   cudaSetDevice(current);
   if (!err.empty()) {
-    if (lastErr != cudaSuccess) err += std::string(": ") + cudaGetErrorString(lastErr);
     std::fprintf(stderr, "relayout: profile not written: %s\n", err.c_str());
   } else {
-    size_t sites = 0, units = 0;
-    for (const RelayoutUnitDesc& u : registeredUnits()) sites += u.num_sites, ++units;
-    std::fprintf(stderr, "relayout: profile written to %s (%zu sites in %zu units)\n", path.c_str(),
-                 sites, units);
+    size_t sites = 0, traced = 0;
+    unsigned long long requested = 0;
+    for (size_t i = 0; i < units.size(); ++i) {
+      sites += units[i].num_sites;
+      traced += data[i].trace.size();
+      requested += data[i].traceRequested;
+    }
+    std::fprintf(stderr, "relayout: profile written to %s (%zu sites in %zu units)\n", path.c_str(), sites,
+                 units.size());
+    if (gTracing)
+      std::fprintf(stderr, "relayout: trace written to %s: %zu records, %llu dropped%s\n", tracePath(path).c_str(),
+                   traced, requested - traced,
+                   requested > traced ? " (the buffer was full: instrument with a larger --trace-capacity)" : "");
   }
   --tlInside;
+}
+
+// Every cudaMalloc relative's parameters start with the out-pointer and the size, except pitch.
+struct PointerAndSize {
+  void** ptr;
+  size_t size;
+};
+
+void noteAllocation(CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
+  uint64_t bytes = 0;
+  void** out = nullptr;
+  switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocPitch_v3020: {
+      const auto* p = static_cast<const cudaMallocPitch_v3020_params*>(cb->functionParams);
+      out = p->devPtr;
+      bytes = (p->pitch ? *p->pitch : p->width) * p->height;
+      break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_v11020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_ptsz_v11020: {
+      const auto* p = static_cast<const PointerAndSize*>(cb->functionParams);
+      out = p->ptr;
+      bytes = p->size;
+      break;
+    }
+    default:
+      return;
+  }
+  const auto* result = static_cast<const cudaError_t*>(cb->functionReturnValue);
+  if (!out || !*out || (result && *result != cudaSuccess)) return;
+  State& st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  st.allocations.push_back({reinterpret_cast<uint64_t>(*out), bytes});
 }
 
 bool isLaunch(CUpti_CallbackId cbid) {
@@ -148,9 +199,20 @@ const CUpti_CallbackId kWatched[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000,
     CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020,
+    // Allocations, for the trace's element indices (noteAllocation).
+    CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocPitch_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_ptsz_v11020,
 };
 
 void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE) return hw::onResource(cbid, data);
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || tlInside) return;
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);
   if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
@@ -160,9 +222,12 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
   }
   if (cb->callbackSite == CUPTI_API_EXIT) {
     registerAtExit();
+    if (gTracing) noteAllocation(cbid, cb);
+    if (isLaunch(cbid)) hw::noteContext(cb->context);  // a first launch may create the context
     return;
   }
   if (!isLaunch(cbid)) return;
+  hw::noteContext(cb->context);
   uint32_t device = 0;
   bool haveDevice = cb->context && cuptiGetDeviceId(cb->context, &device) == CUPTI_SUCCESS;
   State& st = state();
@@ -189,6 +254,7 @@ void CUPTIAPI onBufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, si
       if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
         continue;
       const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+      if (gTracing) st.launches.push_back({uint64_t(k->gridId), k->name ? k->name : "", k->streamId});
       KernelStat& s = st.kernels[k->name ? k->name : "?"];
       ++s.execs;
       s.totalNs += k->end > k->start ? k->end - k->start : 0;
@@ -224,6 +290,7 @@ void start() {
     return startWithoutCupti(cuptiText(r));
   }
   state().cuptiOk = true;
+  hw::start(subscriber);
 }
 
 std::once_flag gStartOnce;
@@ -248,5 +315,6 @@ extern "C" void relayout_rt_register_unit(const RelayoutUnitDesc* unit) {
     return;
   }
   relayout::rt::registerUnit(*unit);
+  if (unit->abi_version >= 3 && unit->trace_capacity > 0) relayout::rt::gTracing = true;
   relayout::rt::ensureStarted();
 }

@@ -14,6 +14,7 @@
 #include <ctime>
 #include <fstream>
 #include <iterator>
+#include <algorithm>
 #include <memory>
 #include <mutex>
 
@@ -41,9 +42,12 @@ std::string str(const char* s) { return s ? s : ""; }
 }  // namespace
 
 void registerUnit(const RelayoutUnitDesc& unit) {
-  // A version-1 descriptor ends before num_loops: copy only what it has.
+  // Older descriptors are prefixes of this one: copy only what they have.
+  const size_t size = unit.abi_version >= 3   ? sizeof(RelayoutUnitDesc)
+                      : unit.abi_version == 2 ? offsetof(RelayoutUnitDesc, num_kernels)
+                                              : offsetof(RelayoutUnitDesc, num_loops);
   RelayoutUnitDesc copy{};
-  std::memcpy(&copy, &unit, unit.abi_version >= 2 ? sizeof copy : offsetof(RelayoutUnitDesc, num_loops));
+  std::memcpy(&copy, &unit, size);
   std::lock_guard<std::mutex> lock(registryMutex());
   registry().push_back(copy);
 }
@@ -108,37 +112,127 @@ std::vector<std::string> commandLine() {
   return args;
 }
 
-std::string writeProfile(const std::string& path, const ProfileMeta& meta, const FetchFn& fetch,
-                         const FetchFn& fetchLoops) {
-  std::vector<RelayoutUnitDesc> units = registeredUnits();
+std::string readUnit(const RelayoutUnitDesc& u, UnitData& into) {
+  auto read = [&](RelayoutFetchFn fn, std::vector<unsigned long long>& sum, size_t words, unsigned count,
+                  const char* what) -> std::string {
+    if (!fn) return "unit " + str(u.source) + " has no function to read its " + what;
+    std::vector<unsigned long long> part(words, 0);
+    if (int err = fn(part.data(), count))
+      return "cannot read the " + std::string(what) + " of " + str(u.source) + " (CUDA error " +
+             std::to_string(err) + ")";
+    sum.resize(words, 0);
+    for (size_t i = 0; i < words; ++i) sum[i] += part[i];
+    return "";
+  };
+  const size_t columns = RELAYOUT_COUNTER_COLUMNS;
+  std::string err = read(u.fetch, into.counters, size_t(u.num_sites) * columns, u.num_sites, "counters");
+  if (err.empty() && u.num_loops) err = read(u.fetch_loops, into.loops, u.num_loops, u.num_loops, "loop counters");
+  if (err.empty() && u.abi_version >= 3 && u.fetch_kernel_sites)
+    err = read(u.fetch_kernel_sites, into.kernelSites, size_t(u.num_sites) * (u.num_kernels + 1) * columns,
+               u.num_sites, "per-kernel counters");
+  if (!err.empty() || u.abi_version < 3 || u.trace_capacity == 0) return err;
+  if (!u.fetch_trace) return "unit " + str(u.source) + " has no function to read its trace";
+  std::vector<RelayoutTraceRecord> records(u.trace_capacity);
+  unsigned long long requested = 0;
+  if (int e = u.fetch_trace(records.data(), &requested))
+    return "cannot read the trace of " + str(u.source) + " (CUDA error " + std::to_string(e) + ")";
+  // Groups are reserved whole and written whole; the buffer ends with the last group that fit.
+  size_t written = 0;
+  const size_t filled = std::min<unsigned long long>(requested, u.trace_capacity);
+  while (written < filled && records[written].group != 0 && written + records[written].group <= filled)
+    written += records[written].group;
+  into.trace.insert(into.trace.end(), records.begin(), records.begin() + written);
+  into.traceRequested += requested;
+  return "";
+}
 
-  // Read everything first: a unit whose counters cannot be read means no profile at all, rather
-  // than one that silently lacks it.
-  std::vector<std::vector<unsigned long long>> counters, loops;
-  for (const RelayoutUnitDesc& u : units) {
-    std::vector<unsigned long long> rows(size_t(u.num_sites) * RELAYOUT_COUNTER_COLUMNS, 0);
-    int err = 0;
-    if (fetch)
-      err = fetch(u, rows.data());
-    else if (u.fetch)
-      err = u.fetch(rows.data(), u.num_sites);
-    else
-      return "unit " + str(u.source) + " has no fetch function";
-    if (err != 0)
-      return "cannot read the counters of " + str(u.source) + " (CUDA error " + std::to_string(err) + ")";
-    counters.push_back(std::move(rows));
-    std::vector<unsigned long long> loopRows(u.num_loops, 0);
-    if (u.num_loops) {
-      if (fetchLoops)
-        err = fetchLoops(u, loopRows.data());
-      else if (u.fetch_loops)
-        err = u.fetch_loops(loopRows.data(), u.num_loops);
-      else
-        return "unit " + str(u.source) + " has no loop fetch function";
-      if (err != 0)
-        return "cannot read the loop counters of " + str(u.source) + " (CUDA error " + std::to_string(err) + ")";
+std::string tracePath(const std::string& profilePath) {
+  const std::string suffix = ".json";
+  if (profilePath.size() > suffix.size() &&
+      profilePath.compare(profilePath.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return profilePath.substr(0, profilePath.size() - suffix.size()) + ".trace";
+  return profilePath + ".trace";
+}
+
+std::string writeFileAtomically(const std::string& path, const std::string& bytes) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) return "cannot create " + tmp + ": " + std::strerror(errno);
+  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    return "cannot write " + path + ": " + why;
+  }
+  return "";
+}
+
+namespace {
+
+std::string counterRow(const unsigned long long* r) {
+  std::string out = "[";
+  for (unsigned c = 0; c < RELAYOUT_COUNTER_COLUMNS; ++c) out += (c ? ", " : "") + std::to_string(r[c]);
+  return out + "]";
+}
+
+// Rows of sites in helpers, per calling kernel: only those a kernel reached.
+std::string kernelSitesJson(const RelayoutUnitDesc& u, const UnitData& d) {
+  if (u.abi_version < 3 || !u.site_info || d.kernelSites.empty()) return "";
+  std::string out;
+  const size_t rows = u.num_kernels + 1;
+  for (unsigned s = 0; s < u.num_sites; ++s) {
+    if (!u.site_info[s].in_helper) continue;
+    for (size_t k = 0; k < rows; ++k) {
+      const unsigned long long* r = &d.kernelSites[(s * rows + k) * RELAYOUT_COUNTER_COLUMNS];
+      if (r[0] == 0) continue;
+      const std::string kernel = k < u.num_kernels && u.kernel_names ? str(u.kernel_names[k]) : "?";
+      out += std::string(out.empty() ? "\n        " : ",\n        ") + "{\"site\": " + std::to_string(s) +
+             ", \"kernel\": " + json(kernel).dump() + ", \"counters\": " + counterRow(r) + "}";
     }
-    loops.push_back(std::move(loopRows));
+  }
+  return out;
+}
+
+std::string traceJson(const TraceSummary& t, const std::string& file) {
+  nlohmann::ordered_json launches = nlohmann::ordered_json::array();
+  for (const LaunchRecord& l : t.launches)
+    launches.push_back({{"kernel", l.mangled.empty() ? "?" : demangle(l.mangled)}, {"grid_id", l.gridId},
+                        {"stream", l.stream}});
+  nlohmann::ordered_json j = {{"file", file},
+                              {"records", t.records},
+                              {"dropped", t.dropped},
+                              {"capacity", t.capacity},
+                              {"block_period", t.blockPeriod},
+                              {"launches_per_kernel", t.launchesPerKernel},
+                              {"launches", launches}};
+  return j.dump();
+}
+
+}  // namespace
+
+std::string writeProfile(const std::string& path, const ProfileMeta& meta) {
+  std::vector<RelayoutUnitDesc> units = registeredUnits();
+  std::vector<UnitData> data(units.size());
+  for (size_t i = 0; i < units.size(); ++i)
+    if (std::string err = readUnit(units[i], data[i]); !err.empty()) return err;
+  return writeProfile(path, meta, data);
+}
+
+std::string writeProfile(const std::string& path, const ProfileMeta& meta, const std::vector<UnitData>& data) {
+  std::vector<RelayoutUnitDesc> units = registeredUnits();
+  if (data.size() != units.size()) return "internal error: counters read for a different set of units";
+
+  // The trace first: a profile must not describe a trace that could not be written.
+  std::string trace;
+  bool tracing = false;
+  for (const RelayoutUnitDesc& u : units) tracing |= u.abi_version >= 3 && u.trace_capacity > 0;
+  if (tracing) {
+    TraceSummary summary;
+    const std::string file = tracePath(path);
+    if (std::string err = writeTrace(file, units, data, meta, summary); !err.empty()) return err;
+    const size_t slash = file.find_last_of('/');
+    trace = traceJson(summary, slash == std::string::npos ? file : file.substr(slash + 1));
   }
 
   // Hand-laid JSON: one line per kernel and per site row keeps large profiles readable and diffable.
@@ -159,38 +253,29 @@ std::string writeProfile(const std::string& path, const ProfileMeta& meta, const
     out += (i ? ",\n    " : "\n    ") + row.dump();
   }
   out += meta.kernels.empty() ? "],\n" : "\n  ],\n";
+  if (!trace.empty()) out += "  \"trace\": " + trace + ",\n";
+  if (!meta.hw.empty()) out += "  \"hw\": " + meta.hw + ",\n";
   out += "  \"units\": [";
   for (size_t i = 0; i < units.size(); ++i) {
     const RelayoutUnitDesc& u = units[i];
+    const UnitData& d = data[i];
+    if (d.counters.size() != size_t(u.num_sites) * RELAYOUT_COUNTER_COLUMNS || d.loops.size() != u.num_loops)
+      return "internal error: the counters of " + str(u.source) + " were not read";
     out += i ? ",\n    {\n" : "\n    {\n";
     out += "      \"source\": " + json(str(u.source)).dump() + ",\n";
     out += "      \"sha256\": " + json(str(u.sha256)).dump() + ",\n";
     out += "      \"block_period\": " + std::to_string(u.block_period) + ",\n";
     out += "      \"counter_columns\": " + json(kColumns).dump() + ",\n";
-    out += "      \"loops\": " + json(loops[i]).dump() + ",\n";
+    out += "      \"loops\": " + json(d.loops).dump() + ",\n";
+    if (std::string split = kernelSitesJson(u, d); !split.empty())
+      out += "      \"kernel_sites\": [" + split + "\n      ],\n";
     out += "      \"sites\": [";
-    for (unsigned s = 0; s < u.num_sites; ++s) {
-      const unsigned long long* r = &counters[i][size_t(s) * RELAYOUT_COUNTER_COLUMNS];
-      out += s ? ",\n        [" : "\n        [";
-      for (unsigned c = 0; c < RELAYOUT_COUNTER_COLUMNS; ++c)
-        out += (c ? ", " : "") + std::to_string(r[c]);
-      out += "]";
-    }
+    for (unsigned s = 0; s < u.num_sites; ++s)
+      out += (s ? ",\n        " : "\n        ") + counterRow(&d.counters[size_t(s) * RELAYOUT_COUNTER_COLUMNS]);
     out += u.num_sites ? "\n      ]\n    }" : "]\n    }";
   }
   out += units.empty() ? "]\n}\n" : "\n  ]\n}\n";
-
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return "cannot create " + tmp + ": " + std::strerror(errno);
-  bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    return "cannot write " + path + ": " + why;
-  }
-  return "";
+  return writeFileAtomically(path, out);
 }
 
 }  // namespace relayout::rt

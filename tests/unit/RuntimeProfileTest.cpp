@@ -111,22 +111,19 @@ TEST_F(RuntimeProfile, RoundTripThroughCoreReader) {
   EXPECT_EQ(p.findUnit(kShaB)->source, b.source);
 }
 
-// The CUPTI side sums devices through an override; the unit's own fetch must then not be used.
-TEST_F(RuntimeProfile, FetchOverrideReplacesUnitFetch) {
+// The CUPTI side reads each unit once per device into the same UnitData: the counters add up.
+TEST_F(RuntimeProfile, ReadsFromSeveralDevicesAddUp) {
   rt::registerUnit(kUnitA);
-  unsigned calls = 0;
-  auto fetch = [&](const RelayoutUnitDesc& u, unsigned long long* out) {
-    ++calls;
-    for (unsigned i = 0; i < u.num_sites * RELAYOUT_COUNTER_COLUMNS; ++i) out[i] = 7;
-    return 0;
-  };
-  ASSERT_EQ(rt::writeProfile(path, {"dev", {}}, fetch), "");
-  EXPECT_EQ(calls, 1u);
+  std::vector<rt::UnitData> data(1);
+  ASSERT_EQ(rt::readUnit(kUnitA, data[0]), "");
+  ASSERT_EQ(rt::readUnit(kUnitA, data[0]), "");
+  ASSERT_EQ(rt::writeProfile(path, {"dev", {}}, data), "");
   Profile p = load();
   ASSERT_EQ(p.units.size(), 1u);
   ASSERT_EQ(p.units[0].sites.size(), 3u);
-  EXPECT_EQ(p.units[0].sites[2].lines, 7u);
+  EXPECT_EQ(p.units[0].sites[2].lines, 2 * valueA(2, 3));
   EXPECT_TRUE(p.kernels.empty());
+  EXPECT_FALSE(p.trace.has_value());
 }
 
 // A unit whose counters cannot be read means no profile, and no temporary file left behind.

@@ -10,9 +10,20 @@
 #ifndef RELAYOUT_BLOCK_PERIOD
 #define RELAYOUT_BLOCK_PERIOD 1
 #endif
-// Units instrumented before loop counters existed define no RELAYOUT_NUM_LOOPS.
+// Units instrumented before loop counters, kernel ids or the trace define none of these.
 #ifndef RELAYOUT_NUM_LOOPS
 #define RELAYOUT_NUM_LOOPS 0
+#endif
+#ifndef RELAYOUT_NUM_KERNELS
+#define RELAYOUT_NUM_KERNELS 0
+#endif
+// Records in this unit's trace buffer; 0: no trace (docs/formats.md, "Trace").
+#ifndef RELAYOUT_TRACE_CAPACITY
+#define RELAYOUT_TRACE_CAPACITY 0
+#endif
+// The first launches of each kernel that are traced; 0: all.
+#ifndef RELAYOUT_TRACE_LAUNCHES
+#define RELAYOUT_TRACE_LAUNCHES 0
 #endif
 // Each site's counters are kept in several copies picked by SM id, summed when fetched: with one
 // copy the atomics contend (2.1x slower at block period 1 on an H200; 132 copies gain nothing
@@ -31,14 +42,82 @@
 
 #define RELAYOUT_SITE_ROWS_ ((RELAYOUT_NUM_SITES) > 0 ? (RELAYOUT_NUM_SITES) : 1)
 #define RELAYOUT_LOOP_ROWS_ ((RELAYOUT_NUM_LOOPS) > 0 ? (RELAYOUT_NUM_LOOPS) : 1)
+// Each site has a row per kernel id and one for callers that are not kernels of this unit.
+#define RELAYOUT_KERNEL_ROWS_ ((RELAYOUT_NUM_KERNELS) + 1)
+#define RELAYOUT_TRACE_ROWS_ ((RELAYOUT_TRACE_CAPACITY) > 0 ? (RELAYOUT_TRACE_CAPACITY) : 1)
+#define RELAYOUT_TRACE_SLOTS_ ((RELAYOUT_TRACE_LAUNCHES) > 0 ? (RELAYOUT_TRACE_LAUNCHES) : 1)
 
 // Static: each translation unit has its own counters, registered under its own source hash.
-static __device__ unsigned long long
-    __rl_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_SITE_ROWS_ * RELAYOUT_COUNTER_COLUMNS];
+static __device__ unsigned long long __rl_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_SITE_ROWS_ *
+                                                   RELAYOUT_KERNEL_ROWS_ * RELAYOUT_COUNTER_COLUMNS];
+// The running kernel's id, stored by __rl_enter at the top of each kernel of this unit. Shared
+// memory is per block and every thread of a block runs the same kernel, so a __device__ helper
+// reads its caller here. No -rdc caller from another unit stores it: such calls may be counted
+// under whatever id the block's shared memory held, clamped to the "unknown" row.
+static __shared__ unsigned __rl_kernel_id;
 // One counter per loop id: loop body executions, active lanes summed (the paper's Count).
 static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_LOOP_ROWS_];
 
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+static __device__ RelayoutTraceRecord __rl_trace_records[RELAYOUT_TRACE_ROWS_];
+// Records asked for, including those that did not fit: the overflow is requested - written.
+static __device__ unsigned long long __rl_trace_requested;
+// Per kernel row, the grid ids (+1, 0 = free) of the first launches admitted to the trace.
+static __device__ unsigned long long __rl_trace_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_TRACE_SLOTS_];
+#endif
+
 #ifdef __CUDA_ARCH__
+static __device__ __forceinline__ unsigned __rl_kernel_row() {
+  const unsigned k = __rl_kernel_id;
+  return k < (RELAYOUT_NUM_KERNELS) ? k : (RELAYOUT_NUM_KERNELS);
+}
+
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+// Whether this launch is among the first RELAYOUT_TRACE_LAUNCHES of its kernel (called by one lane).
+static __device__ bool __rl_trace_admits(unsigned long long grid) {
+#if (RELAYOUT_TRACE_LAUNCHES) > 0
+  unsigned long long* slots = &__rl_trace_grids[__rl_kernel_row() * RELAYOUT_TRACE_SLOTS_];
+  for (unsigned s = 0; s < (RELAYOUT_TRACE_LAUNCHES); ++s) {
+    unsigned long long seen = *(volatile unsigned long long*)&slots[s];
+    if (seen == 0) seen = atomicCAS(&slots[s], 0ull, grid + 1);
+    if (seen == 0 || seen == grid + 1) return true;
+  }
+  return false;
+#else
+  (void)grid;
+  return true;
+#endif
+}
+
+// One record per active lane, consecutive, reserved by the first lane with one atomic. A warp
+// access that does not fit whole writes nothing; the host counts it as dropped.
+static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned mask, unsigned lane,
+                                  unsigned lanesBelow, unsigned leader) {
+  unsigned long long grid;
+  asm("mov.u64 %0, %%gridid;" : "=l"(grid));
+  const unsigned n = __popc(mask);
+  unsigned long long base = ~0ull;
+  if (lane == leader && __rl_trace_admits(grid)) base = atomicAdd(&__rl_trace_requested, (unsigned long long)n);
+  base = __shfl_sync(mask, base, leader);
+  if (base == ~0ull || base + n > (RELAYOUT_TRACE_CAPACITY)) return;
+  const unsigned threadInBlock = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned long long block =
+      blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+  const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+  RelayoutTraceRecord r;
+  r.addr = a;
+  r.element = grid;  // the host replaces it with the element index
+  r.launch = 0;
+  r.warp = (unsigned)(block * warpsPerBlock + threadInBlock / 32);
+  r.site = id;
+  r.unit = 0;
+  r.field = 0;
+  r.lane = (unsigned char)lane;
+  r.group = (unsigned char)n;
+  __rl_trace_records[base + __popc(mask & lanesBelow)] = r;
+}
+#endif
+
 static __device__ __forceinline__ bool __rl_sampled_block() {
 #if (RELAYOUT_BLOCK_PERIOD) > 1
   const unsigned long long block =
@@ -102,11 +181,15 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
     nearSum = __reduce_add_sync(mask, near);
   }
 
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+  __rl_trace(id, a, mask, lane, lanesBelow, leader);
+#endif
   if (lane == leader) {
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    unsigned long long* c =
-        &__rl_counters[((sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_SITE_ROWS_ + id) * RELAYOUT_COUNTER_COLUMNS];
+    const size_t row = ((size_t)(sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_SITE_ROWS_ + id) * RELAYOUT_KERNEL_ROWS_ +
+                       __rl_kernel_row();
+    unsigned long long* c = &__rl_counters[row * RELAYOUT_COUNTER_COLUMNS];
     atomicAdd(&c[0], 1ull);
     atomicAdd(&c[1], (unsigned long long)__popc(mask));
     atomicAdd(&c[2], sectors);
@@ -129,6 +212,15 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id) {
   }
 }
 #endif  // __CUDA_ARCH__
+
+// Put first in the body of every kernel of the unit by the instrumenter, with the kernel's id.
+static __device__ __forceinline__ void __rl_enter(unsigned kernel) {
+#ifdef __CUDA_ARCH__
+  __rl_kernel_id = kernel;
+#else
+  (void)kernel;
+#endif
+}
 
 // Put first in every loop body of device code by the instrumenter: counts the body's executions.
 static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
@@ -166,23 +258,43 @@ static __host__ __device__ __forceinline__ T* __rl_struct(T* p, unsigned first, 
 }
 
 // Host code from here on (nvcc's device passes see it too, and generate nothing for it).
-// Reads this unit's counters on the current device, summing the stripes.
-static int __rl_fetch(unsigned long long* out, unsigned numSites) {
-  const size_t rowWords = (size_t)RELAYOUT_SITE_ROWS_ * RELAYOUT_COUNTER_COLUMNS;
+// Reads this unit's counters on the current device, summed over the stripes, per (site, kernel
+// row); with perKernel false, also over the kernel rows (one row per site).
+static int __rl_fetch_rows(unsigned long long* out, unsigned numSites, bool perKernel) {
+  const size_t kernelRows = RELAYOUT_KERNEL_ROWS_, columns = RELAYOUT_COUNTER_COLUMNS;
+  const size_t stripeWords = (size_t)RELAYOUT_SITE_ROWS_ * kernelRows * columns;
   unsigned long long* all = (unsigned long long*)std::malloc(sizeof(__rl_counters));
   if (!all) return (int)cudaErrorMemoryAllocation;
   const cudaError_t err = cudaMemcpyFromSymbol(all, __rl_counters, sizeof(__rl_counters));
   if (err == cudaSuccess) {
-    const size_t n = (size_t)(numSites < RELAYOUT_SITE_ROWS_ ? numSites : RELAYOUT_SITE_ROWS_) *
-                     RELAYOUT_COUNTER_COLUMNS;
-    for (size_t i = 0; i < n; ++i) {
-      unsigned long long sum = 0;
-      for (size_t s = 0; s < (RELAYOUT_COUNTER_STRIPES); ++s) sum += all[s * rowWords + i];
-      out[i] = sum;
-    }
+    const size_t sites = numSites < RELAYOUT_SITE_ROWS_ ? numSites : RELAYOUT_SITE_ROWS_;
+    const size_t outRows = perKernel ? kernelRows : 1;
+    for (size_t i = 0; i < sites * outRows * columns; ++i) out[i] = 0;
+    for (size_t s = 0; s < (RELAYOUT_COUNTER_STRIPES); ++s)
+      for (size_t site = 0; site < sites; ++site)
+        for (size_t k = 0; k < kernelRows; ++k)
+          for (size_t c = 0; c < columns; ++c)
+            out[(site * outRows + (perKernel ? k : 0)) * columns + c] +=
+                all[s * stripeWords + (site * kernelRows + k) * columns + c];
   }
   std::free(all);
   return (int)err;
+}
+static int __rl_fetch(unsigned long long* out, unsigned numSites) { return __rl_fetch_rows(out, numSites, false); }
+static int __rl_fetch_kernel_sites(unsigned long long* out, unsigned numSites) {
+  return __rl_fetch_rows(out, numSites, true);
+}
+
+static int __rl_fetch_trace(RelayoutTraceRecord* out, unsigned long long* requested) {
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+  cudaError_t err = cudaMemcpyFromSymbol(requested, __rl_trace_requested, sizeof *requested);
+  if (err == cudaSuccess) err = cudaMemcpyFromSymbol(out, __rl_trace_records, sizeof(__rl_trace_records));
+  return (int)err;
+#else
+  (void)out;
+  *requested = 0;
+  return 0;
+#endif
 }
 
 // Reads this unit's loop counters on the current device, summing the stripes.
@@ -202,7 +314,31 @@ static int __rl_fetch_loops(unsigned long long* out, unsigned numLoops) {
   return (int)err;
 }
 
-static const RelayoutUnitDesc __rl_unit = {RELAYOUT_ABI_VERSION, RELAYOUT_UNIT_SOURCE, RELAYOUT_UNIT_SHA256,
-                                           (unsigned)(RELAYOUT_NUM_SITES), (unsigned)(RELAYOUT_BLOCK_PERIOD),
-                                           __rl_fetch, (unsigned)(RELAYOUT_NUM_LOOPS), __rl_fetch_loops};
+// The instrumenter lists the unit's kernels and what the trace writer needs of each site.
+#ifndef RELAYOUT_KERNEL_NAMES
+#define RELAYOUT_KERNEL_NAMES ""
+#endif
+static const char* const __rl_kernel_names[] = {RELAYOUT_KERNEL_NAMES};
+#ifdef RELAYOUT_SITE_INFO
+static const RelayoutSiteInfo __rl_site_info[] = {RELAYOUT_SITE_INFO};
+#define RELAYOUT_SITE_INFO_PTR_ __rl_site_info
+#else  // units instrumented by hand (the runtime's self-tests)
+#define RELAYOUT_SITE_INFO_PTR_ nullptr
+#endif
+
+static const RelayoutUnitDesc __rl_unit = {RELAYOUT_ABI_VERSION,
+                                           RELAYOUT_UNIT_SOURCE,
+                                           RELAYOUT_UNIT_SHA256,
+                                           (unsigned)(RELAYOUT_NUM_SITES),
+                                           (unsigned)(RELAYOUT_BLOCK_PERIOD),
+                                           __rl_fetch,
+                                           (unsigned)(RELAYOUT_NUM_LOOPS),
+                                           __rl_fetch_loops,
+                                           (unsigned)(RELAYOUT_NUM_KERNELS),
+                                           __rl_kernel_names,
+                                           __rl_fetch_kernel_sites,
+                                           RELAYOUT_SITE_INFO_PTR_,
+                                           (unsigned long long)(RELAYOUT_TRACE_CAPACITY),
+                                           (unsigned)(RELAYOUT_TRACE_LAUNCHES),
+                                           __rl_fetch_trace};
 static const int __rl_registered __attribute__((unused)) = (relayout_rt_register_unit(&__rl_unit), 0);

@@ -7,9 +7,37 @@
 extern "C" {
 #endif
 
-/* 2 added the loop counters (num_loops, fetch_loops); the runtime still accepts units of 1. */
-#define RELAYOUT_ABI_VERSION 2
+/* 2 added the loop counters (num_loops, fetch_loops); 3 the per-kernel counters and the trace.
+ * The runtime still accepts units of 1 and 2. */
+#define RELAYOUT_ABI_VERSION 3
 #define RELAYOUT_COUNTER_COLUMNS 6
+
+/* What the host needs to know of a site to describe its trace records (docs/formats.md, "Trace"). */
+typedef struct RelayoutSiteInfo {
+  unsigned struct_size; /* bytes of one element */
+  unsigned offset;      /* byte offset of what the site touches within the element */
+  unsigned field;       /* index of the site's field in the struct's fields */
+  unsigned in_helper;   /* 1 when the site lies in a function that is not a kernel */
+} RelayoutSiteInfo;
+
+/* One trace record, as the file holds it. On the GPU `element` holds the grid id and `launch`,
+ * `unit` and `field` are zero; the host fills them in when it writes the file. */
+typedef struct RelayoutTraceRecord {
+  unsigned long long addr;
+  unsigned long long element;
+  unsigned launch;
+  unsigned warp;
+  unsigned site;
+  unsigned char unit;
+  unsigned char field;
+  unsigned char lane;
+  unsigned char group;
+} RelayoutTraceRecord;
+
+/* Copies the unit's trace buffer on the current device into out[capacity] and the number of
+ * records the kernels asked to write (more than capacity when it overflowed) into *requested.
+ * Returns a cudaError_t value. */
+typedef int (*RelayoutFetchTraceFn)(RelayoutTraceRecord* out, unsigned long long* requested);
 
 /* Copies the unit's counters on the current CUDA device into out[num_sites * 6] (rows in profile
  * column order, stripes already summed). Returns a cudaError_t value (0 = success). */
@@ -26,6 +54,16 @@ typedef struct RelayoutUnitDesc {
    * out[num_loops]. Appended so that a version-1 descriptor is a prefix of this one. */
   unsigned num_loops;
   RelayoutFetchFn fetch_loops;
+  /* From abi_version 3 on. Kernel ids index kernel_names; counters are also kept per (site,
+   * kernel id), fetched as out[num_sites * (num_kernels + 1) * 6] (kernel row num_kernels: the
+   * caller was not an instrumented kernel of this unit). */
+  unsigned num_kernels;
+  const char* const* kernel_names;
+  RelayoutFetchFn fetch_kernel_sites;
+  const RelayoutSiteInfo* site_info; /* num_sites entries */
+  unsigned long long trace_capacity; /* records; 0 when built without --trace */
+  unsigned trace_launches;           /* first launches of each kernel traced; 0 = all */
+  RelayoutFetchTraceFn fetch_trace;
 } RelayoutUnitDesc;
 
 /* Called from a static constructor of each instrumented translation unit; the strings must live

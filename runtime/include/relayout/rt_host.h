@@ -6,7 +6,6 @@
 #include "relayout/rt_abi.h"
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,14 +17,36 @@ struct KernelRecord {
   uint64_t totalNs = 0;    // summed CUPTI kernel durations
 };
 
+// A launch as CUPTI's activity records describe it: the trace names launches by grid id.
+struct LaunchRecord {
+  uint64_t gridId = 0;
+  std::string mangled;  // "" when CUPTI gave no name
+  uint64_t stream = 0;
+};
+
+// A device allocation the program made (cudaMalloc and relatives), for trace element indices.
+struct Allocation {
+  uint64_t base = 0;
+  uint64_t bytes = 0;
+};
+
 // What the profile records besides the counters.
 struct ProfileMeta {
   std::string device;                 // GPU name; "" when no device was seen
   std::vector<KernelRecord> kernels;  // written in this order
+  std::vector<LaunchRecord> launches;       // only needed when a unit traces
+  std::vector<Allocation> allocations;      // oldest first; only needed when a unit traces
+  std::string hw;  // the `hw` object as JSON text (relayout profile --hw; rt_hw.h), "" for none
 };
 
-// Fills out[unit.num_sites * 6]; returns 0 or a cudaError_t value.
-using FetchFn = std::function<int(const RelayoutUnitDesc& unit, unsigned long long* out)>;
+// Everything read back from one instrumented unit, summed over the devices it ran on.
+struct UnitData {
+  std::vector<unsigned long long> counters;     // num_sites rows of 6 columns
+  std::vector<unsigned long long> loops;        // num_loops
+  std::vector<unsigned long long> kernelSites;  // num_sites x (num_kernels + 1) rows of 6 (ABI 3)
+  std::vector<RelayoutTraceRecord> trace;       // the records written, as the GPU left them
+  unsigned long long traceRequested = 0;        // records the kernels asked for (written + dropped)
+};
 
 // Adds a unit without starting CUPTI (relayout_rt_register_unit does both). The descriptor is
 // copied; its strings must outlive the registry.
@@ -33,14 +54,33 @@ void registerUnit(const RelayoutUnitDesc& unit);
 std::vector<RelayoutUnitDesc> registeredUnits();
 void clearRegisteredUnits();  // for tests
 
-// Reads every registered unit's counters (through fetch, or each unit's own fetch function when
-// fetch is empty) and writes the profile JSON (docs/formats.md) to path: to a temporary file in the
-// same folder, then renamed, so that a reader never sees half a profile. Returns "" on success, or
-// a one-line error (then nothing is written).
-// Loop counters (units of ABI 2) are read the same way, through fetchLoops (out[unit.num_loops]) or
-// each unit's fetch_loops.
-std::string writeProfile(const std::string& path, const ProfileMeta& meta, const FetchFn& fetch = {},
-                         const FetchFn& fetchLoops = {});
+// Reads unit's counters, loop counters, per-kernel counters and trace on the current device and
+// adds them to `into`. Returns "" or a one-line error.
+std::string readUnit(const RelayoutUnitDesc& unit, UnitData& into);
+
+// Writes the profile JSON (docs/formats.md) for the registered units, data[i] being what was read
+// of registeredUnits()[i], and, when a unit traced, the trace file beside it (tracePath(path)).
+// Each file goes to a temporary file in the same folder, then is renamed, so that a reader never
+// sees half of one. Returns "" on success, or a one-line error (then no profile is written).
+std::string writeProfile(const std::string& path, const ProfileMeta& meta, const std::vector<UnitData>& data);
+// The same, reading each registered unit once through its own fetch functions.
+std::string writeProfile(const std::string& path, const ProfileMeta& meta);
+
+// The trace beside a profile: P.json -> P.trace.
+std::string tracePath(const std::string& profilePath);
+
+// What writeTrace wrote, for the profile's `trace` object.
+struct TraceSummary {
+  uint64_t records = 0, dropped = 0, capacity = 0;
+  unsigned blockPeriod = 1, launchesPerKernel = 0;
+  std::vector<LaunchRecord> launches;  // indexed by the records' `launch`
+};
+// Completes the GPU's records (launch index, element index, unit, field) and writes them to path
+// in the binary trace format. Returns "" or a one-line error.
+std::string writeTrace(const std::string& path, const std::vector<RelayoutUnitDesc>& units,
+                       const std::vector<UnitData>& data, const ProfileMeta& meta, TraceSummary& summary);
+// Writes bytes to path through a temporary file and a rename. Returns "" or a one-line error.
+std::string writeFileAtomically(const std::string& path, const std::string& bytes);
 
 // $RELAYOUT_PROFILE, or relayout-profile.json in the working folder; under an MPI launcher
 // P.json becomes P.rankN.json.

@@ -15,6 +15,10 @@ namespace relayout {
 struct InstrumentOptions {
   // Classify warps in one thread block of every `blockPeriod` (1 = every block).
   unsigned blockPeriod = 1;
+  // Trace mode (docs/formats.md, "Trace"): records per unit, 0 = no trace; and the first
+  // launches of each kernel traced, 0 = all.
+  unsigned long long traceCapacity = 0;
+  unsigned traceLaunches = 2;
 };
 
 struct InstrumentedUnit {
