@@ -74,8 +74,11 @@ std::string writeTrace(const std::string& path, const std::vector<RelayoutUnitDe
       const uint64_t grid = r.element;  // the GPU stored the grid id there
       auto [index, added] = launchIndex.try_emplace(grid, unsigned(summary.launches.size()));
       if (added) {
+        // CUPTI names the launch; failing that, the kernel id the GPU stored names its kernel.
         auto known = launchByGrid.find(grid);
-        summary.launches.push_back(known != launchByGrid.end() ? *known->second : LaunchRecord{grid, "", 0});
+        const bool named = r.launch < unit.num_kernels && unit.kernel_names;
+        summary.launches.push_back(known != launchByGrid.end() ? *known->second
+                                                               : LaunchRecord{grid, named ? unit.kernel_names[r.launch] : "", 0});
       }
       r.launch = index->second;
       r.unit = static_cast<unsigned char>(u);

@@ -44,10 +44,11 @@ int fetchKernelSites(unsigned long long* out, unsigned sites) {
 
 constexpr unsigned long long kCapacity = 6, kBase = 0x7f0000001000ull;
 RelayoutTraceRecord gpuRecord(unsigned long long addr, unsigned long long grid, unsigned site, unsigned lane,
-                              unsigned group) {
+                              unsigned group, unsigned kernel) {
   RelayoutTraceRecord r{};
   r.addr = addr;
   r.element = grid;  // as the GPU leaves it
+  r.launch = kernel;
   r.warp = 5;
   r.site = site;
   r.lane = static_cast<unsigned char>(lane);
@@ -57,9 +58,9 @@ RelayoutTraceRecord gpuRecord(unsigned long long addr, unsigned long long grid, 
 // Two warp accesses that fit (3 lanes of grid 77, 2 of grid 78) and one of 4 lanes that did not.
 int fetchTrace(RelayoutTraceRecord* out, unsigned long long* requested) {
   const RelayoutTraceRecord written[] = {
-      gpuRecord(kBase + 0 * 32 + 4, 77, 1, 0, 3), gpuRecord(kBase + 1 * 32 + 4, 77, 1, 1, 3),
-      gpuRecord(kBase + 2 * 32 + 4, 77, 1, 2, 3), gpuRecord(kBase + 9 * 32 + 12, 78, 2, 7, 2),
-      gpuRecord(0x10, 78, 2, 8, 2)};  // an address in no allocation
+      gpuRecord(kBase + 0 * 32 + 4, 77, 1, 0, 3, 1), gpuRecord(kBase + 1 * 32 + 4, 77, 1, 1, 3, 1),
+      gpuRecord(kBase + 2 * 32 + 4, 77, 1, 2, 3, 1), gpuRecord(kBase + 9 * 32 + 12, 78, 2, 7, 2, 2),
+      gpuRecord(0x10, 78, 2, 8, 2, 2)};  // an address in no allocation
   std::memset(out, 0, kCapacity * sizeof *out);
   std::memcpy(out, written, sizeof written);
   *requested = 5 + 4;
@@ -182,13 +183,15 @@ TEST_F(RuntimeTrace, TraceFileFollowsTheDocumentedLayout) {
   EXPECT_EQ(t.launches[1].kernel, "collide()");
 }
 
-// A grid CUPTI never described is still a launch, of an unknown kernel.
-TEST_F(RuntimeTrace, UnknownGridIsNamedQuestionMark) {
+// A grid CUPTI never described is still a launch: of the kernel whose id the GPU stored, or of
+// an unknown kernel.
+TEST_F(RuntimeTrace, GridsCuptiDidNotDescribe) {
   rt::registerUnit(tracingUnit());
   ASSERT_EQ(rt::writeProfile(path, {"dev", {}}), "");
   auto profile = Profile::load(path);
   ASSERT_TRUE(bool(profile)) << llvm::toString(profile.takeError());
   ASSERT_EQ(profile->trace->launches.size(), 2u);
-  EXPECT_EQ(profile->trace->launches[0].kernel, "?");
+  EXPECT_EQ(profile->trace->launches[0].kernel, "collide");  // kernel id 1
   EXPECT_EQ(profile->trace->launches[0].gridId, 77u);
+  EXPECT_EQ(profile->trace->launches[1].kernel, "?");  // kernel id 2: not an instrumented kernel
 }

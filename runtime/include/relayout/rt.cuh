@@ -107,7 +107,7 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
   RelayoutTraceRecord r;
   r.addr = a;
   r.element = grid;  // the host replaces it with the element index
-  r.launch = 0;
+  r.launch = __rl_kernel_row();  // the host names the launch from its grid id, or else from this
   r.warp = (unsigned)(block * warpsPerBlock + threadInBlock / 32);
   r.site = id;
   r.unit = 0;

@@ -20,8 +20,9 @@ typedef struct RelayoutSiteInfo {
   unsigned in_helper;   /* 1 when the site lies in a function that is not a kernel */
 } RelayoutSiteInfo;
 
-/* One trace record, as the file holds it. On the GPU `element` holds the grid id and `launch`,
- * `unit` and `field` are zero; the host fills them in when it writes the file. */
+/* One trace record, as the file holds it. On the GPU `element` holds the grid id, `launch` the
+ * kernel id (num_kernels: unknown), `unit` and `field` zero; the host fills them in when it
+ * writes the file. */
 typedef struct RelayoutTraceRecord {
   unsigned long long addr;
   unsigned long long element;

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Checks a profile of tests/gpu/attribution.cu (instrumented by relayout, run on a GPU).
+
+usage: check_attribution.py PROFILE.json SITES.json [--trace full|overflow] [--period N]
+
+Asserts that both kernels' 40 launches were counted, that the helper's sites are split by calling
+kernel with each kernel's own access pattern (perBody: 32 sectors and no shared address per warp
+access; perBlock: one sector, every access shared), and, with --trace, that the binary trace
+(docs/formats.md) holds exactly the first launches of each kernel with the element index each lane
+touched (perBody: its global thread index; perBlock: its block index), or, for `overflow`, that a
+full buffer kept whole warp accesses only and counted the rest as dropped. Prints PASS or the
+failed checks, exit status 0 or 1."""
+import json
+import struct
+import sys
+
+LAUNCHES, WARPS_PER_LAUNCH, WARPS_PER_BLOCK = 40, (1 << 16) // 32, 128 // 32
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+    return condition
+
+
+def main(argv):
+    args = argv[1:]
+    trace_mode, period = None, 1
+    if "--trace" in args:
+        i = args.index("--trace")
+        trace_mode = args[i + 1]
+        del args[i:i + 2]
+    if "--period" in args:
+        i = args.index("--period")
+        period = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 2 or trace_mode not in (None, "full", "overflow"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    profile = json.load(open(args[0]))
+    sites = json.load(open(args[1]))
+
+    launches = {k["name"].split("(")[0]: k["launches"] for k in profile["kernels"]}
+    for kernel in ("perBody", "perBlock"):
+        check(launches.get(kernel) == LAUNCHES, f"{kernel}: {launches.get(kernel)} launches counted, expected {LAUNCHES}")
+
+    check([k["name"] for k in sites["kernels"]] == ["perBody", "perBlock"], f"site map kernels: {sites['kernels']}")
+    helper = [s["id"] for s in sites["sites"] if s["function"] == "weigh"]
+    check(len(helper) == 2, f"weigh has {len(helper)} sites, expected 2 (m, x)")
+    unit = profile["units"][0]
+    split = {(r["site"], r["kernel"]): r["counters"] for r in unit.get("kernel_sites", [])}
+    execs = LAUNCHES * WARPS_PER_LAUNCH // period
+    for site in helper:
+        body, block = split.get((site, "perBody")), split.get((site, "perBlock"))
+        if not check(body and block, f"site {site}: no per-kernel rows ({sorted(split)})"):
+            continue
+        check(body[0] == execs and block[0] == execs,
+              f"site {site}: warp executions {body[0]} / {block[0]}, expected {execs} each")
+        check(body[2] == 32 * body[0] and body[5] == 0, f"site {site} under perBody: {body}, expected 32 sectors, no sharing")
+        check(block[2] == block[0] and block[5] == block[0], f"site {site} under perBlock: {block}, expected 1 sector, all shared")
+        check(unit["sites"][site][0] == body[0] + block[0], f"site {site}: total {unit['sites'][site][0]} != sum of kernels")
+        check((site, "?") not in split, f"site {site}: counted under an unknown kernel")
+
+    if trace_mode:
+        check_trace(profile, args[0], helper, trace_mode)
+    if failures:
+        print("FAIL\n  " + "\n  ".join(failures))
+        return 1
+    print("PASS")
+    return 0
+
+
+def check_trace(profile, profile_path, helper, mode):
+    info = profile.get("trace")
+    if not check(info is not None, "the profile has no trace object"):
+        return
+    folder = profile_path.rsplit("/", 1)[0] if "/" in profile_path else "."
+    data = open(f"{folder}/{info['file']}", "rb").read()
+    magic, version, size, records, dropped, period, per_kernel, capacity = struct.unpack_from("<8sIIQQIIQ", data, 0)
+    check(magic == b"RLTRACE\0" and version == 1 and size == 32, f"header {magic} {version} {size}")
+    check(len(data) == 64 + 32 * records, f"file of {len(data)} bytes for {records} records")
+    check((records, dropped) == (info["records"], info["dropped"]), "header and profile disagree on records/dropped")
+    kernels = [l["kernel"].split("(")[0] for l in info["launches"]]
+    i = 0
+    groups = 0
+    while i < records:
+        addr, element, launch, warp, site, unit, field, lane, group = struct.unpack_from("<QQIIIBBBB", data, 64 + 32 * i)
+        if not check(1 <= group <= 32 and i + group <= records, f"record {i}: group {group}"):
+            return
+        for j in range(group):
+            a, e, l, w, s, u, f, ln, g = struct.unpack_from("<QQIIIBBBB", data, 64 + 32 * (i + j))
+            if not check(g == group and l == launch and w == warp and s == site, f"record {i + j}: not part of group at {i}"):
+                return
+            if s in helper and kernels[l] == "perBody" and not check(e == w * 32 + ln, f"record {i + j}: element {e}, thread {w * 32 + ln}"):
+                return
+            if s in helper and kernels[l] == "perBlock" and not check(e == w // WARPS_PER_BLOCK, f"record {i + j}: element {e}, block {w // WARPS_PER_BLOCK}"):
+                return
+        i += group
+        groups += 1
+    for kernel in ("perBody", "perBlock"):
+        n = kernels.count(kernel)
+        check(n <= per_kernel, f"{n} launches of {kernel} traced, limit {per_kernel}")
+    if mode == "full":
+        check(dropped == 0, f"{dropped} records dropped")
+        check(sorted(kernels) == ["perBlock"] * per_kernel + ["perBody"] * per_kernel, f"traced launches {kernels}")
+        expected = 2 * per_kernel * WARPS_PER_LAUNCH // period * 32 * len(helper)
+        check(records == expected, f"{records} records, expected {expected}")
+    else:
+        check(dropped > 0 and records <= capacity, f"overflow: {records} records, {dropped} dropped, capacity {capacity}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
