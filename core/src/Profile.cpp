@@ -57,6 +57,7 @@ json Profile::toJson() const {
                     {"block_period", trace->blockPeriod}, {"launches_per_kernel", trace->launchesPerKernel},
                     {"launches", launches}};
   }
+  if (hw) doc["hw"] = hwToJson(*hw);
   if (!mergedFrom.empty()) doc["merged_from"] = mergedFrom;
   return doc;
 }
@@ -102,6 +103,7 @@ llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path)
                                   l.at("stream").get<uint64_t>()});
       profile.trace = std::move(trace);
     }
+    if (d.contains("hw")) profile.hw = hwFromJson(d.at("hw"));
     return profile;
   });
 }

@@ -69,6 +69,31 @@ struct TraceInfo {
   std::vector<TracedLaunch> launches;
 };
 
+// What the hardware counted on one source line (relayout profile --hw; docs/formats.md,
+// "Hardware metrics"): the line's global memory instructions, warp level, in one function.
+struct HwLine {
+  std::string file;      // as the cubin's line table names it (absolute for instrumented units)
+  unsigned line = 0;
+  std::string function;  // demangled name of the kernel CUPTI patched
+  uint64_t instructions = 0;  // global memory instructions executed (warp level)
+  uint64_t loads = 0;         // of which global loads
+  uint64_t stores = 0;        // of which global stores
+  uint64_t sectors = 0;       // 32-byte sectors they accessed
+  uint64_t idealSectors = 0;  // sectors they would have needed, perfectly coalesced
+};
+
+struct HwProfile {
+  std::string source;  // "cupti-sass-metrics"
+  std::string device;
+  std::string chip;
+  std::vector<std::pair<std::string, std::string>> metrics;  // row key -> SASS metric name
+  uint64_t runtimeInstructions = 0;   // left out: the instrumented build's own code (rt.cuh)
+  uint64_t unmappedInstructions = 0;  // left out: no source line
+  std::vector<HwLine> lines;
+};
+nlohmann::json hwToJson(const HwProfile& hw);
+HwProfile hwFromJson(const nlohmann::json& j);  // throws nlohmann's exceptions on a malformed object
+
 struct Profile {
   static constexpr const char* kFormat = "relayout-profile";
   static constexpr int kVersion = 1;
@@ -79,6 +104,7 @@ struct Profile {
   std::vector<KernelProfile> kernels;
   std::vector<UnitProfile> units;
   std::optional<TraceInfo> trace;
+  std::optional<HwProfile> hw;  // relayout profile --hw
   std::vector<std::string> mergedFrom;  // the files `relayout merge` combined (empty for one run)
 
   const UnitProfile* findUnit(const std::string& sha256) const;
