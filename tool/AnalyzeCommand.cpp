@@ -45,7 +45,9 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
   }
   auto profile = Profile::load(profileFile);
   if (!profile) return profile.takeError();
-  return analyzePaper(maps, *profile, profileFile, options);
+  auto analysis = analyzePaper(maps, *profile, profileFile, options);
+  if (analysis && profile->hw) analysis->hw = compareWithHardware(maps, *profile, *profile->hw);
+  return analysis;
 }
 
 llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profileFile) {

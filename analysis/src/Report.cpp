@@ -58,6 +58,7 @@ std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct
         out += fmt::format("  {} {}\n", d.layout == Layout::Clustered ? "cluster" : "one cluster, kept as AoS:",
                            clusterLine(c));
   }
+  if (analysis.hw) out += renderHwTerminal(*analysis.hw);
   return out;
 }
 
@@ -90,6 +91,7 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
       out += fmt::format("| {} | {} | {} | {} | {:.4g} | {} |\n", c.name, fmt::join(c.fields, ", "), c.bytes,
                          c.paddingBytes, c.count, c.origin);
   }
+  if (analysis.hw) out += renderHwMarkdown(*analysis.hw);
   return out;
 }
 

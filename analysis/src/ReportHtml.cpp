@@ -153,6 +153,7 @@ std::string renderHtmlReport(const Analysis& analysis, size_t sitesPerStruct) {
     if (d.clustering) out += clusterSection(d);
     out += sitesTable(d, sitesPerStruct);
   }
+  if (analysis.hw) out += renderHwHtml(*analysis.hw);
   return out + "</body></html>\n";
 }
 

@@ -59,13 +59,15 @@ json renderJsonReport(const Analysis& analysis, size_t sitesPerStruct) {
     if (d.clustering) s["clustering"] = clusteringJson(*d.clustering);
     structs.push_back(std::move(s));
   }
-  return {{"format", "relayout-report"},
+  json report = {{"format", "relayout-report"},
           {"version", 1},
           {"rule", "paper"},
           {"device", analysis.profileDevice},
           {"sectors_note", "aos: measured; soa, clustered: estimates from each site's class and active lanes "
                            "(coalesced sites taken as stride-1), not a replay"},
           {"structs", structs}};
+  if (analysis.hw) report["hw"] = hwComparisonJson(*analysis.hw);
+  return report;
 }
 
 }  // namespace relayout

@@ -3,6 +3,7 @@
 
 #include "relayout/analysis/AccessTree.h"
 #include "relayout/analysis/Classify.h"
+#include "relayout/analysis/HwCompare.h"
 #include "relayout/core/Plan.h"
 #include "relayout/core/Profile.h"
 #include "relayout/core/SiteMap.h"
@@ -44,6 +45,7 @@ struct Analysis {
   std::string profileDevice;
   std::vector<StructDecision> structs;
   Plan plan;
+  std::optional<HwComparison> hw;  // the profile has hardware metrics (relayout profile --hw)
 };
 
 struct SiteMapFile {
