@@ -26,7 +26,8 @@ llvm::Expected<std::vector<std::string>> stageInstrumented(const std::vector<std
                                                            OutputSet& outputs, std::vector<InstrumentedUnit>* units);
 
 // Runs PROGRAM ARGS with RELAYOUT_PROFILE set, and checks that it wrote a readable profile.
-llvm::Error runProfiled(const std::vector<std::string>& command, const std::string& profilePath);
+// hw: also RELAYOUT_HW=1, so that the runtime records per-line SASS metrics (profile --hw).
+llvm::Error runProfiled(const std::vector<std::string>& command, const std::string& profilePath, bool hw = false);
 
 // Loads site maps and a profile and runs the paper rule.
 llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profilePath);

@@ -22,12 +22,17 @@ static cl::SubCommand command("profile",
                               "Run an instrumented program once and keep its profile: per access site, how its "
                               "warps touched memory (sectors, lines, lanes sharing an address), and per kernel, "
                               "launches and CUPTI kernel times.\n"
-                              "Usage: relayout profile [-o PROFILE.json] -- PROGRAM ARGS...");
+                              "Usage: relayout profile [-o PROFILE.json] [--hw] -- PROGRAM ARGS...");
 static cl::opt<std::string> output("o", cl::desc("Profile to write (default: relayout-profile.json)"),
                                    cl::value_desc("PROFILE.json"), cl::init("relayout-profile.json"),
                                    cl::sub(command));
+static cl::opt<bool> hwMetrics("hw",
+                               cl::desc("Also record what the GPU counted per source line (CUPTI SASS metrics: "
+                                        "global load/store instructions, sectors, ideal sectors), for the reports' "
+                                        "hardware cross-check; build the program with -lineinfo"),
+                               cl::sub(command));
 
-llvm::Error runProfiled(const std::vector<std::string>& commandLine, const std::string& profilePath) {
+llvm::Error runProfiled(const std::vector<std::string>& commandLine, const std::string& profilePath, bool hw) {
   if (commandLine.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "no program to run: give it after `--`, e.g. relayout profile -- ./app -n 100");
@@ -47,9 +52,12 @@ llvm::Error runProfiled(const std::vector<std::string>& commandLine, const std::
   if (llvm::StringRef parent = llvm::sys::path::parent_path(profilePath); !parent.empty())
     llvm::sys::fs::create_directories(parent);
   std::vector<std::string> environment;
-  for (char** e = environ; *e; ++e)
-    if (!llvm::StringRef(*e).starts_with("RELAYOUT_PROFILE=")) environment.push_back(*e);
+  for (char** e = environ; *e; ++e) {
+    llvm::StringRef var(*e);
+    if (!var.starts_with("RELAYOUT_PROFILE=") && !(hw && var.starts_with("RELAYOUT_HW="))) environment.push_back(*e);
+  }
   environment.push_back(("RELAYOUT_PROFILE=" + temp).str());
+  if (hw) environment.push_back("RELAYOUT_HW=1");
   std::vector<llvm::StringRef> args(commandLine.begin(), commandLine.end());
   std::vector<llvm::StringRef> env(environment.begin(), environment.end());
 
@@ -69,13 +77,16 @@ llvm::Error runProfiled(const std::vector<std::string>& commandLine, const std::
     llvm::sys::fs::remove(temp);
     return profile.takeError();
   }
+  if (hw && !profile->hw)
+    llvm::errs() << "relayout: warning: --hw: the profile has no hardware metrics (the program's `relayout: --hw:` "
+                    "message says why)\n";
   if (std::error_code ec = llvm::sys::fs::rename(temp, profilePath))
     return fileError(profilePath, "cannot write: " + ec.message());
   return llvm::Error::success();
 }
 
 static int run(const std::vector<std::string>& trailing) {
-  if (llvm::Error err = runProfiled(trailing, output)) return reportError(std::move(err));
+  if (llvm::Error err = runProfiled(trailing, output, hwMetrics)) return reportError(std::move(err));
   llvm::errs() << "relayout: profile written to " << output << "\n";
   return 0;
 }

@@ -30,7 +30,7 @@ static const char kOverview[] =
     "relayout: chooses the data layout (AoS, SoA) of CUDA structs from how warps really access them,\n"
     "and rewrites the sources to it.\n\n"
     "  relayout instrument FILE.cu... [-o DIR] [-p BUILD | -- NVCC-FLAGS]   add access hooks, write site maps\n"
-    "  relayout profile [-o PROFILE.json] -- PROGRAM ARGS...               run an instrumented program\n"
+    "  relayout profile [-o PROFILE.json] [--hw] -- PROGRAM ARGS...        run an instrumented program\n"
     "  relayout merge PROFILE.json... -o MERGED.json                       combine the profiles of MPI ranks\n"
     "  relayout analyze --sites S.json... --profile P.json [-o PLAN.json]  choose layouts, print a report\n"
     "  relayout rewrite --plan PLAN.json FILE.cu... [-o DIR|--diff|--in-place] [-- NVCC-FLAGS]\n"
