@@ -1,5 +1,6 @@
 // `relayout profile --hw`: per-instruction hardware counters through the CUPTI SASS Metrics API
-// (CUDA 12.5+, sm_70+), mapped to source lines through the cubins' line tables (-lineinfo).
+// (compute capability 7.0 and later), mapped to source lines through the cubins' line tables
+// (programs built with -lineinfo).
 //
 // Sequence (NVIDIA's sass_metrics and sass_source_map samples do the same, in one program):
 //   module loaded (resource callback)  -> keep a copy of the cubin
