@@ -30,6 +30,11 @@ static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile
 static cl::opt<unsigned> samplePeriod("sample-blocks",
                                       cl::desc("Classify warps in one thread block of every N (default 1: all)"),
                                       cl::value_desc("N"), cl::init(1), cl::sub(command));
+static cl::opt<unsigned> sampleLaunches(
+    "sample-launches",
+    cl::desc("Classify only in the first N launches of each kernel (default 0: all); the profile records "
+             "how many blocks each kernel ran and classified, and the analysis scales the counts back up"),
+    cl::value_desc("N"), cl::init(0), cl::sub(command));
 static cl::opt<bool> trace("trace",
                            cl::desc("Also record every sampled warp access, lane by lane, in a bounded buffer "
                                     "written at exit beside the profile as NAME.trace (docs/formats.md)"),
@@ -90,6 +95,7 @@ static int run(const std::vector<std::string>& trailing) {
   if (trace && traceCapacity > (1ull << 31)) return reportError("--trace-capacity must be at most 2147483648");
   InstrumentOptions options;
   options.blockPeriod = samplePeriod;
+  options.sampleLaunches = sampleLaunches;
   options.traceCapacity = trace ? traceCapacity.getValue() : 0;
   options.traceLaunches = traceLaunches;
   OutputSet outputs;

@@ -41,6 +41,10 @@ static cl::opt<std::string> recordedProfile("recorded-profile",
 static cl::opt<unsigned> samplePeriod("sample-blocks",
                                       cl::desc("Classify warps in one thread block of every N (default 1: all)"),
                                       cl::value_desc("N"), cl::init(1), cl::sub(command));
+static cl::opt<unsigned> sampleLaunches("sample-launches",
+                                        cl::desc("Classify only in the first N launches of each kernel "
+                                                 "(default 0: all)"),
+                                        cl::value_desc("N"), cl::init(0), cl::sub(command));
 static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
@@ -105,7 +109,10 @@ static int run(const std::vector<std::string>& trailing) {
   const std::string instrumentedDir = outDir + "/instrumented";
   OutputSet instrumented;
   std::vector<InstrumentedUnit> units;
-  auto siteMaps = stageInstrumented(files, buildDir, trailing, {samplePeriod}, instrumentedDir, instrumented, &units);
+  InstrumentOptions options;
+  options.blockPeriod = samplePeriod;
+  options.sampleLaunches = sampleLaunches;
+  auto siteMaps = stageInstrumented(files, buildDir, trailing, options, instrumentedDir, instrumented, &units);
   if (!siteMaps) return reportError(siteMaps.takeError());
   if (llvm::Error err = instrumented.commit(files)) return reportError(std::move(err));
 

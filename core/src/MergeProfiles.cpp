@@ -32,6 +32,16 @@ static llvm::Error addUnit(UnitProfile& into, const UnitProfile& unit, const std
     else
       addCounters(same->counters, k.counters);
   }
+  for (const KernelBlocks& k : unit.kernelBlocks) {
+    auto same = std::find_if(into.kernelBlocks.begin(), into.kernelBlocks.end(),
+                             [&](const KernelBlocks& m) { return m.kernel == k.kernel; });
+    if (same == into.kernelBlocks.end()) {
+      into.kernelBlocks.push_back(k);
+    } else {
+      same->blocks += k.blocks;
+      same->classified += k.classified;
+    }
+  }
   if (into.loops.size() < unit.loops.size()) into.loops.resize(unit.loops.size(), 0);
   for (size_t i = 0; i < unit.loops.size(); ++i) into.loops[i] += unit.loops[i];
   return llvm::Error::success();

@@ -41,6 +41,12 @@ json Profile::toJson() const {
     for (const SiteCounters& c : u.sites) rows.push_back(counterRow(c));
     json unitJson = {{"source", u.source}, {"sha256", u.sha256}, {"block_period", u.blockPeriod},
                      {"counter_columns", kCounterColumns}, {"loops", u.loops}, {"sites", rows}};
+    if (u.sampleLaunches) unitJson["sample_launches"] = u.sampleLaunches;
+    if (!u.kernelBlocks.empty()) {
+      json& blocks = unitJson["kernel_blocks"] = json::array();
+      for (const KernelBlocks& k : u.kernelBlocks)
+        blocks.push_back({{"kernel", k.kernel}, {"blocks", k.blocks}, {"classified", k.classified}});
+    }
     if (!u.kernelSites.empty()) {
       json& split = unitJson["kernel_sites"] = json::array();
       for (const KernelSiteCounters& k : u.kernelSites)
@@ -81,6 +87,11 @@ llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path)
       for (const json& row : u.at("sites")) unit.sites.push_back(counterRowFrom(row, unit.source));
       // Optional members, added later in version 1.
       if (u.contains("loops")) unit.loops = u.at("loops").get<std::vector<uint64_t>>();
+      unit.sampleLaunches = u.value("sample_launches", 0u);
+      if (u.contains("kernel_blocks"))
+        for (const json& k : u.at("kernel_blocks"))
+          unit.kernelBlocks.push_back(
+              {k.at("kernel").get<std::string>(), k.at("blocks").get<uint64_t>(), k.at("classified").get<uint64_t>()});
       if (u.contains("kernel_sites"))
         for (const json& k : u.at("kernel_sites")) {
           const unsigned site = k.at("site").get<unsigned>();

@@ -130,6 +130,9 @@ std::string readUnit(const RelayoutUnitDesc& u, UnitData& into) {
   if (err.empty() && u.abi_version >= 3 && u.fetch_kernel_sites)
     err = read(u.fetch_kernel_sites, into.kernelSites, size_t(u.num_sites) * (u.num_kernels + 1) * columns,
                u.num_sites, "per-kernel counters");
+  if (err.empty() && u.abi_version >= 3 && u.fetch_kernel_blocks)
+    err = read(u.fetch_kernel_blocks, into.kernelBlocks, size_t(u.num_kernels + 1) * 2, u.num_kernels,
+               "block counts");
   if (!err.empty() || u.abi_version < 3 || u.trace_capacity == 0) return err;
   if (!u.fetch_trace) return "unit " + str(u.source) + " has no function to read its trace";
   std::vector<RelayoutTraceRecord> records(u.trace_capacity);
@@ -191,6 +194,17 @@ std::string kernelSitesJson(const RelayoutUnitDesc& u, const UnitData& d) {
              ", \"kernel\": " + json(kernel).dump() + ", \"counters\": " + counterRow(r) + "}";
     }
   }
+  return out;
+}
+
+// Per kernel: thread blocks run and blocks classified, so the analysis can undo the sampling.
+std::string kernelBlocksJson(const RelayoutUnitDesc& u, const UnitData& d) {
+  if (u.abi_version < 3 || d.kernelBlocks.size() < size_t(u.num_kernels) * 2 || !u.kernel_names) return "";
+  std::string out;
+  for (unsigned k = 0; k < u.num_kernels; ++k)
+    out += std::string(k ? ",\n        " : "\n        ") + "{\"kernel\": " + json(str(u.kernel_names[k])).dump() +
+           ", \"blocks\": " + std::to_string(d.kernelBlocks[2 * k]) +
+           ", \"classified\": " + std::to_string(d.kernelBlocks[2 * k + 1]) + "}";
   return out;
 }
 
@@ -265,6 +279,9 @@ std::string writeProfile(const std::string& path, const ProfileMeta& meta, const
     out += "      \"source\": " + json(str(u.source)).dump() + ",\n";
     out += "      \"sha256\": " + json(str(u.sha256)).dump() + ",\n";
     out += "      \"block_period\": " + std::to_string(u.block_period) + ",\n";
+    if (u.abi_version >= 3) out += "      \"sample_launches\": " + std::to_string(u.sample_launches) + ",\n";
+    if (std::string blocks = kernelBlocksJson(u, d); !blocks.empty())
+      out += "      \"kernel_blocks\": [" + blocks + "\n      ],\n";
     out += "      \"counter_columns\": " + json(kColumns).dump() + ",\n";
     out += "      \"loops\": " + json(d.loops).dump() + ",\n";
     if (std::string split = kernelSitesJson(u, d); !split.empty())

@@ -25,6 +25,11 @@
 #ifndef RELAYOUT_TRACE_LAUNCHES
 #define RELAYOUT_TRACE_LAUNCHES 0
 #endif
+// Classify only in the first launches of each kernel (0: every launch). The profile records, per
+// kernel, the blocks run and the blocks classified, so the analysis scales counts back up.
+#ifndef RELAYOUT_SAMPLE_LAUNCHES
+#define RELAYOUT_SAMPLE_LAUNCHES 0
+#endif
 // Each site's counters are kept in several copies picked by SM id, summed when fetched: with one
 // copy the atomics contend (2.1x slower at block period 1 on an H200; 132 copies gain nothing
 // over 32).
@@ -46,6 +51,7 @@
 #define RELAYOUT_KERNEL_ROWS_ ((RELAYOUT_NUM_KERNELS) + 1)
 #define RELAYOUT_TRACE_ROWS_ ((RELAYOUT_TRACE_CAPACITY) > 0 ? (RELAYOUT_TRACE_CAPACITY) : 1)
 #define RELAYOUT_TRACE_SLOTS_ ((RELAYOUT_TRACE_LAUNCHES) > 0 ? (RELAYOUT_TRACE_LAUNCHES) : 1)
+#define RELAYOUT_LAUNCH_SLOTS_ ((RELAYOUT_SAMPLE_LAUNCHES) > 0 ? (RELAYOUT_SAMPLE_LAUNCHES) : 1)
 
 // Static: each translation unit has its own counters, registered under its own source hash.
 static __device__ unsigned long long __rl_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_SITE_ROWS_ *
@@ -55,6 +61,14 @@ static __device__ unsigned long long __rl_counters[(RELAYOUT_COUNTER_STRIPES) * 
 // reads its caller here. No -rdc caller from another unit stores it: such calls may be counted
 // under whatever id the block's shared memory held, clamped to the "unknown" row.
 static __shared__ unsigned __rl_kernel_id;
+// Per kernel row: thread blocks run, and thread blocks that classified (sampling's scale).
+static __device__ unsigned long long __rl_kernel_blocks[RELAYOUT_KERNEL_ROWS_ * 2];
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
+// Per kernel row, the grid ids (+1, 0 = free) of the first launches admitted to classification.
+static __device__ unsigned long long __rl_launch_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_LAUNCH_SLOTS_];
+// Whether this block classifies: decided once per block by __rl_enter.
+static __shared__ unsigned __rl_block_on;
+#endif
 // One counter per loop id: loop body executions, active lanes summed (the paper's Count).
 static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_LOOP_ROWS_];
 
@@ -72,17 +86,28 @@ static __device__ __forceinline__ unsigned __rl_kernel_row() {
   return k < (RELAYOUT_NUM_KERNELS) ? k : (RELAYOUT_NUM_KERNELS);
 }
 
-#if (RELAYOUT_TRACE_CAPACITY) > 0
-// Whether this launch is among the first RELAYOUT_TRACE_LAUNCHES of its kernel (called by one lane).
-static __device__ bool __rl_trace_admits(unsigned long long grid) {
-#if (RELAYOUT_TRACE_LAUNCHES) > 0
-  unsigned long long* slots = &__rl_trace_grids[__rl_kernel_row() * RELAYOUT_TRACE_SLOTS_];
-  for (unsigned s = 0; s < (RELAYOUT_TRACE_LAUNCHES); ++s) {
+static __device__ __forceinline__ unsigned long long __rl_grid_id() {
+  unsigned long long grid;
+  asm("mov.u64 %0, %%gridid;" : "=l"(grid));
+  return grid;
+}
+
+// Whether launch `grid` is among the first `count` launches of its kernel, whose slots hold the
+// grid ids (+1) admitted so far. Called by one thread; concurrent launches race for the slots.
+static __device__ bool __rl_admits(unsigned long long* slots, unsigned count, unsigned long long grid) {
+  for (unsigned s = 0; s < count; ++s) {
     unsigned long long seen = *(volatile unsigned long long*)&slots[s];
     if (seen == 0) seen = atomicCAS(&slots[s], 0ull, grid + 1);
     if (seen == 0 || seen == grid + 1) return true;
   }
   return false;
+}
+
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+// Whether this launch is among the first RELAYOUT_TRACE_LAUNCHES of its kernel (called by one lane).
+static __device__ bool __rl_trace_admits(unsigned long long grid) {
+#if (RELAYOUT_TRACE_LAUNCHES) > 0
+  return __rl_admits(&__rl_trace_grids[__rl_kernel_row() * RELAYOUT_TRACE_SLOTS_], RELAYOUT_TRACE_LAUNCHES, grid);
 #else
   (void)grid;
   return true;
@@ -93,8 +118,7 @@ static __device__ bool __rl_trace_admits(unsigned long long grid) {
 // access that does not fit whole writes nothing; the host counts it as dropped.
 static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned mask, unsigned lane,
                                   unsigned lanesBelow, unsigned leader) {
-  unsigned long long grid;
-  asm("mov.u64 %0, %%gridid;" : "=l"(grid));
+  const unsigned long long grid = __rl_grid_id();
   const unsigned n = __popc(mask);
   unsigned long long base = ~0ull;
   if (lane == leader && __rl_trace_admits(grid)) base = atomicAdd(&__rl_trace_requested, (unsigned long long)n);
@@ -125,6 +149,15 @@ static __device__ __forceinline__ bool __rl_sampled_block() {
   return block % (RELAYOUT_BLOCK_PERIOD) == 0;
 #else
   return true;
+#endif
+}
+
+// Whether this thread's block classifies its accesses.
+static __device__ __forceinline__ bool __rl_active() {
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
+  return __rl_block_on != 0;
+#else
+  return __rl_sampled_block();
 #endif
 }
 
@@ -213,10 +246,33 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id) {
 }
 #endif  // __CUDA_ARCH__
 
+#ifdef __CUDA_ARCH__
+// The first thread of a block counts it, decides whether it classifies, and returns that.
+static __device__ __noinline__ bool __rl_enter_block(unsigned kernel) {
+  bool on = __rl_sampled_block();
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
+  if (on)
+    on = __rl_admits(&__rl_launch_grids[kernel * RELAYOUT_LAUNCH_SLOTS_], RELAYOUT_SAMPLE_LAUNCHES, __rl_grid_id());
+#endif
+  atomicAdd(&__rl_kernel_blocks[kernel * 2], 1ull);
+  if (on) atomicAdd(&__rl_kernel_blocks[kernel * 2 + 1], 1ull);
+  return on;
+}
+#endif
+
 // Put first in the body of every kernel of the unit by the instrumenter, with the kernel's id.
+// Every thread stores the same id, so no barrier is needed for it; deciding whether the block
+// classifies its launch takes one atomic, and a barrier to share the answer.
 static __device__ __forceinline__ void __rl_enter(unsigned kernel) {
 #ifdef __CUDA_ARCH__
   __rl_kernel_id = kernel;
+  const bool first = (threadIdx.x | threadIdx.y | threadIdx.z) == 0;
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
+  if (first) __rl_block_on = __rl_enter_block(kernel);
+  __syncthreads();
+#else
+  if (first) __rl_enter_block(kernel);
+#endif
 #else
   (void)kernel;
 #endif
@@ -225,7 +281,7 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel) {
 // Put first in every loop body of device code by the instrumenter: counts the body's executions.
 static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #ifdef __CUDA_ARCH__
-  if (id < RELAYOUT_LOOP_ROWS_ && __rl_sampled_block()) __rl_count_loop(id);
+  if (id < RELAYOUT_LOOP_ROWS_ && __rl_active()) __rl_count_loop(id);
 #else
   (void)id;
 #endif
@@ -235,7 +291,7 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 #ifdef __CUDA_ARCH__
-  if (id < RELAYOUT_SITE_ROWS_ && __rl_sampled_block())
+  if (id < RELAYOUT_SITE_ROWS_ && __rl_active())
     __rl_classify(id, reinterpret_cast<unsigned long long>(p));
 #else
   (void)id;
@@ -283,6 +339,11 @@ static int __rl_fetch_rows(unsigned long long* out, unsigned numSites, bool perK
 static int __rl_fetch(unsigned long long* out, unsigned numSites) { return __rl_fetch_rows(out, numSites, false); }
 static int __rl_fetch_kernel_sites(unsigned long long* out, unsigned numSites) {
   return __rl_fetch_rows(out, numSites, true);
+}
+
+// Per kernel id (and the unknown row): blocks run, blocks classified.
+static int __rl_fetch_kernel_blocks(unsigned long long* out, unsigned) {
+  return (int)cudaMemcpyFromSymbol(out, __rl_kernel_blocks, sizeof(__rl_kernel_blocks));
 }
 
 static int __rl_fetch_trace(RelayoutTraceRecord* out, unsigned long long* requested) {
@@ -340,5 +401,7 @@ static const RelayoutUnitDesc __rl_unit = {RELAYOUT_ABI_VERSION,
                                            RELAYOUT_SITE_INFO_PTR_,
                                            (unsigned long long)(RELAYOUT_TRACE_CAPACITY),
                                            (unsigned)(RELAYOUT_TRACE_LAUNCHES),
-                                           __rl_fetch_trace};
+                                           __rl_fetch_trace,
+                                           (unsigned)(RELAYOUT_SAMPLE_LAUNCHES),
+                                           __rl_fetch_kernel_blocks};
 static const int __rl_registered __attribute__((unused)) = (relayout_rt_register_unit(&__rl_unit), 0);

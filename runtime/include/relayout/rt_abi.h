@@ -65,6 +65,8 @@ typedef struct RelayoutUnitDesc {
   unsigned long long trace_capacity; /* records; 0 when built without --trace */
   unsigned trace_launches;           /* first launches of each kernel traced; 0 = all */
   RelayoutFetchTraceFn fetch_trace;
+  unsigned sample_launches;              /* first launches of each kernel classified; 0 = all */
+  RelayoutFetchFn fetch_kernel_blocks;   /* out[(num_kernels + 1) * 2]: blocks run, blocks classified */
 } RelayoutUnitDesc;
 
 /* Called from a static constructor of each instrumented translation unit; the strings must live

@@ -44,6 +44,7 @@ struct UnitData {
   std::vector<unsigned long long> counters;     // num_sites rows of 6 columns
   std::vector<unsigned long long> loops;        // num_loops
   std::vector<unsigned long long> kernelSites;  // num_sites x (num_kernels + 1) rows of 6 (ABI 3)
+  std::vector<unsigned long long> kernelBlocks; // (num_kernels + 1) x {blocks run, classified} (ABI 3)
   std::vector<RelayoutTraceRecord> trace;       // the records written, as the GPU left them
   unsigned long long traceRequested = 0;        // records the kernels asked for (written + dropped)
 };

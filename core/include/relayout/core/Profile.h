@@ -30,6 +30,13 @@ struct KernelSiteCounters {
   SiteCounters counters;
 };
 
+// How much of one kernel's work was classified: the scale that undoes sampling.
+struct KernelBlocks {
+  std::string kernel;       // the site map's kernel name
+  uint64_t blocks = 0;      // thread blocks the kernel ran
+  uint64_t classified = 0;  // of those, blocks that classified their accesses
+};
+
 struct UnitProfile {
   std::string source;
   std::string sha256;
@@ -41,6 +48,9 @@ struct UnitProfile {
   // Sites in helper functions split by calling kernel (pairs with warp_execs > 0); empty in
   // profiles written before per-kernel attribution.
   std::vector<KernelSiteCounters> kernelSites;
+  // Per kernel of the unit, blocks run and classified; empty in profiles written before.
+  std::vector<KernelBlocks> kernelBlocks;
+  unsigned sampleLaunches = 0;  // classification limited to the first N launches per kernel; 0: all
 };
 
 struct KernelProfile {

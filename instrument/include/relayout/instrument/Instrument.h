@@ -15,6 +15,8 @@ namespace relayout {
 struct InstrumentOptions {
   // Classify warps in one thread block of every `blockPeriod` (1 = every block).
   unsigned blockPeriod = 1;
+  // Classify only in the first `sampleLaunches` launches of each kernel; 0 = all.
+  unsigned sampleLaunches = 0;
   // Trace mode (docs/formats.md, "Trace"): records per unit, 0 = no trace; and the first
   // launches of each kernel traced, 0 = all.
   unsigned long long traceCapacity = 0;
