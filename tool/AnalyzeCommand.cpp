@@ -35,6 +35,22 @@ static cl::opt<bool> noClusters("no-clusters",
                                          "__align__(16) clusters by the field access tree"),
                                 cl::sub(command));
 
+static cl::opt<std::string> mode("mode",
+                                 cl::desc("How to decide: `paper` (the weighted sum of Nakai & Ohno) or `model` "
+                                          "(replay the profile's trace against AoS, SoA, AoSoA and the clustered "
+                                          "layout and pick the one predicted to move the fewest sectors; needs "
+                                          "`relayout instrument --trace`). Default: paper"),
+                                 cl::value_desc("paper|model"), cl::sub(command));
+static cl::opt<std::string> forcedLayout("layout",
+                                         cl::desc("Force this layout on every struct (the plan's mode is `forced`): "
+                                                  "aos, soa, or clustered (the field access tree's clusters); the "
+                                                  "report still shows the predictions"),
+                                         cl::value_desc("aos|soa|clustered"), cl::sub(command));
+static cl::opt<std::string> tracePath("trace",
+                                      cl::desc("Model mode: the trace to replay (default: the profile's trace.file, "
+                                               "in the profile's folder)"),
+                                      cl::value_desc("NAME.trace"), cl::sub(command));
+
 static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths,
                                              const std::string& profileFile, const AnalyzeOptions& options) {
   std::vector<SiteMapFile> maps;
@@ -45,7 +61,7 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
   }
   auto profile = Profile::load(profileFile);
   if (!profile) return profile.takeError();
-  auto analysis = analyzePaper(maps, *profile, profileFile, options);
+  auto analysis = analyze(maps, *profile, profileFile, options);
   if (analysis && profile->hw) analysis->hw = compareWithHardware(maps, *profile, *profile->hw);
   return analysis;
 }
@@ -58,6 +74,21 @@ static int run(const std::vector<std::string>& trailing) {
   if (!trailing.empty()) return reportError("analyze takes no arguments after `--`");
   AnalyzeOptions options;
   options.clusters = !noClusters;
+  options.tracePath = tracePath;
+  if (mode == "model")
+    options.mode = AnalyzeMode::Model;
+  else if (mode == "paper")
+    options.mode = AnalyzeMode::Paper;
+  else if (!mode.empty())
+    return reportError("--mode must be paper or model, not '" + mode + "'");
+  if (forcedLayout == "aos")
+    options.forced = Layout::AoS;
+  else if (forcedLayout == "soa")
+    options.forced = Layout::SoA;
+  else if (forcedLayout == "clustered")
+    options.forced = Layout::Clustered;
+  else if (!forcedLayout.empty())
+    return reportError("--layout must be aos, soa or clustered, not '" + forcedLayout + "'");
   auto analysis = analyzeFiles(sites, profilePath, options);
   if (!analysis) return reportError(analysis.takeError());
   OutputSet outputs;

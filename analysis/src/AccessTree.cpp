@@ -82,7 +82,8 @@ FieldAccessTree buildFieldAccessTree(const StructInfo& s, const std::vector<Tree
     it->second.label = site.loopLabel;
     it->second.derived = std::max(it->second.derived, site.executions);
     it->second.fields.insert(site.field);
-    // A device helper's loop goes under every kernel that reaches it (their counters are summed
+    // A device helper's site split per calling kernel (kernel_sites) comes once per kernel, with
+    // that kernel's counts. Otherwise its loop goes under every kernel that reaches it (their counters are summed
     // in one site, so each copy carries the same Count; step 3 merges the copies again).
     std::vector<std::string> kernels = site.kernels.empty() ? std::vector{site.key.function} : site.kernels;
     for (const std::string& k : kernels) {

@@ -1,5 +1,6 @@
 #include "relayout/analysis/Analyze.h"
 
+#include "AnalyzeModel.h"
 #include "relayout/analysis/Traffic.h"
 #include "relayout/core/Files.h"
 
@@ -41,12 +42,11 @@ std::string loopLabel(const SiteMap& map, const SiteInfo& site) {
   return site.loop ? fmt::format("loop {}", *site.loop) : "body of " + site.function;
 }
 
-// Step 4 of the paper's clustering, with sectors predicted for the result; a single cluster
-// holding every field is plain AoS (nothing to split).
+// Steps 1-4 of the paper's clustering; a single cluster holding every field is plain AoS
+// (nothing to split).
 void clusterStruct(const StructInfo& info, StructDecision& d, const std::vector<TreeSite>& sites,
                    const LoopCounts& counts) {
   d.clustering = clusterFields(info, buildFieldAccessTree(info, sites, counts));
-  if (d.clustering->clusters.size() > 1) d.layout = Layout::Clustered;
 }
 
 unsigned clusterBytesOf(const StructDecision& d, const std::string& field, unsigned fallback) {
@@ -56,9 +56,10 @@ unsigned clusterBytesOf(const StructDecision& d, const std::string& field, unsig
   return fallback;
 }
 
-std::string reasonFor(const StructDecision& d) {
+std::string reasonFor(const StructDecision& d, AnalyzeMode mode) {
   if (d.sites.empty() || d.sites.front().verdict.cls == AccessClass::NotExecuted)
     return "no executed accesses: left as it is";
+  if (mode == AnalyzeMode::Model) return modelReason(d);
   const SiteEvidence& top = d.sites.front();
   std::string reason = fmt::format("weighted sum {:+.4g} ({} favours {}; heaviest site {} {}.{} is {})", d.score,
                                    d.score > 0 ? "> 0" : "<= 0", d.layout == Layout::SoA ? "SoA" : "AoS",
@@ -69,13 +70,62 @@ std::string reasonFor(const StructDecision& d) {
   return reason;
 }
 
+// The tree sites of one site. A helper's site whose counters the profile split per calling kernel
+// (kernel_sites) goes under each kernel that called it, with that kernel's executions; its loop
+// gets a per-kernel key whose measured Count is the loop's Count times the kernel's share of the
+// site's executions. A "?" caller (not instrumented in the unit) keeps the static kernel list.
+void addTreeSites(const SiteMap& map, const UnitProfile& unit, const SiteInfo& site, const SiteVerdict& verdict,
+                  std::vector<TreeSite>& out, LoopCounts& counts) {
+  LoopKey key{map.sourcePath, site.function, site.loop, ""};
+  std::vector<const KernelSiteCounters*> split;
+  for (const KernelSiteCounters& k : unit.kernelSites)
+    if (k.site == site.id && k.counters.laneExecs > 0) split.push_back(&k);
+  if (split.empty()) {
+    out.push_back({key, loopLabel(map, site), site.kernels, site.field, verdict.executions});
+    return;
+  }
+  const double period = std::max(1u, unit.blockPeriod);
+  const double total = std::max<double>(1, double(unit.sites[site.id].laneExecs));
+  auto measured = counts.find(key);
+  for (const KernelSiteCounters* k : split) {
+    double executions = double(k->counters.laneExecs) * period;
+    if (k->kernel == "?") {
+      out.push_back({key, loopLabel(map, site), site.kernels, site.field, executions});
+      continue;
+    }
+    LoopKey perKernel = key;
+    perKernel.kernel = k->kernel;
+    if (measured != counts.end()) {
+      double share = measured->second * double(k->counters.laneExecs) / total;
+      auto [it, fresh] = counts.try_emplace(perKernel, share);
+      if (!fresh) it->second = std::max(it->second, share);
+    }
+    out.push_back({perKernel, loopLabel(map, site), {k->kernel}, site.field, executions});
+  }
+}
+
 }  // namespace
+
+const char* toString(AnalyzeMode mode) { return mode == AnalyzeMode::Model ? "model" : "paper"; }
 
 llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, const Profile& profile,
                                       llvm::StringRef profilePath, const AnalyzeOptions& options) {
+  AnalyzeOptions paper = options;
+  paper.mode = AnalyzeMode::Paper;
+  return analyze(siteMaps, profile, profilePath, paper);
+}
+
+llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const Profile& profile,
+                                 llvm::StringRef profilePath, const AnalyzeOptions& options) {
   Analysis analysis;
+  analysis.mode = options.mode;
+  analysis.forced = options.forced.has_value();
   analysis.profileDevice = profile.device;
-  analysis.plan.mode = "paper";
+  analysis.plan.mode = analysis.forced ? "forced" : toString(options.mode);
+  if (options.mode == AnalyzeMode::Model && !profile.trace && options.tracePath.empty())
+    return fileError(profilePath, "has no trace: model mode replays the accesses that a program instrumented with "
+                                  "`relayout instrument --trace` records (or use --mode paper)");
+  std::vector<ModelUnit> modelUnits;
   std::map<std::string, StructDecision> decisions;
   std::map<std::string, const StructInfo*> structInfo;
   std::map<std::string, std::vector<TreeSite>> treeSites;
@@ -96,6 +146,7 @@ llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, 
       return fileError(profilePath, fmt::format("has {} sites for {} but the site map {} has {}", unit->sites.size(),
                                                 map.sourcePath, file.path, map.sites.size()));
     analysis.plan.sources.push_back({map.sourcePath, map.sourceSha256});
+    modelUnits.push_back({&file, unit, static_cast<size_t>(unit - profile.units.data())});
     // Measured loop Counts (thread-level body executions), where the profile has them.
     for (const LoopInfo& loop : map.loops)
       if (loop.id < unit->loops.size())
@@ -114,8 +165,7 @@ llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, 
                                                 site.structName, site.field));
       SiteEvidence e{map.sourcePath, site, unit->sites[site.id], classifyPaper(unit->sites[site.id], unit->blockPeriod),
                      unit->blockPeriod, {}};
-      treeSites[site.structName].push_back({{map.sourcePath, site.function, site.loop}, loopLabel(map, site),
-                                            site.kernels, site.field, e.verdict.executions});
+      addTreeSites(map, *unit, site, e.verdict, treeSites[site.structName], loopCounts);
       StructDecision& d = decisions[site.structName];
       d.score += e.verdict.weight;
       d.sites.push_back(std::move(e));
@@ -130,18 +180,33 @@ llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, 
     // The paper's decision: a positive sum keeps AoS, a negative one picks SoA.
     d.layout = executed && d.score < 0 ? Layout::SoA : Layout::AoS;
     const StructInfo& info = *structInfo[name];
-    if (executed && d.layout == Layout::AoS && options.clusters)
+    // The field access tree: the paper's step for an AoS struct; the clustered candidate of model
+    // mode and of --layout clustered for every struct.
+    bool wantTree = options.mode == AnalyzeMode::Model || options.forced == Layout::Clustered ||
+                    (d.layout == Layout::AoS && options.clusters && !options.forced);
+    if (executed && wantTree) {
       clusterStruct(info, d, treeSites[name], loopCounts);
+      if (options.mode == AnalyzeMode::Paper && d.layout == Layout::AoS && options.clusters &&
+          d.clustering->clusters.size() > 1)
+        d.layout = Layout::Clustered;
+    }
     for (SiteEvidence& e : d.sites) {
       e.sectors.aos = measuredSectors(e.counters, e.blockPeriod);
       e.sectors.soa = predictSectors(e.counters, e.verdict, e.blockPeriod, e.site.size, e.site.size);
+      e.sectors.aosoa = e.sectors.soa;
       e.sectors.clustered = predictSectors(e.counters, e.verdict, e.blockPeriod, e.site.size,
                                            clusterBytesOf(d, e.site.field, info.size));
-      d.sectors.aos += e.sectors.aos;
-      d.sectors.soa += e.sectors.soa;
-      d.sectors.clustered += e.sectors.clustered;
+      d.sectors.add(e.sectors);
     }
+  }
 
+  if (options.mode == AnalyzeMode::Model)
+    if (llvm::Error err = applyModel(analysis, decisions, structInfo, modelUnits, profile, profilePath, options))
+      return std::move(err);
+
+  for (auto& [name, d] : decisions) {
+    const StructInfo& info = *structInfo[name];
+    if (options.forced) forceDecision(d, *options.forced);
     StructPlan sp;
     sp.name = name;
     sp.layout = d.layout;
@@ -150,12 +215,16 @@ llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, 
     if (d.layout == Layout::SoA) sp.clusters = soaClusters(sp.fields);
     if (d.layout == Layout::Clustered)
       for (const FieldCluster& c : d.clustering->clusters) sp.clusters.push_back({c.name, c.fields, c.paddingBytes});
-    sp.reason = reasonFor(d);
+    sp.reason = options.forced ? fmt::format("forced by --layout {}{}", toString(*options.forced),
+                                             d.layout == *options.forced ? "" : forcedFallbackNote(d))
+                               : reasonFor(d, options.mode);
     nlohmann::json top = nlohmann::json::array();
     for (size_t i = 0; i < d.sites.size() && i < 20; ++i) top.push_back(evidenceJson(d.sites[i]));
     sp.details = {{"sites", top}, {"site_count", d.sites.size()},
-                  {"predicted_sectors", {{"aos", d.sectors.aos}, {"soa", d.sectors.soa}}}};
+                  {"predicted_sectors", {{"aos", d.sectors.aos}, {"soa", d.sectors.soa}}},
+                  {"sectors_source", options.mode == AnalyzeMode::Model ? "model" : "paper"}};
     if (d.clustering) sp.details["predicted_sectors"]["clustered"] = d.sectors.clustered;
+    if (options.mode == AnalyzeMode::Model) addModelDetails(d, sp.details);
     analysis.plan.structs.push_back(std::move(sp));
     analysis.structs.push_back(std::move(d));
   }

@@ -24,11 +24,27 @@ bool executed(const StructDecision& d) {
   return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
 }
 
-std::string trafficLine(const StructDecision& d) {
+std::string trafficLine(const Analysis& a, const StructDecision& d) {
+  if (a.mode == AnalyzeMode::Model) {
+    std::string out = fmt::format("predicted 32-byte sectors (trace replay, {:.0f}% of executions): AoS {:.4g}, SoA {:.4g}",
+                                  100 * d.replayedShare, d.sectors.aos, d.sectors.soa);
+    if (d.clustering && d.clustering->clusters.size() > 1) out += fmt::format(", clustered {:.4g}", d.sectors.clustered);
+    return out + fmt::format(", AoSoA {:.4g} (not emitted)", d.sectors.aosoa);
+  }
   std::string out = fmt::format("predicted 32-byte sectors: AoS {:.4g} (measured), SoA {:.4g} (estimate)", d.sectors.aos,
                                 d.sectors.soa);
   if (d.clustering) out += fmt::format(", clustered {:.4g} (estimate)", d.sectors.clustered);
   return out;
+}
+
+std::string ruleName(const Analysis& a) {
+  std::string rule = a.mode == AnalyzeMode::Model ? "traffic model: trace replay" : "paper rule";
+  return a.forced ? rule + "; layouts forced by --layout" : rule;
+}
+
+const char* clusterWord(const StructDecision& d) {
+  if (d.layout == Layout::Clustered) return "cluster";
+  return d.clustering->clusters.size() > 1 ? "candidate cluster (not chosen):" : "one cluster, kept as AoS:";
 }
 
 std::string clusterLine(const FieldCluster& c) {
@@ -36,10 +52,29 @@ std::string clusterLine(const FieldCluster& c) {
                      c.paddingBytes, c.count, c.origin);
 }
 
+// Model mode: per layout, sectors after the warp's reuse and as requested; then per kernel.
+std::string modelTable(const StructDecision& d) {
+  std::string out = fmt::format("\n| layout | predicted sectors | requested sectors | emitted |\n|---|---|---|---|\n"
+                                "| AoS | {:.4g} | {:.4g} | yes |\n| SoA | {:.4g} | {:.4g} | yes |\n",
+                                d.sectors.aos, d.requested.aos, d.sectors.soa, d.requested.soa);
+  if (d.clustering && d.clustering->clusters.size() > 1)
+    out += fmt::format("| clustered | {:.4g} | {:.4g} | yes |\n", d.sectors.clustered, d.requested.clustered);
+  out += fmt::format("| AoSoA (32) | {:.4g} | {:.4g} | no (the rewriter does not emit it) |\n", d.sectors.aosoa,
+                     d.requested.aosoa);
+  out += fmt::format("\nThe profile measured {:.4g} sectors as run (AoS requested, replayed: {:.4g}).\n", d.measuredAoS,
+                     d.requested.aos);
+  if (d.kernels.empty()) return out;
+  out += "\n| kernel | AoS | SoA | AoSoA | clustered |\n|---|---|---|---|---|\n";
+  for (const KernelSectors& k : d.kernels)
+    out += fmt::format("| `{}` | {:.4g} | {:.4g} | {:.4g} | {:.4g} |\n", k.kernel, k.sectors.aos, k.sectors.soa,
+                       k.sectors.aosoa, k.sectors.clustered);
+  return out;
+}
+
 }  // namespace
 
 std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct) {
-  std::string out = fmt::format("relayout analysis (paper rule) of a profile recorded on {}\n",
+  std::string out = fmt::format("relayout analysis ({}) of a profile recorded on {}\n", ruleName(analysis),
                                 analysis.profileDevice.empty() ? "an unknown device" : analysis.profileDevice);
   for (const StructDecision& d : analysis.structs) {
     out += fmt::format("\nstruct {}: {}   score {:+.4g} over {} sites\n", d.name, layoutName(d.layout), d.score,
@@ -52,19 +87,19 @@ std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct
     }
     if (d.sites.size() > sitesPerStruct) out += fmt::format("  ... {} more sites\n", d.sites.size() - sitesPerStruct);
     if (!executed(d)) continue;
-    out += "  " + trafficLine(d) + "\n";
+    out += "  " + trafficLine(analysis, d) + "\n";
     if (d.clustering)
-      for (const FieldCluster& c : d.clustering->clusters)
-        out += fmt::format("  {} {}\n", d.layout == Layout::Clustered ? "cluster" : "one cluster, kept as AoS:",
-                           clusterLine(c));
+      for (const FieldCluster& c : d.clustering->clusters) out += fmt::format("  {} {}\n", clusterWord(d), clusterLine(c));
   }
   if (analysis.hw) out += renderHwTerminal(*analysis.hw);
   return out;
 }
 
 std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct) {
-  std::string out = fmt::format("# relayout analysis\n\nRule: seed paper 001 (docs/analysis.md). Profile recorded on {}.\n",
+  std::string out = fmt::format("# relayout analysis\n\nRule: {} (docs/analysis.md). Profile recorded on {}.\n",
+                                analysis.mode == AnalyzeMode::Model ? "traffic model, trace replayed" : "seed paper 001",
                                 analysis.profileDevice.empty() ? "an unknown device" : analysis.profileDevice);
+  if (analysis.forced) out += "Layouts forced by `--layout`.\n";
   for (const StructDecision& d : analysis.structs) {
     out += fmt::format("\n## struct `{}`: {}\n\nWeighted sum {:+.6g} over {} sites.\n\n", d.name, layoutName(d.layout),
                        d.score, d.sites.size());
@@ -77,7 +112,10 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
                          e.verdict.executions, sectorsPerWarp(e), e.verdict.weight);
     }
     if (!executed(d)) continue;
-    out += "\n" + trafficLine(d) + ". Estimates assume stride-1 indices for coalesced sites (docs/analysis.md).\n";
+    if (analysis.mode == AnalyzeMode::Model)
+      out += "\n" + trafficLine(analysis, d) + ".\n" + modelTable(d);
+    else
+      out += "\n" + trafficLine(analysis, d) + ". Estimates assume stride-1 indices for coalesced sites (docs/analysis.md).\n";
     if (!d.clustering) continue;
     out += "\nField access tree (kernel, loop with Count, fields):\n\n";
     for (const KernelNode& k : d.clustering->tree.kernels) {

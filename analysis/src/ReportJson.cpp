@@ -8,10 +8,22 @@ using nlohmann::json;
 
 namespace {
 
-json sectorsJson(const LayoutSectors& s, bool clustered) {
+json sectorsJson(const LayoutSectors& s, bool clustered, bool model = false) {
   json out = {{"aos", s.aos}, {"soa", s.soa}};
   if (clustered) out["clustered"] = s.clustered;
+  if (model) out["aosoa"] = s.aosoa;
   return out;
+}
+
+// Model mode: sectors without the warp's reuse, the share replayed, the measured AoS sectors, per kernel.
+json modelJson(const StructDecision& d) {
+  json kernels = json::array();
+  for (const KernelSectors& k : d.kernels)
+    kernels.push_back({{"kernel", k.kernel}, {"sectors", sectorsJson(k.sectors, true, true)}});
+  return {{"requested_sectors", sectorsJson(d.requested, true, true)},
+          {"replayed_share", d.replayedShare},
+          {"measured_aos_sectors", d.measuredAoS},
+          {"kernels", kernels}};
 }
 
 json loopJson(const LoopNode& l) {
@@ -42,6 +54,7 @@ json clusteringJson(const Clustering& c) {
 }  // namespace
 
 json renderJsonReport(const Analysis& analysis, size_t sitesPerStruct) {
+  const bool model = analysis.mode == AnalyzeMode::Model;
   json structs = json::array();
   for (const StructDecision& d : analysis.structs) {
     const StructPlan* plan = analysis.plan.findStruct(d.name);
@@ -51,20 +64,26 @@ json renderJsonReport(const Analysis& analysis, size_t sitesPerStruct) {
       sites.push_back({{"source", e.source}, {"site", e.site.id}, {"location", e.site.location.str()},
                        {"field", e.site.field}, {"access", toString(e.site.access)}, {"kernels", e.site.kernels},
                        {"class", toString(e.verdict.cls)}, {"n", e.verdict.n}, {"executions", e.verdict.executions},
-                       {"weight", e.verdict.weight}, {"sectors", sectorsJson(e.sectors, d.clustering.has_value())}});
+                       {"weight", e.verdict.weight}, {"replayed", e.replayed},
+                       {"sectors", sectorsJson(e.sectors, d.clustering.has_value(), model)}});
     }
     json s = {{"name", d.name}, {"layout", toString(d.layout)}, {"score", d.score},
               {"reason", plan ? plan->reason : ""}, {"site_count", d.sites.size()},
-              {"sectors", sectorsJson(d.sectors, d.clustering.has_value())}, {"sites", sites}};
+              {"sectors", sectorsJson(d.sectors, d.clustering.has_value(), model)}, {"sites", sites}};
     if (d.clustering) s["clustering"] = clusteringJson(*d.clustering);
+    if (model) s["model"] = modelJson(d);
     structs.push_back(std::move(s));
   }
   json report = {{"format", "relayout-report"},
           {"version", 1},
-          {"rule", "paper"},
+          {"rule", toString(analysis.mode)},
+          {"forced", analysis.forced},
           {"device", analysis.profileDevice},
-          {"sectors_note", "aos: measured; soa, clustered: estimates from each site's class and active lanes "
-                           "(coalesced sites taken as stride-1), not a replay"},
+          {"sectors_note", model ? "every layout replayed from the trace: sectors a warp had not touched in its "
+                                   "recent accesses, scaled to the profile's executions; sites missing from the "
+                                   "trace use the paper-mode estimates"
+                                 : "aos: measured; soa, clustered: estimates from each site's class and active lanes "
+                                   "(coalesced sites taken as stride-1), not a replay"},
           {"structs", structs}};
   if (analysis.hw) report["hw"] = hwComparisonJson(*analysis.hw);
   return report;

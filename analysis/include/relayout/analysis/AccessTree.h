@@ -20,6 +20,9 @@ struct LoopKey {
   std::string source;            // the site map's source path
   std::string function;          // the function holding the loop (a kernel or a device helper)
   std::optional<unsigned> loop;  // site-map loop id
+  // The calling kernel, for a helper's loop whose counters the profile split per kernel
+  // (units[].kernel_sites); empty: one node for all callers.
+  std::string kernel;
   auto operator<=>(const LoopKey&) const = default;
 };
 

@@ -4,6 +4,7 @@
 #include "relayout/analysis/AccessTree.h"
 #include "relayout/analysis/Classify.h"
 #include "relayout/analysis/HwCompare.h"
+#include "relayout/analysis/Model.h"
 #include "relayout/core/Plan.h"
 #include "relayout/core/Profile.h"
 #include "relayout/core/SiteMap.h"
@@ -16,11 +17,30 @@
 
 namespace relayout {
 
-// 32-byte sectors per layout: AoS as measured, the others predicted (Traffic.h: estimates).
+// How `relayout analyze` decides (docs/analysis.md): the paper's weighted sum, or the traffic
+// model replaying the trace. The default is this one constant.
+enum class AnalyzeMode { Paper, Model };
+inline constexpr AnalyzeMode kDefaultAnalyzeMode = AnalyzeMode::Paper;
+const char* toString(AnalyzeMode mode);
+
+// Model mode: a layout must predict at least this share fewer sectors than the layout before it
+// in the order AoS, clustered, SoA to be chosen over it (rewriting has costs the model ignores).
+inline constexpr double kModelMinGain = 0.02;
+
+// 32-byte sectors per layout. Paper mode: AoS as measured, the others estimated (Traffic.h).
+// Model mode: every layout replayed from the trace (sectors the warp had not touched recently).
 struct LayoutSectors {
   double aos = 0;
   double soa = 0;
   double clustered = 0;  // meaningful when the struct has clusters
+  double aosoa = 0;      // model mode only (paper mode: the SoA estimate)
+  void add(const LayoutSectors& o) { aos += o.aos, soa += o.soa, clustered += o.clustered, aosoa += o.aosoa; }
+};
+
+// Predicted sectors of one struct in one kernel (model mode).
+struct KernelSectors {
+  std::string kernel;  // as the trace names it; "(not traced)" for sites without records
+  LayoutSectors sectors;
 };
 
 struct SiteEvidence {
@@ -30,6 +50,8 @@ struct SiteEvidence {
   SiteVerdict verdict;
   unsigned blockPeriod = 1;
   LayoutSectors sectors;
+  bool replayed = false;  // model mode: sectors come from the trace (else: estimates)
+  ModelCounts model;      // model mode: replayed counts scaled to the site's executions
 };
 
 struct StructDecision {
@@ -37,12 +59,23 @@ struct StructDecision {
   Layout layout = Layout::AoS;
   double score = 0;                  // sum of the site weights
   std::vector<SiteEvidence> sites;   // sorted by |weight|, largest first
-  std::optional<Clustering> clustering;  // when the rule kept AoS and some site executed
+  // Paper mode: when the rule kept AoS and some site executed. Model mode and forced layouts:
+  // for every struct with executed sites (the clustered candidate).
+  std::optional<Clustering> clustering;
   LayoutSectors sectors;             // summed over the sites
+  // Model mode:
+  LayoutSectors requested;           // sectors per execution, summed, without the warp's reuse
+  std::vector<KernelSectors> kernels;
+  double replayedShare = 0;          // share of the thread-level executions covered by the trace
+  double measuredAoS = 0;            // the profile's sectors x block period, to compare with requested.aos
 };
 
 struct Analysis {
+  AnalyzeMode mode = AnalyzeMode::Paper;
+  bool forced = false;               // --layout overrode the decision
   std::string profileDevice;
+  std::string traceFile;             // model mode: the trace replayed
+  uint64_t traceRecords = 0;
   std::vector<StructDecision> structs;
   Plan plan;
   std::optional<HwComparison> hw;  // the profile has hardware metrics (relayout profile --hw)
@@ -54,12 +87,21 @@ struct SiteMapFile {
 };
 
 struct AnalyzeOptions {
+  AnalyzeMode mode = kDefaultAnalyzeMode;
   bool clusters = true;   // split an AoS struct into the field access tree's clusters
   LoopCounts loopCounts;  // measured loop Counts; others are derived from site counters
+  // Forces this layout on every struct (`--layout`; clustered: the field access tree's clusters,
+  // AoS where the tree has one). The plan's mode is then "forced".
+  std::optional<Layout> forced;
+  // Model mode: the trace to replay. Default: the profile's trace.file, in the profile's folder.
+  std::string tracePath;
 };
 
-// Paper mode. Refuses a profile that was not recorded from these sources (hash or site count
-// differ), naming the files.
+// Refuses a profile that was not recorded from these sources (hash or site count differ), naming
+// the files; model mode refuses a profile without a trace, and a trace that does not fit it.
+llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const Profile& profile,
+                                 llvm::StringRef profilePath, const AnalyzeOptions& options = {});
+// analyze() in paper mode (whatever options.mode says).
 llvm::Expected<Analysis> analyzePaper(const std::vector<SiteMapFile>& siteMaps, const Profile& profile,
                                       llvm::StringRef profilePath, const AnalyzeOptions& options = {});
 

@@ -1,0 +1,219 @@
+// Model mode (docs/analysis.md, "Model mode"): the trace replayed against each struct's candidate
+// layouts, scaled to the profile's execution counts, decides by predicted sectors.
+#include "AnalyzeModel.h"
+
+#include "relayout/analysis/Traffic.h"
+#include "relayout/core/Files.h"
+
+#include <fmt/format.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/Path.h>
+
+#include <algorithm>
+
+namespace relayout {
+
+namespace {
+
+LayoutSectors fromModel(const double (&values)[kModelLayouts]) {
+  LayoutSectors s;
+  s.aos = values[size_t(ModelLayout::AoS)];
+  s.soa = values[size_t(ModelLayout::SoA)];
+  s.aosoa = values[size_t(ModelLayout::AoSoA)];
+  s.clustered = values[size_t(ModelLayout::Clustered)];
+  return s;
+}
+
+double valueOf(const LayoutSectors& s, Layout layout) {
+  switch (layout) {
+    case Layout::AoS: return s.aos;
+    case Layout::SoA: return s.soa;
+    case Layout::Clustered: return s.clustered;
+  }
+  return s.aos;
+}
+
+bool hasClusters(const StructDecision& d) { return d.clustering && d.clustering->clusters.size() > 1; }
+
+bool executed(const StructDecision& d) {
+  return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
+}
+
+void addKernel(StructDecision& d, const std::string& kernel, const LayoutSectors& s) {
+  for (KernelSectors& k : d.kernels)
+    if (k.kernel == kernel) return k.sectors.add(s);
+  d.kernels.push_back({kernel, s});
+}
+
+// Per kernel, the thread-level executions the site's records of that kernel stand for: the
+// kernel's own counters where the profile split them (kernel_sites), the rest of the site's
+// lane_execs x block period spread over the other traced kernels by their replayed lanes.
+std::vector<double> laneTargets(const ReplayResult& replay, size_t unitIndex, const UnitProfile& unit, unsigned site,
+                                unsigned tracePeriod) {
+  const size_t kernels = replay.kernels.size();
+  std::vector<double> replayed(kernels), target(kernels, -1);
+  for (size_t k = 0; k < kernels; ++k) replayed[k] = replay.at(unitIndex, site, k).lanes;
+  const double period = std::max(1u, unit.blockPeriod);
+  const double total = double(unit.sites[site].laneExecs) * period;
+  if (total == 0) {  // counters say it never ran, the trace says otherwise: the trace's sampling
+    for (size_t k = 0; k < kernels; ++k) target[k] = replayed[k] * std::max(1u, tracePeriod);
+    return target;
+  }
+  double matched = 0;
+  for (const KernelSiteCounters& ks : unit.kernelSites) {
+    if (ks.site != site || ks.kernel == "?") continue;
+    for (size_t k = 0; k < kernels; ++k)
+      if (replayed[k] > 0 && sameKernel(ks.kernel, replay.kernels[k])) {
+        target[k] = std::max(0.0, target[k]) + double(ks.counters.laneExecs) * period;
+        matched += double(ks.counters.laneExecs) * period;
+        break;
+      }
+  }
+  double rest = std::max(0.0, total - matched), unmatchedLanes = 0, allLanes = 0;
+  for (size_t k = 0; k < kernels; ++k) {
+    allLanes += replayed[k];
+    if (target[k] < 0) unmatchedLanes += replayed[k];
+  }
+  for (size_t k = 0; k < kernels; ++k) {
+    if (unmatchedLanes > 0) {
+      if (target[k] < 0) target[k] = rest * replayed[k] / unmatchedLanes;
+    } else if (allLanes > 0) {
+      target[k] = std::max(0.0, target[k]) + rest * replayed[k] / allLanes;
+    }
+    target[k] = std::max(0.0, target[k]);
+  }
+  return target;
+}
+
+}  // namespace
+
+llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>& decisions,
+                       const std::map<std::string, const StructInfo*>& structInfo, const std::vector<ModelUnit>& units,
+                       const Profile& profile, llvm::StringRef profilePath, const AnalyzeOptions& options) {
+  if (!profile.trace)
+    return fileError(profilePath, "has no trace: model mode replays the accesses that a program instrumented with "
+                                  "`relayout instrument --trace` records (or use --mode paper)");
+  std::string tracePath = options.tracePath;
+  if (tracePath.empty()) {
+    llvm::SmallString<256> path(llvm::sys::path::parent_path(profilePath));
+    llvm::sys::path::append(path, profile.trace->file);
+    tracePath = path.str().str();
+  }
+  auto trace = Trace::open(tracePath);
+  if (!trace) return trace.takeError();
+  if (trace->header().records != profile.trace->records)
+    return fileError(tracePath, fmt::format("holds {} records but the profile {} says its trace has {}: not the trace "
+                                            "of that run",
+                                            trace->header().records, profilePath.str(), profile.trace->records));
+  analysis.traceFile = tracePath;
+  analysis.traceRecords = trace->header().records;
+
+  std::vector<ReplayUnit> replayUnits(profile.units.size());
+  for (size_t u = 0; u < profile.units.size(); ++u) replayUnits[u].sites = profile.units[u].sites.size();
+  for (const ModelUnit& m : units) replayUnits[m.unitIndex].map = &m.file->map;
+  std::vector<StructLayoutModel> structs;
+  for (const auto& [name, d] : decisions) {
+    StructLayoutModel m{*structInfo.at(name), {}};
+    if (hasClusters(d))
+      for (const FieldCluster& c : d.clustering->clusters) m.clusters.push_back(c.fields);
+    structs.push_back(std::move(m));
+  }
+  std::vector<std::string> launchKernels;
+  for (const TracedLaunch& l : profile.trace->launches) launchKernels.push_back(kernelNameFromDemangled(l.kernel));
+  auto replay = replayTrace(*trace, replayUnits, structs, launchKernels);
+  if (!replay) return replay.takeError();
+
+  std::map<std::pair<std::string, unsigned>, std::pair<const ModelUnit*, SiteEvidence*>> evidence;
+  for (auto& [name, d] : decisions)
+    for (SiteEvidence& e : d.sites) evidence[{e.source, e.site.id}].second = &e;
+  for (const ModelUnit& m : units)
+    for (const SiteInfo& site : m.file->map.sites) evidence[{m.file->map.sourcePath, site.id}].first = &m;
+
+  for (auto& [name, d] : decisions) {
+    d.sectors = {};
+    double replayedExecs = 0, allExecs = 0;
+    for (SiteEvidence& e : d.sites) {
+      d.measuredAoS += measuredSectors(e.counters, e.blockPeriod);
+      allExecs += e.verdict.executions;
+      const ModelUnit* m = evidence[{e.source, e.site.id}].first;
+      std::vector<double> targets =
+          m ? laneTargets(*replay, m->unitIndex, *m->unit, e.site.id, trace->header().blockPeriod)
+            : std::vector<double>();
+      for (size_t k = 0; k < targets.size(); ++k) {
+        const ModelCounts& cell = replay->at(m->unitIndex, e.site.id, k);
+        if (cell.lanes == 0 || targets[k] == 0) continue;
+        double scale = targets[k] / cell.lanes;
+        e.model.add(cell, scale);
+        ModelCounts one;
+        one.add(cell, scale);
+        addKernel(d, replay->kernels[k], fromModel(one.traffic));
+      }
+      if (e.model.lanes > 0) {
+        e.replayed = true;
+        e.sectors = fromModel(e.model.traffic);
+        replayedExecs += e.verdict.executions;
+        d.requested.add(fromModel(e.model.sectors));
+      } else if (e.verdict.cls != AccessClass::NotExecuted) {
+        // Executed but not in the trace (dropped, or only in launches past --trace-launches):
+        // the paper-mode estimates stand in (already in e.sectors).
+        addKernel(d, "(not traced)", e.sectors);
+        d.requested.add(e.sectors);
+      }
+      d.sectors.add(e.sectors);
+    }
+    d.replayedShare = allExecs > 0 ? replayedExecs / allExecs : 0;
+    if (!hasClusters(d)) d.sectors.clustered = d.sectors.aos, d.requested.clustered = d.requested.aos;
+
+    // The decision: least predicted sectors among the layouts the rewriter emits, in the order
+    // AoS, clustered, SoA; a later one must beat the best so far by kModelMinGain.
+    d.layout = Layout::AoS;
+    if (!executed(d)) continue;
+    std::vector<Layout> order = {Layout::AoS};
+    if (hasClusters(d) && options.clusters) order.push_back(Layout::Clustered);
+    order.push_back(Layout::SoA);
+    for (Layout l : order)
+      if (valueOf(d.sectors, l) < valueOf(d.sectors, d.layout) * (1 - kModelMinGain)) d.layout = l;
+    d.score = d.sectors.aos > 0 ? (d.sectors.aos - valueOf(d.sectors, d.layout)) / d.sectors.aos : 0;
+  }
+  return llvm::Error::success();
+}
+
+std::string modelReason(const StructDecision& d) {
+  std::string numbers = fmt::format("predicted sectors AoS {:.4g}, SoA {:.4g}", d.sectors.aos, d.sectors.soa);
+  if (hasClusters(d)) numbers += fmt::format(", clustered {:.4g}", d.sectors.clustered);
+  numbers += fmt::format(", AoSoA {:.4g} (not emitted)", d.sectors.aosoa);
+  std::string pick = d.layout == Layout::AoS
+                         ? "AoS kept: no emitted layout moves 2% fewer sectors"
+                         : fmt::format("{} moves {:.0f}% fewer sectors than AoS", toString(d.layout), 100 * d.score);
+  return fmt::format("model: {}; {} ({:.0f}% of executions replayed from the trace)", numbers, pick,
+                     100 * d.replayedShare);
+}
+
+void addModelDetails(const StructDecision& d, nlohmann::json& details) {
+  nlohmann::json& predicted = details["predicted_sectors"];
+  predicted["aosoa"] = d.sectors.aosoa;
+  predicted["clustered"] = d.sectors.clustered;
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const KernelSectors& k : d.kernels)
+    kernels.push_back({{"kernel", k.kernel},
+                       {"predicted_sectors", {{"aos", k.sectors.aos}, {"soa", k.sectors.soa},
+                                              {"aosoa", k.sectors.aosoa}, {"clustered", k.sectors.clustered}}}});
+  details["model"] = {{"requested_sectors", {{"aos", d.requested.aos}, {"soa", d.requested.soa},
+                                             {"aosoa", d.requested.aosoa}, {"clustered", d.requested.clustered}}},
+                      {"measured_aos_sectors", d.measuredAoS},
+                      {"replayed_share", d.replayedShare},
+                      {"emitted_layouts", hasClusters(d) ? std::vector<std::string>{"aos", "clustered", "soa"}
+                                                         : std::vector<std::string>{"aos", "soa"}},
+                      {"kernels", kernels}};
+}
+
+void forceDecision(StructDecision& d, Layout layout) {
+  d.layout = layout == Layout::Clustered && !hasClusters(d) ? Layout::AoS : layout;
+}
+
+std::string forcedFallbackNote(const StructDecision& d) {
+  if (!executed(d)) return " (no executed accesses, so no field access tree: kept AoS)";
+  return " (the field access tree gives one cluster holding every field: kept AoS)";
+}
+
+}  // namespace relayout

@@ -1,0 +1,172 @@
+#include "relayout/core/Trace.h"
+
+#include "relayout/core/Files.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+#include <cstring>
+
+namespace relayout {
+
+TraceHeader makeTraceHeader(uint32_t blockPeriod, uint32_t launchesPerKernel, uint64_t capacity, uint64_t dropped) {
+  TraceHeader h{};
+  std::memcpy(h.magic, kTraceMagic, sizeof h.magic);
+  h.version = kTraceVersion;
+  h.recordSize = kTraceRecordBytes;
+  h.dropped = dropped;
+  h.blockPeriod = blockPeriod;
+  h.launchesPerKernel = launchesPerKernel;
+  h.capacity = capacity;
+  return h;
+}
+
+llvm::Error traceError(llvm::StringRef path, uint64_t offset, const llvm::Twine& message) {
+  return fileError(path, "at byte " + llvm::Twine(offset) + ": " + message);
+}
+
+llvm::Expected<Trace> Trace::open(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) return fileError(path, "cannot read: " + buffer.getError().message());
+  Trace trace;
+  trace.path_ = path.str();
+  trace.buffer_ = std::move(*buffer);
+  llvm::StringRef bytes = trace.buffer_->getBuffer();
+  const uint64_t size = bytes.size();
+  if (size < kTraceHeaderBytes)
+    return traceError(path, size, "the file ends inside the 64-byte trace header (" + llvm::Twine(size) + " bytes)");
+  std::memcpy(&trace.header_, bytes.data(), sizeof trace.header_);
+  const TraceHeader& h = trace.header_;
+  if (std::memcmp(h.magic, kTraceMagic, sizeof h.magic) != 0)
+    return traceError(path, 0, "not a relayout trace (the magic is not RLTRACE)");
+  if (h.version != kTraceVersion)
+    return traceError(path, offsetof(TraceHeader, version),
+                      "trace version " + llvm::Twine(h.version) + " is not supported (this build reads version 1)");
+  if (h.recordSize != kTraceRecordBytes)
+    return traceError(path, offsetof(TraceHeader, recordSize),
+                      "record size " + llvm::Twine(h.recordSize) + " bytes, expected 32");
+  const uint64_t have = (size - kTraceHeaderBytes) / kTraceRecordBytes;
+  if (h.records > have)
+    return traceError(path, size,
+                      "the file ends inside record " + llvm::Twine(have) + " of the " + llvm::Twine(h.records) +
+                          " the header announces (" + llvm::Twine(size) + " bytes, expected " +
+                          llvm::Twine(traceRecordOffset(h.records)) + ")");
+  if (size != traceRecordOffset(h.records))
+    return traceError(path, traceRecordOffset(h.records),
+                      "unexpected bytes after the " + llvm::Twine(h.records) + " records the header announces (" +
+                          llvm::Twine(size) + " bytes, expected " + llvm::Twine(traceRecordOffset(h.records)) + ")");
+  const char* data = bytes.data() + kTraceHeaderBytes;
+  if (reinterpret_cast<uintptr_t>(data) % alignof(TraceRecord) == 0) {
+    trace.records_ = {reinterpret_cast<const TraceRecord*>(data), static_cast<size_t>(h.records)};
+  } else {
+    trace.aligned_.resize(h.records);
+    std::memcpy(trace.aligned_.data(), data, h.records * kTraceRecordBytes);
+    trace.records_ = trace.aligned_;
+  }
+  return trace;
+}
+
+size_t checkTraceGroupSlow(llvm::ArrayRef<TraceRecord> records, size_t index, const TraceLimits& limits,
+                           uint64_t& problemOffset, std::string& problem) {
+  const TraceRecord& first = records[index];
+  auto fail = [&](size_t at, std::string message) {
+    problemOffset = traceRecordOffset(at);
+    problem = "record " + std::to_string(at) + ": " + std::move(message);
+    return size_t(0);
+  };
+  if (first.unit >= limits.sitesPerUnit.size())
+    return fail(index, "unit " + std::to_string(first.unit) + " out of range (the profile has " +
+                           std::to_string(limits.sitesPerUnit.size()) + " units)");
+  if (first.site >= limits.sitesPerUnit[first.unit])
+    return fail(index, "site " + std::to_string(first.site) + " out of range (unit " + std::to_string(first.unit) +
+                           " has " + std::to_string(limits.sitesPerUnit[first.unit]) + " sites)");
+  if (first.launch >= limits.launches)
+    return fail(index, "launch " + std::to_string(first.launch) + " out of range (the profile lists " +
+                           std::to_string(limits.launches) + " traced launches)");
+  if (first.group == 0 || first.group > kTraceWarpSize)
+    return fail(index, "group " + std::to_string(first.group) + " out of range (1-32)");
+  if (first.lane >= kTraceWarpSize) return fail(index, "lane " + std::to_string(first.lane) + " out of range (0-31)");
+  if (records.size() - index < first.group)
+    return fail(index, "a group of " + std::to_string(first.group) + " records starts here but only " +
+                           std::to_string(records.size() - index) + " records follow");
+  for (size_t j = 1; j < first.group; ++j) {
+    const TraceRecord& r = records[index + j];
+    if (r.group != first.group || r.unit != first.unit || r.site != first.site || r.launch != first.launch ||
+        r.warp != first.warp)
+      return fail(index + j, "does not belong to the group of " + std::to_string(first.group) +
+                                 " records that starts at record " + std::to_string(index) +
+                                 " (group, unit, site, launch or warp differ)");
+    if (r.lane >= kTraceWarpSize) return fail(index + j, "lane " + std::to_string(r.lane) + " out of range (0-31)");
+    if (r.lane <= records[index + j - 1].lane)
+      return fail(index + j, "lane " + std::to_string(r.lane) + " does not increase within its group");
+  }
+  return first.group;
+}
+
+llvm::Error checkTraceRecords(const Trace& trace, const TraceLimits& limits) {
+  llvm::ArrayRef<TraceRecord> records = trace.records();
+  uint64_t offset = 0;
+  std::string problem;
+  for (size_t i = 0; i < records.size();) {
+    size_t size = checkTraceGroup(records, i, limits, offset, problem);
+    if (size == 0) return traceError(trace.path(), offset, problem);
+    i += size;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<TraceWriter>> TraceWriter::create(llvm::StringRef path, const TraceHeader& header) {
+  llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  if (!parent.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(parent))
+      return fileError(parent, "cannot create folder: " + ec.message());
+  std::unique_ptr<TraceWriter> writer(new TraceWriter());
+  writer->path_ = path.str();
+  writer->header_ = header;
+  llvm::SmallString<256> model(path);
+  model += ".tmp-%%%%%%";
+  int fd = -1;
+  llvm::SmallString<256> temp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
+    return fileError(path, "cannot write: " + ec.message());
+  writer->tempPath_ = temp.str().str();
+  writer->out_ = std::make_unique<llvm::raw_fd_ostream>(fd, /*shouldClose=*/true);
+  TraceHeader placeholder = header;
+  placeholder.records = 0;
+  writer->out_->write(reinterpret_cast<const char*>(&placeholder), sizeof placeholder);
+  return writer;
+}
+
+void TraceWriter::append(llvm::ArrayRef<TraceRecord> records) {
+  out_->write(reinterpret_cast<const char*>(records.data()), records.size() * kTraceRecordBytes);
+  records_ += records.size();
+}
+
+llvm::Error TraceWriter::finish() {
+  header_.records = records_;
+  out_->seek(0);
+  out_->write(reinterpret_cast<const char*>(&header_), sizeof header_);
+  out_->close();
+  if (out_->has_error()) return fileError(path_, "cannot write: " + out_->error().message());
+  if (std::error_code ec = llvm::sys::fs::rename(tempPath_, path_)) return fileError(path_, "cannot write: " + ec.message());
+  finished_ = true;
+  return llvm::Error::success();
+}
+
+TraceWriter::~TraceWriter() {
+  if (finished_) return;
+  if (out_) {
+    out_->close();
+    out_->clear_error();
+  }
+  if (!tempPath_.empty()) llvm::sys::fs::remove(tempPath_);
+}
+
+llvm::Error writeTrace(llvm::StringRef path, const TraceHeader& header, llvm::ArrayRef<TraceRecord> records) {
+  auto writer = TraceWriter::create(path, header);
+  if (!writer) return writer.takeError();
+  (*writer)->append(records);
+  return (*writer)->finish();
+}
+
+}  // namespace relayout

@@ -1,0 +1,209 @@
+// The trace replay of model mode (analysis/Model.h) on hand-built traces whose sectors per layout
+// are counted here by hand. Particle {x, y, z, w, vx, vy, vz, m}: 8 floats, 32 bytes.
+#include "relayout/analysis/Model.h"
+
+#include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+
+namespace relayout {
+namespace {
+
+constexpr uint64_t kBase = 0x7f0000000000;  // a cudaMalloc'd array: 256-byte aligned
+
+StructInfo particle() {
+  StructInfo p{"Particle", {"m.cu", 1, 8}, 32, 4, {}};
+  for (const char* f : {"x", "y", "z", "w", "vx", "vy", "vz", "m"})
+    p.fields.push_back({f, "float", 4 * unsigned(p.fields.size()), 4, 4});
+  return p;
+}
+
+// Site i reads field i of Particle.
+SiteMap mapWithSites(unsigned count) {
+  SiteMap map;
+  map.sourcePath = "m.cu";
+  map.structs.push_back(particle());
+  for (unsigned i = 0; i < count; ++i) {
+    SiteInfo s;
+    s.id = i;
+    s.structName = "Particle";
+    s.field = map.structs[0].fields[i].name;
+    s.offset = 4 * i;
+    s.size = 4;
+    s.function = "k";
+    s.kernels = {"k"};
+    map.sites.push_back(s);
+  }
+  return map;
+}
+
+// One warp-level execution: lane k reads field `site` of element elements[k].
+void addGroup(std::vector<TraceRecord>& out, unsigned site, const std::vector<uint64_t>& elements, uint32_t warp = 0,
+              uint64_t base = kBase) {
+  for (size_t k = 0; k < elements.size(); ++k)
+    out.push_back({base + elements[k] * 32 + 4 * site, elements[k], 0, warp, site, 0, static_cast<uint8_t>(site),
+                   static_cast<uint8_t>(k), static_cast<uint8_t>(elements.size())});
+}
+
+struct Replayed {
+  ModelCounts site[8];
+};
+
+Replayed replay(const std::vector<TraceRecord>& records, const SiteMap& map,
+                std::vector<std::vector<std::string>> clusters = {}) {
+  llvm::SmallString<128> path;
+  llvm::sys::fs::createTemporaryFile("model", "trace", path);
+  EXPECT_FALSE(static_cast<bool>(writeTrace(path, makeTraceHeader(), records)));
+  auto trace = Trace::open(path);
+  EXPECT_TRUE(static_cast<bool>(trace));
+  auto result = replayTrace(*trace, {{&map, uint32_t(map.sites.size())}}, {{particle(), clusters}}, {"k"});
+  EXPECT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  Replayed out;
+  for (size_t s = 0; s < map.sites.size(); ++s) out.site[s] = result->at(0, s, 0);
+  llvm::sys::fs::remove(path);
+  return out;
+}
+
+double get(const double (&v)[kModelLayouts], ModelLayout l) { return v[size_t(l)]; }
+
+std::vector<uint64_t> range(uint64_t first, uint64_t count) {
+  std::vector<uint64_t> v;
+  for (uint64_t i = 0; i < count; ++i) v.push_back(first + i);
+  return v;
+}
+
+TEST(Model, StreamingOneFieldOfConsecutiveElements) {
+  // 32 lanes read x of elements 0-31. AoS: 32-byte stride, one sector per lane (32), 1 KB = 8
+  // lines. SoA: 128 contiguous bytes, 4 sectors, 1 line. AoSoA: the tile's x run, same as SoA.
+  // Clustered {x, y, z, w} (16 B) + {vx, vy, vz, m}: 512 bytes, 16 sectors, 4 lines.
+  SiteMap map = mapWithSites(2);
+  std::vector<TraceRecord> records;
+  addGroup(records, 0, range(0, 32));
+  Replayed r = replay(records, map, {{"x", "y", "z", "w"}, {"vx", "vy", "vz", "m"}});
+  const ModelCounts& x = r.site[0];
+  EXPECT_EQ(x.warps, 1);
+  EXPECT_EQ(x.lanes, 32);
+  EXPECT_EQ(get(x.sectors, ModelLayout::AoS), 32);
+  EXPECT_EQ(get(x.lines, ModelLayout::AoS), 8);
+  EXPECT_EQ(get(x.sectors, ModelLayout::SoA), 4);
+  EXPECT_EQ(get(x.lines, ModelLayout::SoA), 1);
+  EXPECT_EQ(get(x.sectors, ModelLayout::AoSoA), 4);
+  EXPECT_EQ(get(x.lines, ModelLayout::AoSoA), 1);
+  EXPECT_EQ(get(x.sectors, ModelLayout::Clustered), 16);
+  EXPECT_EQ(get(x.lines, ModelLayout::Clustered), 4);
+  for (ModelLayout l : kAllModelLayouts) EXPECT_EQ(get(x.traffic, l), get(x.sectors, l)) << toString(l);
+}
+
+TEST(Model, SecondFieldOfTheSameElementsReusesAoSSectors) {
+  // Then the same warp reads y of the same elements: in AoS and in the {x,y,z,w} cluster y lies in
+  // the sectors x brought (no new traffic); SoA and AoSoA read 4 new sectors.
+  SiteMap map = mapWithSites(2);
+  std::vector<TraceRecord> records;
+  addGroup(records, 0, range(0, 32));
+  addGroup(records, 1, range(0, 32));
+  Replayed r = replay(records, map, {{"x", "y", "z", "w"}, {"vx", "vy", "vz", "m"}});
+  const ModelCounts& y = r.site[1];
+  EXPECT_EQ(get(y.sectors, ModelLayout::AoS), 32);
+  EXPECT_EQ(get(y.traffic, ModelLayout::AoS), 0);
+  EXPECT_EQ(get(y.traffic, ModelLayout::Clustered), 0);
+  EXPECT_EQ(get(y.traffic, ModelLayout::SoA), 4);
+  EXPECT_EQ(get(y.traffic, ModelLayout::AoSoA), 4);
+  // Another warp does not share the first warp's recent sectors.
+  records.clear();
+  addGroup(records, 0, range(0, 32), 0);
+  addGroup(records, 1, range(0, 32), 1);
+  EXPECT_EQ(get(replay(records, map).site[1].traffic, ModelLayout::AoS), 32);
+}
+
+TEST(Model, RandomGatherOfTwoFieldsFavoursAoS) {
+  // 32 lanes gather far-apart elements, reading x then y: every layout touches one sector per lane
+  // per access, but AoS (and a cluster holding both) serves y from x's sectors: 32 vs 64.
+  SiteMap map = mapWithSites(2);
+  std::vector<uint64_t> elements;
+  for (uint64_t k = 0; k < 32; ++k) elements.push_back((k * 7919 + 13) % 32768 * 3);
+  std::vector<TraceRecord> records;
+  addGroup(records, 0, elements);
+  addGroup(records, 1, elements);
+  Replayed r = replay(records, map, {{"x", "y"}, {"z", "w", "vx", "vy", "vz", "m"}});
+  double total[kModelLayouts] = {};
+  for (ModelLayout l : kAllModelLayouts) {
+    total[size_t(l)] = get(r.site[0].traffic, l) + get(r.site[1].traffic, l);
+    EXPECT_EQ(get(r.site[0].sectors, l), 32) << toString(l);
+  }
+  EXPECT_EQ(total[size_t(ModelLayout::AoS)], 32);
+  EXPECT_EQ(total[size_t(ModelLayout::Clustered)], 32);
+  EXPECT_EQ(total[size_t(ModelLayout::SoA)], 64);
+  EXPECT_EQ(total[size_t(ModelLayout::AoSoA)], 64);
+}
+
+TEST(Model, PartialWarpAndBroadcast) {
+  // 8 active lanes on elements 0-7: AoS 8 sectors (2 lines), SoA 1 sector. Then 32 lanes on one
+  // element: 1 sector everywhere.
+  SiteMap map = mapWithSites(2);
+  std::vector<TraceRecord> records;
+  addGroup(records, 0, range(0, 8));
+  addGroup(records, 1, std::vector<uint64_t>(32, 100), 3);
+  Replayed r = replay(records, map);
+  EXPECT_EQ(get(r.site[0].sectors, ModelLayout::AoS), 8);
+  EXPECT_EQ(get(r.site[0].lines, ModelLayout::AoS), 2);
+  EXPECT_EQ(get(r.site[0].sectors, ModelLayout::SoA), 1);
+  // Without a clustered candidate the clustered numbers are AoS's.
+  EXPECT_EQ(get(r.site[0].sectors, ModelLayout::Clustered), 8);
+  for (ModelLayout l : kAllModelLayouts) EXPECT_EQ(get(r.site[1].sectors, l), 1) << toString(l);
+}
+
+TEST(Model, AoSoATilesSplitAStrideOneWarpAtTheTileEdge) {
+  // Elements 16-47 cross the 32-element tile edge: x of 16-31 is the tile-0 run's second half
+  // (2 sectors), x of 32-47 the tile-1 run's first half (2 sectors): 4 sectors in 2 lines.
+  // SoA: bytes 64-191, sectors 2-5 (4), lines 0-1 (2).
+  SiteMap map = mapWithSites(1);
+  std::vector<TraceRecord> records;
+  addGroup(records, 0, range(16, 32));
+  Replayed r = replay(records, map);
+  EXPECT_EQ(get(r.site[0].sectors, ModelLayout::AoSoA), 4);
+  EXPECT_EQ(get(r.site[0].lines, ModelLayout::AoSoA), 2);
+  EXPECT_EQ(get(r.site[0].sectors, ModelLayout::SoA), 4);
+  EXPECT_EQ(get(r.site[0].lines, ModelLayout::SoA), 2);
+}
+
+TEST(Model, AddressesOutsideAllocationsKeepTheirSectorsInEveryLayout) {
+  SiteMap map = mapWithSites(1);
+  std::vector<TraceRecord> records;
+  addGroup(records, 0, range(0, 32));
+  for (TraceRecord& r : records) r.element = kTraceNoElement;
+  Replayed rp = replay(records, map);
+  for (ModelLayout l : kAllModelLayouts) EXPECT_EQ(get(rp.site[0].sectors, l), 32) << toString(l);
+}
+
+TEST(Model, RecordDisagreeingWithItsSiteIsRefused) {
+  SiteMap map = mapWithSites(2);
+  std::vector<TraceRecord> records;
+  addGroup(records, 0, range(0, 4));
+  records[2].field = 1;
+  llvm::SmallString<128> path;
+  llvm::sys::fs::createTemporaryFile("model", "trace", path);
+  ASSERT_FALSE(static_cast<bool>(writeTrace(path, makeTraceHeader(), records)));
+  auto trace = Trace::open(path);
+  ASSERT_TRUE(static_cast<bool>(trace));
+  auto result = replayTrace(*trace, {{&map, 2}}, {{particle(), {}}}, {"k"});
+  ASSERT_FALSE(static_cast<bool>(result));
+  std::string message = llvm::toString(result.takeError());
+  EXPECT_NE(message.find("at byte 157: record 2: field 1 disagrees with site 0"), std::string::npos) << message;
+  // A launch the profile does not list.
+  result = replayTrace(*trace, {{&map, 2}}, {{particle(), {}}}, {});
+  ASSERT_FALSE(static_cast<bool>(result));
+  EXPECT_NE(llvm::toString(result.takeError()).find("launch 0 out of range"), std::string::npos);
+  llvm::sys::fs::remove(path);
+}
+
+TEST(Model, KernelNamesFromCupti) {
+  EXPECT_EQ(kernelNameFromDemangled("computeForces(Body*, int, float)"), "computeForces");
+  EXPECT_EQ(kernelNameFromDemangled("void scale<float>(float*, int)"), "scale<float>");
+  EXPECT_EQ(kernelNameFromDemangled("bench::copyKernel(float4 const*, float4*, unsigned long)"), "bench::copyKernel");
+  EXPECT_EQ(kernelNameFromDemangled("step"), "step");
+  EXPECT_TRUE(sameKernel("copyKernel", "bench::copyKernel"));
+  EXPECT_TRUE(sameKernel("scale<float>", "scale<float>"));
+  EXPECT_FALSE(sameKernel("scale<float>", "scale<double>"));
+}
+
+}  // namespace
+}  // namespace relayout
