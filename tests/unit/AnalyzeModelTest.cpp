@@ -1,0 +1,252 @@
+// Model mode end to end (trace written here, replayed, scaled to the profile's counters, decided),
+// forced layouts, and the per-kernel attribution of helper sites in the field access tree.
+#include "relayout/analysis/Analyze.h"
+
+#include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+
+#include <unistd.h>
+
+namespace relayout {
+namespace {
+
+constexpr uint64_t kBase = 0x7f0000000000;
+
+// Particle {x, y, z, w, vx, vy, vz, m} (32 bytes); site i reads field i in `function`.
+SiteMap particleMap(const std::string& function = "k", std::vector<std::string> kernels = {"k"}) {
+  SiteMap map;
+  map.sourcePath = "m.cu";
+  map.sourceSha256 = "abc";
+  StructInfo p{"Particle", {"m.cu", 1, 8}, 32, 4, {}};
+  for (const char* f : {"x", "y", "z", "w", "vx", "vy", "vz", "m"})
+    p.fields.push_back({f, "float", 4 * unsigned(p.fields.size()), 4, 4});
+  map.structs.push_back(p);
+  for (unsigned i = 0; i < 2; ++i) {
+    SiteInfo s;
+    s.id = i;
+    s.location = {"m.cu", 10 + i, 3};
+    s.structName = "Particle";
+    s.field = p.fields[i].name;
+    s.offset = 4 * i;
+    s.size = 4;
+    s.function = function;
+    s.kernels = kernels;
+    map.sites.push_back(s);
+  }
+  map.kernels = kernels;
+  return map;
+}
+
+void addGroup(std::vector<TraceRecord>& out, unsigned site, const std::vector<uint64_t>& elements, uint32_t warp,
+              uint32_t launch = 0) {
+  for (size_t k = 0; k < elements.size(); ++k)
+    out.push_back({kBase + elements[k] * 32 + 4 * site, elements[k], launch, warp, site, 0, uint8_t(site),
+                   uint8_t(k), uint8_t(elements.size())});
+}
+
+std::vector<uint64_t> stride1(uint64_t first) {
+  std::vector<uint64_t> v;
+  for (uint64_t i = 0; i < 32; ++i) v.push_back(first + i);
+  return v;
+}
+
+std::vector<uint64_t> gather(uint64_t seed) {
+  std::vector<uint64_t> v;
+  for (uint64_t k = 0; k < 32; ++k) v.push_back(((seed * 32 + k) * 7919 + 13) % 65536 * 3);
+  return v;
+}
+
+struct Fixture {
+  std::string dir;
+  std::string profilePath;
+  Profile profile;
+};
+
+// A profile whose two sites ran `lanesPerSite` thread-level executions, with the records as its trace.
+Fixture withTrace(const std::vector<TraceRecord>& records, uint64_t lanesPerSite,
+                  std::vector<std::string> launches = {"k(Particle*)"}) {
+  Fixture f;
+  llvm::SmallString<128> dir;
+  llvm::sys::fs::createUniqueDirectory("relayout-model", dir);
+  f.dir = dir.str().str();
+  f.profilePath = f.dir + "/p.json";
+  EXPECT_FALSE(static_cast<bool>(writeTrace(f.dir + "/p.trace", makeTraceHeader(), records)));
+  f.profile.device = "test";
+  UnitProfile unit;
+  unit.source = "m.cu";
+  unit.sha256 = "abc";
+  // Counters of a gather (the paper rule keeps AoS): model mode must not care.
+  unit.sites.assign(2, {lanesPerSite / 32, lanesPerSite, lanesPerSite, lanesPerSite, 0, 0});
+  f.profile.units.push_back(unit);
+  TraceInfo trace{"p.trace", records.size(), 0, 1 << 20, 1, 2, {}};
+  for (const std::string& k : launches) trace.launches.push_back({k, 1, 0});
+  f.profile.trace = trace;
+  return f;
+}
+
+llvm::Expected<Analysis> run(const Fixture& f, const SiteMap& map, AnalyzeOptions options = {}) {
+  if (options.mode == AnalyzeMode::Paper && !options.forced) options.mode = AnalyzeMode::Model;
+  return analyze({{"m.sites.json", map}}, f.profile, f.profilePath, options);
+}
+
+TEST(AnalyzeModel, StreamingTwoFieldsPicksSoAWithScaledPredictions) {
+  // 100 warps read x then y of 32 consecutive elements; the counters say twice as many
+  // executions as the trace holds, so every replayed number doubles. Per warp: AoS 32 sectors
+  // (y reuses x's), SoA and AoSoA 4 + 4, clustered {x, y} (16-byte sub-struct) 16 + 0.
+  std::vector<TraceRecord> records;
+  for (uint32_t w = 0; w < 100; ++w) addGroup(records, 0, stride1(32 * w), w), addGroup(records, 1, stride1(32 * w), w);
+  SiteMap map = particleMap();
+  auto analysis = run(withTrace(records, 6400), map);
+  ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
+  const StructDecision& d = analysis->structs[0];
+  EXPECT_EQ(analysis->plan.mode, "model");
+  EXPECT_DOUBLE_EQ(d.sectors.aos, 6400);
+  EXPECT_DOUBLE_EQ(d.sectors.soa, 1600);
+  EXPECT_DOUBLE_EQ(d.sectors.aosoa, 1600);
+  EXPECT_DOUBLE_EQ(d.sectors.clustered, 3200);
+  EXPECT_DOUBLE_EQ(d.requested.aos, 12800);
+  EXPECT_DOUBLE_EQ(d.replayedShare, 1.0);
+  EXPECT_EQ(d.layout, Layout::SoA);
+  EXPECT_DOUBLE_EQ(d.score, 0.75);
+  const StructPlan& p = analysis->plan.structs[0];
+  EXPECT_EQ(p.layout, Layout::SoA);
+  EXPECT_EQ(p.clusters.size(), 8u);
+  EXPECT_EQ(p.details["predicted_sectors"]["aosoa"], 1600.0);
+  EXPECT_EQ(p.details["model"]["kernels"][0]["kernel"], "k");
+  EXPECT_EQ(p.details["model"]["kernels"][0]["predicted_sectors"]["soa"], 1600.0);
+  EXPECT_NE(p.reason.find("soa moves 75% fewer sectors than AoS"), std::string::npos) << p.reason;
+  std::string report = renderTerminalReport(*analysis);
+  EXPECT_NE(report.find("traffic model"), std::string::npos) << report;
+  EXPECT_NE(report.find("AoSoA 1600 (not emitted)"), std::string::npos) << report;
+  EXPECT_NE(renderHtmlReport(*analysis).find("AoSoA (not emitted)"), std::string::npos);
+  EXPECT_EQ(renderJsonReport(*analysis)["rule"], "model");
+  EXPECT_NE(renderMarkdownReport(*analysis).find("| AoSoA (32) | 1600 |"), std::string::npos);
+}
+
+TEST(AnalyzeModel, RandomGatherOfTwoFieldsKeepsAoS) {
+  // x then y of random far-apart elements: AoS 32 sectors per warp (y from x's sectors), SoA 64;
+  // the {x, y} cluster ties with AoS and is not 2% better, so AoS stays.
+  std::vector<TraceRecord> records;
+  for (uint32_t w = 0; w < 50; ++w) addGroup(records, 0, gather(w), w), addGroup(records, 1, gather(w), w);
+  auto analysis = run(withTrace(records, 1600), particleMap());
+  ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
+  const StructDecision& d = analysis->structs[0];
+  EXPECT_DOUBLE_EQ(d.sectors.aos, 1600);
+  EXPECT_DOUBLE_EQ(d.sectors.soa, 3200);
+  EXPECT_DOUBLE_EQ(d.sectors.clustered, 1600);
+  EXPECT_EQ(d.layout, Layout::AoS);
+  EXPECT_EQ(analysis->plan.structs[0].layout, Layout::AoS);
+  EXPECT_TRUE(analysis->plan.structs[0].clusters.empty());
+}
+
+TEST(AnalyzeModel, WithoutATraceModelModeIsAClearError) {
+  Fixture f = withTrace({}, 32);
+  f.profile.trace.reset();
+  auto analysis = run(f, particleMap());
+  ASSERT_FALSE(static_cast<bool>(analysis));
+  std::string message = llvm::toString(analysis.takeError());
+  EXPECT_NE(message.find("p.json: has no trace: model mode replays"), std::string::npos) << message;
+}
+
+TEST(AnalyzeModel, ATraceOfAnotherRunIsRefused) {
+  std::vector<TraceRecord> records;
+  addGroup(records, 0, stride1(0), 0);
+  Fixture f = withTrace(records, 32);
+  f.profile.trace->records = 64;
+  auto analysis = run(f, particleMap());
+  ASSERT_FALSE(static_cast<bool>(analysis));
+  EXPECT_NE(llvm::toString(analysis.takeError()).find("p.trace: holds 32 records but the profile"), std::string::npos);
+  // A truncated trace names the file and the offset.
+  f = withTrace(records, 32);
+  ASSERT_EQ(::truncate((f.dir + "/p.trace").c_str(), 64 + 32 * 10 + 5), 0);
+  analysis = run(f, particleMap());
+  ASSERT_FALSE(static_cast<bool>(analysis));
+  EXPECT_NE(llvm::toString(analysis.takeError()).find("p.trace: at byte 389: the file ends inside record 10"),
+            std::string::npos);
+}
+
+TEST(AnalyzeModel, HelperSiteIsScaledPerCallingKernel) {
+  // A helper reached from k1 (stride-1) and k2 (gather); the trace holds one warp of each, the
+  // counters say k1 ran 10 warps and k2 1000. Per kernel: k1 AoS 32 x 10, SoA 4 x 10; k2 32 x 1000.
+  SiteMap map = particleMap("h", {"k1", "k2"});
+  std::vector<TraceRecord> records;
+  addGroup(records, 0, stride1(0), 0, 0);
+  addGroup(records, 0, gather(1), 0, 1);
+  Fixture f = withTrace(records, 32 * 1010, {"void k1(Particle*)", "k2(Particle*)"});
+  f.profile.units[0].sites[1] = {};
+  f.profile.units[0].kernelSites = {{0, "k1", {10, 320, 320, 320, 0, 0}}, {0, "k2", {1000, 32000, 32000, 32000, 0, 0}}};
+  auto analysis = run(f, map);
+  ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
+  const StructDecision& d = analysis->structs[0];
+  ASSERT_EQ(d.kernels.size(), 2u);
+  EXPECT_EQ(d.kernels[0].kernel, "k1");
+  EXPECT_DOUBLE_EQ(d.kernels[0].sectors.aos, 320);
+  EXPECT_DOUBLE_EQ(d.kernels[0].sectors.soa, 40);
+  EXPECT_EQ(d.kernels[1].kernel, "k2");
+  EXPECT_DOUBLE_EQ(d.kernels[1].sectors.aos, 32000);
+  EXPECT_DOUBLE_EQ(d.kernels[1].sectors.soa, 32000);
+  EXPECT_EQ(d.layout, Layout::AoS);  // 32320 vs 32040: under 2%
+}
+
+TEST(AnalyzeModel, ForcedLayoutsOverrideTheDecision) {
+  std::vector<TraceRecord> records;
+  for (uint32_t w = 0; w < 4; ++w) addGroup(records, 0, stride1(32 * w), w), addGroup(records, 1, stride1(32 * w), w);
+  Fixture f = withTrace(records, 256);
+  for (auto [layout, expected, clusters] : {std::tuple{Layout::AoS, Layout::AoS, 0u},
+                                            std::tuple{Layout::SoA, Layout::SoA, 8u},
+                                            std::tuple{Layout::Clustered, Layout::Clustered, 2u}}) {
+    AnalyzeOptions options;
+    options.forced = layout;
+    auto analysis = analyze({{"m.sites.json", particleMap()}}, f.profile, f.profilePath, options);
+    ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
+    const StructPlan& p = analysis->plan.structs[0];
+    EXPECT_EQ(analysis->plan.mode, "forced");
+    EXPECT_EQ(p.layout, expected);
+    EXPECT_EQ(p.clusters.size(), clusters);
+    EXPECT_EQ(p.reason, std::string("forced by --layout ") + toString(layout));
+  }
+  // Forced with the model's predictions in the details.
+  AnalyzeOptions options;
+  options.forced = Layout::AoS;
+  options.mode = AnalyzeMode::Model;
+  auto analysis = analyze({{"m.sites.json", particleMap()}}, f.profile, f.profilePath, options);
+  ASSERT_TRUE(static_cast<bool>(analysis));
+  EXPECT_EQ(analysis->plan.structs[0].layout, Layout::AoS);
+  EXPECT_EQ(analysis->plan.structs[0].details["sectors_source"], "model");
+  // Clustered where the tree gives nothing to split: AoS, and the reason says why.
+  Fixture unexecuted = withTrace({}, 0);
+  options = {};
+  options.forced = Layout::Clustered;
+  analysis = analyze({{"m.sites.json", particleMap()}}, unexecuted.profile, unexecuted.profilePath, options);
+  ASSERT_TRUE(static_cast<bool>(analysis));
+  EXPECT_EQ(analysis->plan.structs[0].layout, Layout::AoS);
+  EXPECT_NE(analysis->plan.structs[0].reason.find("no executed accesses"), std::string::npos);
+}
+
+TEST(AnalyzePaperAttribution, HelperSiteCountsGoToTheKernelsThatCalledIt) {
+  // A helper's two sites, statically reachable from k1 and k2, but the profile says k1 called it
+  // 100 times as often. The tree gets one node per kernel with that kernel's Count.
+  SiteMap map = particleMap("h", {"k1", "k2"});
+  Profile profile;
+  UnitProfile unit;
+  unit.source = "m.cu";
+  unit.sha256 = "abc";
+  unit.sites.assign(2, {101, 3232, 3232, 3232, 0, 0});
+  for (unsigned s = 0; s < 2; ++s) {
+    unit.kernelSites.push_back({s, "k1", {100, 3200, 3200, 3200, 0, 0}});
+    unit.kernelSites.push_back({s, "k2", {1, 32, 32, 32, 0, 0}});
+  }
+  profile.units.push_back(unit);
+  auto analysis = analyzePaper({{"m.sites.json", map}}, profile, "p.json");
+  ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
+  const StructDecision& d = analysis->structs[0];
+  ASSERT_TRUE(d.clustering.has_value());
+  ASSERT_EQ(d.clustering->tree.kernels.size(), 2u);
+  EXPECT_EQ(d.clustering->tree.kernels[0].name, "k1");
+  EXPECT_DOUBLE_EQ(d.clustering->tree.kernels[0].loops[0].count, 3200);
+  EXPECT_EQ(d.clustering->tree.kernels[1].name, "k2");
+  EXPECT_DOUBLE_EQ(d.clustering->tree.kernels[1].loops[0].count, 32);
+}
+
+}  // namespace
+}  // namespace relayout
