@@ -1,5 +1,6 @@
 // Declarations of entities: `S* p` becomes `SDevice p` (the pointer's cv and restrict qualifiers
-// go, a const on the pointer stays on the struct), edited token by token so the rest of the line
+// go, a const on the pointer stays on the struct; a restrict parameter's arrays get restrict
+// locals, RestrictLocals.cpp), edited token by token so the rest of the line
 // keeps its formatting. Also the checks that need the whole unit: declaration groups and functions
 // whose callers are not all visible.
 #include "UseCollector.h"
@@ -88,6 +89,7 @@ void UseCollector::declareEntity(const clang::DeclaratorDecl* decl, const Entity
   if (auto why = typeEdits(decl, info, out)) return refuseDecl(name + " " + *why);
   if (auto why = initEdits(decl, info, out)) return refuseDecl(*why);
   e.edits.insert(e.edits.end(), out.begin(), out.end());
+  if (parm) noteRestrictParam(parm, info);
 }
 
 // `= nullptr` / `= NULL` / `= 0` become `= {}`; `= q` and `= q + off` (q an entity of the same

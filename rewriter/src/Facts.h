@@ -17,6 +17,9 @@ struct Edit {
   unsigned offset = 0;
   unsigned length = 0;
   std::string text;
+  // An insertion whose order among other insertions at the same offset does not matter (the
+  // __restrict__ locals of two parameters at the top of one body): never a conflict.
+  bool anyOrder = false;
   auto operator<=>(const Edit&) const = default;
 };
 
@@ -24,24 +27,39 @@ struct Edit {
 enum Helper : unsigned {
   kMalloc = 1, kFree = 2, kToDevice = 4, kToHost = 8, kMemset = 16,
   kOffset = 32,             // relayoutOffset: `p + off` as a view
-  kDeviceToDevice = 64,     // relayoutMemcpy between two device arrays
-  kDeviceToDeviceAsync = 128,
+  kSameLayoutCopy = 64,     // relayoutMemcpy between two arrays in the new layout (any kind)
+  kSameLayoutCopyAsync = 128,
   kLoad = 256,              // relayoutLoad: a whole element gathered
   kStore = 512,             // relayoutStore: a whole element scattered
   kMallocManaged = 1024,
+  kMallocHost = 2048,       // pinned host memory (cudaMallocHost, cudaHostAlloc) in the new layout
+  kHostAlloc = 4096,
+  kFreeHost = 8192,
+};
+
+// Edits and refusals that hold only when another entity does (or does not) change layout: a copy
+// between two arrays is array by array when both change, a gather or scatter when one keeps the
+// original struct. Decided with the whole program.
+struct ConditionalUse {
+  std::string other;         // entity key
+  bool otherChanges = false; // applies when `other` changes layout == this
+  std::vector<Edit> edits;
+  unsigned helpers = 0;
+  std::vector<std::string> refusals;
 };
 
 // A variable, parameter or struct member of type S* that may hold a device array of a planned struct S. Keyed by
 // USR, so a kernel declared in one file and launched in another is one entity.
 struct Entity {
   std::string structName;
-  bool seed = false;      // its address goes to cudaMalloc: it holds a device array
+  bool seed = false;      // its address goes to cudaMalloc(Managed/Host): it holds the new layout
   bool declared = false;  // a declaration of it was seen (its type edit is in `edits`)
   bool defined = false;   // a parameter whose function's body is in the sources
   std::string undefinedWarning;  // rendered: for a parameter of a function no source defines
   unsigned helpers = 0;
   std::vector<Edit> edits;              // applied when the entity changes layout
   std::vector<std::string> refusals;    // rendered warnings: uses that forbid the change
+  std::vector<ConditionalUse> conditionals;
 };
 
 struct FieldFacts {

@@ -51,12 +51,15 @@ class Emitter {
     place();
     if (helpers & kMalloc) malloc();
     if (helpers & kMallocManaged) mallocManaged();
-    if (helpers & kFree) free();
+    if (helpers & kMallocHost) mallocHost("relayoutMallocHost", "cudaMallocHost", "cudaHostAllocDefault");
+    if (helpers & kHostAlloc) mallocHost("relayoutHostAlloc", "cudaHostAlloc", "");
+    if (helpers & kFree) free("relayoutFree", "cudaFree");
+    if (helpers & kFreeHost) free("relayoutFreeHost", "cudaFreeHost");
     if (helpers & kToDevice) copy(true);
     if (helpers & kToHost) copy(false);
     if (helpers & kMemset) memset();
-    if (helpers & kDeviceToDevice) deviceCopy(false);
-    if (helpers & kDeviceToDeviceAsync) deviceCopy(true);
+    if (helpers & kSameLayoutCopy) sameLayoutCopy(false);
+    if (helpers & kSameLayoutCopyAsync) sameLayoutCopy(true);
     if (helpers & kOffset) offset();
     if (helpers & kLoad) load();
     if (helpers & kStore) store();
@@ -152,10 +155,26 @@ class Emitter {
     line("}");
   }
 
-  void free() {
+  // Pinned host memory: kernels and asynchronous copies reach it directly, so it takes the device
+  // layout; the host reads and writes it through the same rewritten accesses.
+  void mallocHost(const std::string& helper, const std::string& runtime, const std::string& defaultFlags) {
     line();
-    line("// cudaFree for " + d() + ": its first array starts the block.");
-    line("static inline cudaError_t relayoutFree(" + d() + " p) { return cudaFree(p." + placed_[0].array->member + "); }");
+    line("// " + runtime + " for " + d() + ": one pinned block holds every array, laid out like the device ones.");
+    line("static inline cudaError_t " + helper + "(" + d() + "* p, size_t bytes, unsigned int flags" +
+         (defaultFlags.empty() ? "" : " = " + defaultFlags) + ") {");
+    countCheck("");
+    line("  char* block = nullptr;");
+    line("  cudaError_t err = cudaHostAlloc(&block, n * " + elementBytes() + ", flags);");
+    line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
+    line("  return err;");
+    line("}");
+  }
+
+  void free(const std::string& helper, const std::string& runtime) {
+    line();
+    line("// " + runtime + " for " + d() + ": its first array starts the block.");
+    line("static inline cudaError_t " + helper + "(" + d() + " p) { return " + runtime + "(p." + placed_[0].array->member +
+         "); }");
   }
 
   // Host AoS <-> device arrays through one staging block laid out like the device one; the copies
@@ -223,14 +242,15 @@ class Emitter {
     line("}");
   }
 
-  // Device to device: array by array, each the first bytes / sizeof(S) elements.
-  void deviceCopy(bool async) {
+  // Between two arrays in the new layout (device, managed or pinned): array by array, each the
+  // first bytes / sizeof(S) elements, with the caller's kind.
+  void sameLayoutCopy(bool async) {
     line();
     std::string name = async ? "cudaMemcpyAsync" : "cudaMemcpy";
-    line("// " + name + " between two " + d() + " (cudaMemcpyDeviceToDevice): copies array by array.");
+    line("// " + name + " between two " + d() + " (device, managed or pinned): copies array by array.");
     line("static inline cudaError_t relayout" + std::string(async ? "MemcpyAsync" : "Memcpy") + "(" + d() + " dst, const " +
          d() + " src, size_t bytes, cudaMemcpyKind kind" + (async ? ", cudaStream_t stream = 0" : "") + ") {");
-    countCheck("kind != cudaMemcpyDeviceToDevice || ");
+    countCheck("");
     std::vector<std::string> copies;
     for (const ArrayText& a : arrays_) {
       const std::string& m = a.array->member;

@@ -1,6 +1,6 @@
 // rewriteSources: read every translation unit (StructScanner, UseCollector), check the plan
 // against the structs found, decide per struct over the whole program which entities hold device
-// arrays (those linked to a cudaMalloc'd variable) and whether all their uses can be rewritten,
+// arrays (those linked to a variable cudaMalloc, cudaMallocManaged or cudaMallocHost fills) and whether all their uses can be rewritten,
 // then apply the accepted structs' edits to the original bytes.
 #include "relayout/rewriter/Rewriter.h"
 
@@ -156,7 +156,9 @@ const Edit* firstConflict(const std::vector<Edit>& sorted) {
     const Edit& a = sorted[i - 1];
     const Edit& b = sorted[i];
     if (a.file != b.file) continue;
-    if (b.offset < a.offset + a.length || (a.length == 0 && b.length == 0 && a.offset == b.offset)) return &b;
+    bool sameInsertion = a.length == 0 && b.length == 0 && a.offset == b.offset;
+    if (sameInsertion && a.anyOrder && b.anyOrder) continue;
+    if (b.offset < a.offset + a.length || sameInsertion) return &b;
   }
   return nullptr;
 }
@@ -213,6 +215,17 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     std::vector<const rw::Entity*> device;
     for (const auto& [key, e] : facts.entities)
       if (e.structName == s.name && deviceGroups.count(groups.find(key))) device.push_back(&e);
+    auto changes = [&](const std::string& key) {
+      auto it = facts.entities.find(key);
+      return it != facts.entities.end() && it->second.structName == s.name && deviceGroups.count(groups.find(key));
+    };
+    // The conditional uses of each changing entity that hold, given which others change too.
+    auto holding = [&](const rw::Entity& e) {
+      std::vector<const rw::ConditionalUse*> out;
+      for (const rw::ConditionalUse& c : e.conditionals)
+        if (changes(c.other) == c.otherChanges) out.push_back(&c);
+      return out;
+    };
 
     std::vector<std::string> warnings;
     std::set<std::string> warned;
@@ -221,6 +234,8 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     for (const rw::Entity* e : device) {
       for (const std::string& w : e->refusals) addUnique(warnings, warned, w);
       if (!e->undefinedWarning.empty() && !e->defined) addUnique(warnings, warned, e->undefinedWarning);
+      for (const rw::ConditionalUse* c : holding(*e))
+        for (const std::string& w : c->refusals) addUnique(warnings, warned, w);
     }
     if (device.empty()) {
       addUnique(result.diagnostics, seen, defs.front()->noArraysWarning);
@@ -234,6 +249,10 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
       for (const rw::Entity* e : device) {
         edits.insert(edits.end(), e->edits.begin(), e->edits.end());
         helpers |= e->helpers;
+        for (const rw::ConditionalUse* c : holding(*e)) {
+          edits.insert(edits.end(), c->edits.begin(), c->edits.end());
+          helpers |= c->helpers;
+        }
       }
       for (const rw::StructDef* def : defs) {
         std::vector<std::string> fields;

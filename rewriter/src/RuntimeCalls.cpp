@@ -1,6 +1,7 @@
-// The CUDA runtime's calls on device arrays: cudaMalloc, cudaFree, cudaMemset, cudaMemcpy and
-// cudaMemcpyAsync (host <-> device with a host S*, or device <-> device, whole arrays or slices
-// `d + off`) become relayout's helpers with the same arguments, so the user's error checks stay
+// The CUDA runtime's calls on arrays in the new layout: cudaMalloc, cudaMallocManaged,
+// cudaMallocHost / cudaHostAlloc (pinned memory takes the device layout: kernels and async copies
+// reach it directly), cudaFree(Host), cudaMemset, cudaMemcpy and cudaMemcpyAsync (whole arrays or
+// slices `d + off`) become relayout's helpers with the same arguments, so the user's error checks stay
 // around them; a cudaFree loop over `void*` casts of several arrays loses the entity to a
 // statement of its own.
 #include "UseCollector.h"
@@ -35,6 +36,15 @@ bool UseCollector::uncastArg(const clang::Expr* arg, const clang::Expr* inner, s
   return true;
 }
 
+// What a runtime call's argument holds without its void-pointer cast: the entity's reference, or
+// `p + off`.
+static const clang::Expr* uncastInner(const clang::Expr* arg, const clang::Expr* ref, bool offset) {
+  if (!offset) return ref;
+  const clang::Expr* inner = arg->IgnoreParenImpCasts();
+  if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(inner)) inner = cast->getSubExpr()->IgnoreParenImpCasts();
+  return inner;
+}
+
 bool UseCollector::handleRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
   // Renames the call to the helper, drops a void-pointer cast around `arg` and rewrites `p + off`.
   auto apply = [&](const EntityExpr& target, const char* helper, unsigned kind, const clang::Expr* arg) {
@@ -44,18 +54,25 @@ bool UseCollector::handleRuntimeCall(const clang::CallExpr* call, const clang::F
     if (!afterDefinition(info, call->getBeginLoc()))
       return refuse(info, call->getBeginLoc(), "this call comes before the definition of '" + info.planned->plan->name +
                     "' ends, where its helpers are added", call->getSourceRange());
-    const clang::Expr* inner = target.offset ? arg->IgnoreParenImpCasts() : target.ref;
-    if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(inner); cast && target.offset)
-      inner = cast->getSubExpr()->IgnoreParenImpCasts();
-    if (!renameCall(call, helper, out) || !uncastArg(arg, inner, out) || !rewriteEntityExpr(target, out))
+    if (!renameCall(call, helper, out) || !uncastArg(arg, uncastInner(arg, target.ref, target.offset), out) || !rewriteEntityExpr(target, out))
       return refuse(info, call->getBeginLoc(), "this call is not written out in the file (it comes from a macro body)",
                     call->getSourceRange());
     addEdits(info, out, kind | (target.offset ? unsigned(kOffset) : 0u));
   };
-  // cudaMallocManaged: the arrays are managed too, so host code reaches them through the same
-  // rewritten accesses. (cudaMallocHost allocates a host array, which keeps the original layout.)
-  bool managed = isRuntimeCall(callee, "cudaMallocManaged") && (call->getNumArgs() == 2 || call->getNumArgs() == 3);
-  if ((isRuntimeCall(callee, "cudaMalloc") && call->getNumArgs() == 2) || managed) {
+  // Allocations whose arrays take the new layout: device memory, and the host-visible memory that
+  // kernels and asynchronous copies reach directly (managed and pinned), which host code then
+  // reads and writes through the same rewritten accesses.
+  const unsigned args = call->getNumArgs();
+  const char* allocHelper = nullptr;
+  unsigned allocKind = 0;
+  if (isRuntimeCall(callee, "cudaMalloc") && args == 2) allocHelper = "relayoutMalloc", allocKind = kMalloc;
+  else if (isRuntimeCall(callee, "cudaMallocManaged") && (args == 2 || args == 3))
+    allocHelper = "relayoutMallocManaged", allocKind = kMallocManaged;
+  else if (isRuntimeCall(callee, "cudaMallocHost") && (args == 2 || args == 3))
+    allocHelper = "relayoutMallocHost", allocKind = kMallocHost;
+  else if (isRuntimeCall(callee, "cudaHostAlloc") && args == 3)
+    allocHelper = "relayoutHostAlloc", allocKind = kHostAlloc;
+  if (allocHelper) {
     const clang::Expr* arg = call->getArg(0)->IgnoreParenImpCasts();
     if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(arg)) arg = cast->getSubExpr()->IgnoreParenImpCasts();
     const auto* address = llvm::dyn_cast<clang::UnaryOperator>(arg);
@@ -65,25 +82,26 @@ bool UseCollector::handleRuntimeCall(const clang::CallExpr* call, const clang::F
     if (!info || !info->planned->layout) return true;
     consume(ref);
     entity(*info).seed = true;
-    // The '&' stays: relayoutMalloc fills the device struct through a pointer.
+    // The '&' stays: the helper fills the device struct through a pointer.
     std::vector<Edit> out;
     if (!afterDefinition(*info, call->getBeginLoc()))
       return refuse(*info, call->getBeginLoc(), "this call comes before the definition of '" + info->planned->plan->name +
                     "' ends, where its helpers are added", call->getSourceRange()), true;
-    if (!renameCall(call, managed ? "relayoutMallocManaged" : "relayoutMalloc", out) ||
-        !uncastArg(call->getArg(0), address, out))
+    if (!renameCall(call, allocHelper, out) || !uncastArg(call->getArg(0), address, out))
       return refuse(*info, call->getBeginLoc(), "this call is not written out in the file (it comes from a macro body)",
                     call->getSourceRange()), true;
-    addEdits(*info, out, managed ? unsigned(kMallocManaged) : unsigned(kMalloc));
+    addEdits(*info, out, allocKind);
     return true;
   }
-  bool isFree = isRuntimeCall(callee, "cudaFree") && call->getNumArgs() == 1;
-  bool isMemset = isRuntimeCall(callee, "cudaMemset") && call->getNumArgs() == 3;
-  if (isFree || isMemset) {
+  bool isFree = isRuntimeCall(callee, "cudaFree") && args == 1;
+  bool isFreeHost = isRuntimeCall(callee, "cudaFreeHost") && args == 1;
+  bool isMemset = isRuntimeCall(callee, "cudaMemset") && args == 3;
+  if (isFree || isFreeHost || isMemset) {
     EntityExpr target = entityExpr(call->getArg(0), true);
     if (!target || !target.info->planned->layout) return true;
-    if (isFree && target.offset) return true;  // cudaFree(p + off) is an error already; left to describeUse
-    apply(target, isFree ? "relayoutFree" : "relayoutMemset", isFree ? kFree : kMemset, call->getArg(0));
+    if (!isMemset && target.offset) return true;  // freeing `p + off` is an error already; left to describeUse
+    if (isMemset) apply(target, "relayoutMemset", kMemset, call->getArg(0));
+    else apply(target, isFree ? "relayoutFree" : "relayoutFreeHost", isFree ? kFree : kFreeHost, call->getArg(0));
     return true;
   }
   bool async = isRuntimeCall(callee, "cudaMemcpyAsync") && (call->getNumArgs() == 4 || call->getNumArgs() == 5);
@@ -94,79 +112,112 @@ bool UseCollector::handleRuntimeCall(const clang::CallExpr* call, const clang::F
   return false;
 }
 
-// cudaMemcpy between a host S* (AoS, unchanged) and a device entity, in the direction its kind
-// names; the host side must have type S* so the helper's gather/scatter is well-typed. Between two
-// device entities (cudaMemcpyDeviceToDevice) the copy goes array by array, also asynchronously.
+// cudaMemcpy(Async) with an entity on one side or both. Which edits hold depends on which sides
+// change layout, known only for the whole program, so each is recorded under its condition:
+// - both change (device, managed and pinned arrays share the layout): relayoutMemcpy(Async) array
+//   by array, whatever the kind;
+// - one changes and the other keeps the original struct (a host array from new[], malloc or a
+//   std::vector's data(), or any S* expression): a gather (to the device) or scatter (to the host)
+//   through one staging block, synchronous only, in the direction the kind names.
 void UseCollector::handleMemcpy(const clang::CallExpr* call, bool async) {
-  EntityExpr dst = entityExpr(call->getArg(0), true), src = entityExpr(call->getArg(1), true);
-  if (!dst && !src) return;
+  const clang::Expr* args[2] = {call->getArg(0), call->getArg(1)};
+  EntityExpr sides[2] = {entityExpr(args[0], true), entityExpr(args[1], true)};
+  if (!sides[0] && !sides[1]) return;
+  for (const EntityExpr& e : sides)
+    if (e) consume(e.ref);
   const auto* kindRef = llvm::dyn_cast<clang::DeclRefExpr>(call->getArg(3)->IgnoreParenImpCasts());
   llvm::StringRef kind = kindRef ? kindRef->getDecl()->getName() : "";
+  const std::string kindText = edits_.text(call->getArg(3)->getSourceRange());
   bool toDevice = kind == "cudaMemcpyHostToDevice", toHost = kind == "cudaMemcpyDeviceToHost";
-  const char* name = async ? "cudaMemcpyAsync" : "cudaMemcpy";
-  auto refuseBoth = [&](const std::string& why) {
-    for (const EntityExpr* e : {&dst, &src})
-      if (*e) {
-        consume(e->ref);
-        refuse(*e->info, call->getBeginLoc(), why, call->getSourceRange());
+  const std::string callName = async ? "cudaMemcpyAsync" : "cudaMemcpy";
+  bool sameStruct = sides[0] && sides[1] && sides[0].info->planned == sides[1].info->planned;
+  // The user says both are device arrays: they change layout together.
+  if (sameStruct && kind == "cudaMemcpyDeviceToDevice") facts_.links.emplace_back(sides[0].info->key, sides[1].info->key);
+
+  std::vector<Edit> both;  // the array-by-array copy, when both sides change
+  bool bothWritten = false;
+  if (sameStruct) {
+    bothWritten = renameCall(call, async ? "relayoutMemcpyAsync" : "relayoutMemcpy", both);
+    for (int i = 0; i < 2 && bothWritten; ++i)
+      bothWritten = uncastArg(args[i], uncastInner(args[i], sides[i].ref, sides[i].offset), both) &&
+                    rewriteEntityExpr(sides[i], both);
+  }
+  const unsigned bothHelpers = (async ? unsigned(kSameLayoutCopyAsync) : unsigned(kSameLayoutCopy)) |
+                               (sameStruct && (sides[0].offset || sides[1].offset) ? unsigned(kOffset) : 0u);
+  const std::string macroBody = "this call is not written out in the file (it comes from a macro body)";
+
+  for (int i = 0; i < 2; ++i) {
+    const EntityExpr& self = sides[i];
+    if (!self || !self.info->planned->layout) continue;
+    const EntityInfo& info = *self.info;
+    const std::string& structName = info.planned->plan->name;
+    auto rendered = [&](clang::SourceLocation loc, const std::string& why, clang::SourceRange range) {
+      return diags_.warning(loc, refusalPrefix(structName) + why, range);
+    };
+    if (!afterDefinition(info, call->getBeginLoc())) {
+      refuse(info, call->getBeginLoc(), "this call comes before the definition of '" + structName + "' ends",
+             call->getSourceRange());
+      continue;
+    }
+    const EntityExpr& other = sides[1 - i];
+    const clang::Expr* selfArg = args[i];
+    const clang::Expr* otherArg = args[1 - i];
+    std::string selfName = "'" + namedDecl(self.ref)->getNameAsString() + "'";
+    if (sameStruct) {
+      ConditionalUse c{other.info->key, true, {}, 0, {}};
+      if (bothWritten) c.edits = both, c.helpers = bothHelpers;
+      else c.refusals.push_back(rendered(call->getBeginLoc(), macroBody, call->getSourceRange()));
+      entity(info).conditionals.push_back(std::move(c));
+    }
+
+    // This side changes, the other keeps the original struct.
+    std::string why;
+    clang::SourceLocation whyLoc = call->getBeginLoc();
+    clang::SourceRange whyRange = call->getSourceRange();
+    std::vector<Edit> gather;
+    bool selfIsDevice = i == 0 ? toDevice : toHost;
+    const clang::Expr* hostExpr = otherArg->IgnoreParenImpCasts();
+    if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(hostExpr); cast && cast->getType()->isVoidPointerType())
+      hostExpr = cast->getSubExpr()->IgnoreParenImpCasts();
+    std::string otherText = edits_.text(otherArg->getSourceRange());
+    if (!toDevice && !toHost) {
+      why = callName + " with kind '" + kindText + "' between " + selfName + " and '" + otherText + "', which keeps "
+            "the original layout (only cudaMemcpyHostToDevice and cudaMemcpyDeviceToHost gather or scatter the fields)";
+    } else if (!selfIsDevice) {
+      why = selfName + " is the host side of this " + callName + " but changes layout, while the device side '" +
+            otherText + "' keeps the original one";
+    } else if (async) {
+      why = "cudaMemcpyAsync between " + selfName + " and the host array '" + otherText + "' in the original layout "
+            "(the gather or scatter of the fields would need a staging block that lives until the copy ends; a "
+            "host array from cudaMallocHost takes the new layout and is copied directly)";
+    } else {
+      clang::QualType hostType = hostExpr->getType();
+      const clang::RecordDecl* hostRecord =
+          hostType->isPointerType() ? hostType->getPointeeType()->getAsRecordDecl() : nullptr;
+      if (!hostRecord || structs_.planned(hostRecord) != info.planned ||
+          (toHost && hostType->getPointeeType().isConstQualified())) {
+        why = "this cudaMemcpy's host side '" + otherText + "' is not a " + (toHost ? "" : "(const) ") +
+              info.planned->layout->baseName + "*, so the copy cannot gather or scatter " + structName + "'s fields";
+        whyLoc = otherArg->getBeginLoc(), whyRange = otherArg->getSourceRange();
+      } else if (!renameCall(call, "relayoutMemcpy", gather) ||
+                 !uncastArg(selfArg, uncastInner(selfArg, self.ref, self.offset), gather) ||
+                 !uncastArg(otherArg, hostExpr, gather) || !rewriteEntityExpr(self, gather)) {
+        why = macroBody;
       }
-  };
-  if (kind == "cudaMemcpyDeviceToDevice" && dst && src && dst.info->planned == src.info->planned) {
-    const EntityInfo& info = *dst.info;
-    std::vector<Edit> out;
-    if (!afterDefinition(info, call->getBeginLoc()))
-      return refuseBoth("this call comes before the definition of '" + info.planned->plan->name + "' ends");
-    if (!renameCall(call, async ? "relayoutMemcpyAsync" : "relayoutMemcpy", out) ||
-        !uncastArg(call->getArg(0), dst.offset ? call->getArg(0)->IgnoreParenImpCasts() : dst.ref, out) ||
-        !uncastArg(call->getArg(1), src.offset ? call->getArg(1)->IgnoreParenImpCasts() : src.ref, out) ||
-        !rewriteEntityExpr(dst, out) || !rewriteEntityExpr(src, out))
-      return refuseBoth("this call is not written out in the file (it comes from a macro body)");
-    facts_.links.emplace_back(dst.info->key, src.info->key);  // both are device arrays
-    addEdits(info, out, (async ? unsigned(kDeviceToDeviceAsync) : unsigned(kDeviceToDevice)) | (dst.offset || src.offset ? unsigned(kOffset) : 0u));
-    return;
+    }
+    ConditionalUse c{sameStruct ? other.info->key : std::string(), false, {}, 0, {}};
+    if (why.empty()) c.edits = std::move(gather), c.helpers = (toDevice ? unsigned(kToDevice) : unsigned(kToHost)) |
+                                                            (self.offset ? unsigned(kOffset) : 0u);
+    else c.refusals.push_back(rendered(whyLoc, why, whyRange));
+    if (sameStruct) {
+      entity(info).conditionals.push_back(std::move(c));
+    } else {
+      Entity& e = entity(info);
+      e.edits.insert(e.edits.end(), c.edits.begin(), c.edits.end());
+      e.helpers |= c.helpers;
+      e.refusals.insert(e.refusals.end(), c.refusals.begin(), c.refusals.end());
+    }
   }
-  if (!toDevice && !toHost)
-    return refuseBoth(std::string(name) + " with kind '" + edits_.text(call->getArg(3)->getSourceRange()) +
-                      "' (only cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost and cudaMemcpyDeviceToDevice between "
-                      "two arrays of one struct are handled)");
-  if (async)
-    return refuseBoth("cudaMemcpyAsync between host and device arrays (the gather or scatter of the fields would need "
-                      "a staging block that lives until the copy ends; not handled yet)");
-  EntityExpr device = toDevice ? dst : src, host = toDevice ? src : dst;
-  const clang::Expr* deviceArg = call->getArg(toDevice ? 0 : 1);
-  const clang::Expr* hostArg = call->getArg(toDevice ? 1 : 0);
-  if (host) {  // fine while it stays a host array
-    consume(host.ref);
-    refuse(*host.info, hostArg->getBeginLoc(), "'" + namedDecl(host.ref)->getNameAsString() +
-           "' is the host side of this cudaMemcpy, so it must keep the original layout", call->getSourceRange());
-  }
-  if (!device) return;
-  consume(device.ref);
-  if (!device.info->planned->layout) return;
-  const PlannedStruct& planned = *device.info->planned;
-  const std::string& structName = planned.plan->name;
-  const clang::Expr* hostExpr = hostArg->IgnoreParenImpCasts();
-  if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(hostExpr); cast && cast->getType()->isVoidPointerType())
-    hostExpr = cast->getSubExpr()->IgnoreParenImpCasts();
-  clang::QualType hostType = hostExpr->getType();
-  const clang::RecordDecl* hostRecord =
-      hostType->isPointerType() ? hostType->getPointeeType()->getAsRecordDecl() : nullptr;
-  if (!hostRecord || structs_.planned(hostRecord) != &planned ||
-      (toHost && hostType->getPointeeType().isConstQualified()))
-    return refuse(*device.info, hostArg->getBeginLoc(), "this cudaMemcpy's host side '" +
-                  edits_.text(hostArg->getSourceRange()) + "' is not a " + (toHost ? "" : "(const) ") +
-                  planned.layout->baseName + "*, so the copy cannot gather or scatter " + structName + "'s fields",
-                  hostArg->getSourceRange());
-  std::vector<Edit> out;
-  if (!afterDefinition(*device.info, call->getBeginLoc()))
-    return refuse(*device.info, call->getBeginLoc(), "this call comes before the definition of '" + structName + "' ends",
-                  call->getSourceRange());
-  if (!renameCall(call, "relayoutMemcpy", out) ||
-      !uncastArg(deviceArg, device.offset ? deviceArg->IgnoreParenImpCasts() : device.ref, out) ||
-      !uncastArg(hostArg, hostExpr, out) || !rewriteEntityExpr(device, out))
-    return refuse(*device.info, call->getBeginLoc(), "this call is not written out in the file (it comes from a macro "
-                  "body)", call->getSourceRange());
-  addEdits(*device.info, out, (toDevice ? unsigned(kToDevice) : unsigned(kToHost)) | (device.offset ? unsigned(kOffset) : 0u));
 }
 
 namespace {

@@ -23,6 +23,7 @@ static std::string usrOf(const clang::Decl* decl) {
 
 void UseCollector::collect() {
   TraverseDecl(context_.getTranslationUnitDecl());
+  emitRestrictLocals();
   checkDeclarationGroups();
   checkFunctionReferences();
   refuseUnconsumed();
@@ -262,7 +263,18 @@ bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
   bool plain = array->clusterStruct.empty();
   std::vector<Edit> out;
   bool ok = edits_.writtenRange({member->getBeginLoc(), member->getMemberLoc()});
-  if (ok && subscript) {
+  std::optional<std::string> local = ok ? restrictLocal(ref, *array) : std::nullopt;
+  if (local) {
+    // p[i].f -> p_f[i], p->f -> p_f[0]; p[i].f -> p_c[i].f, p->f -> p_c->f (cluster c).
+    ok = edits_.replaceTokens(ref->getSourceRange(), *local, out);
+    if (ok && plain && subscript) {
+      clang::SourceLocation bracket = *edits_.written(subscript->getRBracketLoc());
+      auto gap = edits_.between(bracket.getLocWithOffset(1), *edits_.written(member->getMemberLoc()));
+      ok = gap && gap->trim() == "." && edits_.removeAfterUpTo(subscript->getRBracketLoc(), member->getMemberLoc(), out);
+    } else if (ok && plain) {
+      ok = edits_.replaceTokens({member->getOperatorLoc(), member->getMemberLoc()}, "[0]", out);
+    }
+  } else if (ok && subscript) {
     ok = edits_.insertAfter(subscript->getBase()->getEndLoc(), "." + array->member, out);
     if (ok && plain) {
       clang::SourceLocation bracket = *edits_.written(subscript->getRBracketLoc());

@@ -101,6 +101,11 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // --- WholeElements.cpp: `P q = p[i]` (gather) and `p[i] = q;` (scatter) ---
   const clang::Stmt* parentOf(const clang::Stmt* node);
   bool rewriteWholeElement(const clang::ArraySubscriptExpr* subscript, const clang::Expr* ref, const EntityInfo& info);
+  // --- RestrictLocals.cpp: a __restrict__ parameter's arrays as restrict-qualified locals ---
+  void noteRestrictParam(const clang::ParmVarDecl* parm, const EntityInfo& info);
+  // The local that replaces `p.member` in an access, when `ref` names such a parameter.
+  std::optional<std::string> restrictLocal(const clang::Expr* ref, const DeviceArray& array);
+  void emitRestrictLocals();
   // --- UseDescription.cpp: what a use that nothing above accepted does, for its warning ---
   std::pair<std::string, clang::SourceRange> describeUse(const clang::Expr* ref);
 
@@ -111,7 +116,16 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   DiagRenderer& diags_;
   ProgramFacts& facts_;
 
+  struct RestrictParam {
+    const EntityInfo* info = nullptr;
+    const clang::CompoundStmt* body = nullptr;
+    bool pointeeConst = false;
+    std::set<std::string> taken;                // identifiers of the body, and locals named so far
+    std::map<std::string, std::string> locals;  // device array member -> local name, as used
+  };
+
   std::map<const clang::ValueDecl*, std::optional<EntityInfo>> entities_;
+  std::map<const clang::ParmVarDecl*, RestrictParam> restrictParams_;
   std::vector<const clang::Expr*> refs_;  // every reference to an entity, in source order
   std::set<const clang::Expr*> consumed_;
   std::map<std::pair<const void*, unsigned>, std::vector<const clang::DeclaratorDecl*>> groups_;  // declarations sharing one type

@@ -73,9 +73,6 @@ std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang
       case clang::UO_AddrOf: {
         const clang::Stmt* operand = unary;
         const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(meaningfulParent(context_, operand, nullptr));
-        if (call && call->getDirectCallee() && call->getDirectCallee()->getName() == "cudaMallocHost")
-          return {name + " is allocated by cudaMallocHost: a host array, which keeps the original layout, yet it "
-                  "reaches code that also receives device arrays of " + structName, range(call)};
         if (call && call->getDirectCallee())
           return {"the address of " + name + " is passed to '" + call->getDirectCallee()->getNameAsString() + "'",
                   range(call)};
@@ -107,6 +104,8 @@ std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang
     return {name + " is passed to " + calleeName + " other than as a " + structName + "* parameter", range(call)};
   }
   if (llvm::isa<clang::CXXConstructExpr>(parent)) return {name + " is passed to a constructor", range(parent)};
+  if (llvm::isa<clang::CXXDeleteExpr>(parent))
+    return {name + " is freed with delete: memory from new keeps the original layout", range(parent)};
   if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(parent))
     return {name + " is cast to '" + cast->getType().getAsString(context_.getPrintingPolicy()) +
                 "'; the memory it points to changes layout", range(parent)};

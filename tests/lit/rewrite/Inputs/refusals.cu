@@ -1,4 +1,5 @@
-// One struct per reason a use cannot be rewritten yet; every one keeps its layout.
+// One struct per reason a use cannot be rewritten yet; every one keeps its layout, while K, used
+// only in ways that can be rewritten, still changes.
 #include <cstring>
 
 #define RHO(c, i) c[i].rho
@@ -8,18 +9,20 @@ struct B { float x, y; };     // a reference to a whole element
 struct C { float x, y; };     // an element's address stored away
 struct D { float x, y; };     // cast to char*
 struct E { float x, y; };     // passed to a template kernel
-struct F { float x, y; };     // kernel also launched with a pinned host array
+struct F { float x, y; };     // kernel also launched with a host array from new[]
 struct G { float x, y; };     // passed to a function the sources do not define
 struct H { float x, y; };     // handed to inline PTX
 struct I { float x, y; };     // copied host -> device asynchronously
 struct J { float x, y; };     // a copy of the pointer moved backwards
 union U { float f; int i; };  // a union: its fields share one place
+struct K { float x, y; };     // rewritten
 
 __global__ void ka(A* a, int n) { int i = threadIdx.x; if (i < n) RHO(a, i) = a[i].u; }
 __global__ void kb(B* b, int n) { int i = threadIdx.x; if (i < n) { B& t = b[i]; b[i].x = t.y; } }
 template <int N> __global__ void ke(E* e) { e[threadIdx.x].x = N; }
 __global__ void ku(U* u) { u[threadIdx.x].f = 1.0f; }
 __global__ void kf(F* f) { f[threadIdx.x].x = 1; }
+__global__ void kk(K* k) { k[threadIdx.x].y = k[threadIdx.x].x; }
 void external(G* g, int n);
 __global__ void kh(H* h) {
   float v;
@@ -39,10 +42,9 @@ int main() {
   cudaMalloc(&de, n * sizeof(E));
   ke<4><<<1, n>>>(de);
   cudaMalloc(&df, n * sizeof(F));
-  F* pinned;
-  cudaMallocHost(&pinned, n * sizeof(F));
+  F* heap = new F[n];
   kf<<<1, n>>>(df);
-  kf<<<1, n>>>(pinned);
+  kf<<<1, n>>>(heap);
   cudaMalloc(&dg, n * sizeof(G));
   external(dg, n);
   ka<<<1, n>>>(da, n);
@@ -58,7 +60,12 @@ int main() {
   U* du;
   cudaMalloc(&du, n * sizeof(U));
   ku<<<1, n>>>(du);
+  K* dk;
+  cudaMalloc(&dk, n * sizeof(K));
+  kk<<<1, n>>>(dk);
+  cudaFree(dk);
   (void)alias;
   (void)bytes;
+  delete[] heap;
   return 0;
 }

@@ -1,0 +1,141 @@
+// `__restrict__` on a rewritten parameter. The device struct's members cannot carry it: nvcc
+// ignores restrict on struct members (no ld.global.nc, no reordering), and honours it only on
+// pointer parameters and locals. So a function whose parameter `const P* __restrict__ p` becomes
+// `const PSoA p` gets, at the top of its body, one restrict-qualified local per array it reads or
+// writes (`const float* __restrict__ p_x = p.x;`), and its field accesses use them (`p_x[i]`).
+// Uses of the whole struct (calls, views, relayoutLoad) keep using `p`. A parameter assigned in
+// the body keeps plain accesses: the locals would go stale.
+#include "UseCollector.h"
+
+#include <clang/AST/QualTypeNames.h>
+#include <clang/Lex/Lexer.h>
+
+namespace relayout::rw {
+
+namespace {
+
+// Whether the body assigns the parameter, moves it, or takes its address.
+bool changesParam(const clang::Stmt* stmt, const clang::ParmVarDecl* parm) {
+  if (!stmt) return false;
+  auto names = [&](const clang::Expr* e) {
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    return ref && ref->getDecl() == parm;
+  };
+  if (const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(stmt); binary && binary->isAssignmentOp() &&
+                                                                         names(binary->getLHS()))
+    return true;
+  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(stmt);
+      unary && (unary->isIncrementDecrementOp() || unary->getOpcode() == clang::UO_AddrOf) && names(unary->getSubExpr()))
+    return true;
+  for (const clang::Stmt* child : stmt->children())
+    if (changesParam(child, parm)) return true;
+  return false;
+}
+
+}  // namespace
+
+void UseCollector::noteRestrictParam(const clang::ParmVarDecl* parm, const EntityInfo& info) {
+  const auto* function = llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext());
+  if (!parm->getType().isRestrictQualified() || cloning_ || !function || !function->doesThisDeclarationHaveABody())
+    return;
+  const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(function->getBody());
+  if (!body || changesParam(body, parm)) return;
+  auto lbrace = edits_.written(body->getLBracLoc()), rbrace = edits_.written(body->getRBracLoc());
+  if (!lbrace || !rbrace || sm_.getFileID(*lbrace) != sm_.getFileID(*rbrace)) return;
+  RestrictParam r;
+  r.info = &info;
+  r.body = body;
+  r.pointeeConst = parm->getType()->getPointeeType().isConstQualified();
+  // Every identifier of the body: a local's name must shadow nothing the body names.
+  llvm::StringRef data = edits_.fileData(*lbrace);
+  unsigned end = sm_.getFileOffset(*rbrace);
+  clang::Lexer lexer(sm_.getLocForStartOfFile(sm_.getFileID(*lbrace)), context_.getLangOpts(), data.begin(),
+                     data.begin() + sm_.getFileOffset(*lbrace), data.end());
+  clang::Token token;
+  while (!lexer.LexFromRawLexer(token) && sm_.getFileOffset(token.getLocation()) < end)
+    if (token.is(clang::tok::raw_identifier)) r.taken.insert(token.getRawIdentifier().str());
+  r.taken.insert(parm->getNameAsString());
+  restrictParams_[parm] = std::move(r);
+}
+
+std::optional<std::string> UseCollector::restrictLocal(const clang::Expr* ref, const DeviceArray& array) {
+  const auto* declRef = llvm::dyn_cast<clang::DeclRefExpr>(ref);
+  const auto* parm = declRef ? llvm::dyn_cast<clang::ParmVarDecl>(declRef->getDecl()) : nullptr;
+  if (!parm || declRef->refersToEnclosingVariableOrCapture()) return std::nullopt;  // a lambda's capture
+  auto it = restrictParams_.find(parm);
+  if (it == restrictParams_.end()) return std::nullopt;
+  RestrictParam& r = it->second;
+  auto known = r.locals.find(array.member);
+  if (known != r.locals.end()) return known->second;
+  std::string base = parm->getNameAsString() + "_" + array.member, name = base;
+  for (int i = 2; r.taken.count(name); ++i) name = base + "_" + std::to_string(i);
+  r.taken.insert(name);
+  return r.locals[array.member] = name;
+}
+
+// One declaration per array the body uses, after the body's '{': on lines of their own when the
+// body starts on a new line (indented like its first statement), else on the brace's line.
+void UseCollector::emitRestrictLocals() {
+  clang::PrintingPolicy policy = context_.getPrintingPolicy();
+  policy.SuppressTagKeyword = true;
+  policy.SuppressUnwrittenScope = true;
+  for (const auto& [parm, r] : restrictParams_) {
+    if (r.locals.empty()) continue;
+    const DeviceLayout& layout = *r.info->planned->layout;
+    // The cluster structs live next to the struct: name them as the code names it ("sim::").
+    const clang::RecordDecl* record = r.info->planned->definition;
+    std::string qualified = clang::TypeName::getFullyQualifiedName(context_.getCanonicalTagType(record), context_, policy);
+    std::string scope = llvm::StringRef(qualified).ends_with("::" + layout.baseName)
+                            ? qualified.substr(0, qualified.size() - layout.baseName.size()) : "";
+    std::vector<std::string> decls;
+    for (const DeviceArray& array : layout.arrays) {
+      auto local = r.locals.find(array.member);
+      if (local == r.locals.end()) continue;
+      std::string decl;
+      if (!array.clusterStruct.empty()) {
+        decl = (r.pointeeConst ? "const " : "") + scope + array.clusterStruct + "* __restrict__ " + local->second;
+      } else {
+        const clang::FieldDecl* field = nullptr;
+        for (const clang::FieldDecl* f : r.info->planned->definition->fields())
+          if (f->getNameAsString() == array.fields[0]) field = f;
+        if (!field) continue;
+        clang::QualType element = clang::TypeName::getFullyQualifiedType(field->getType(), context_);
+        if (r.pointeeConst) element = context_.getConstType(element);
+        std::string text = element.getAsString(policy);
+        if (text.find_first_of("([") == std::string::npos) {
+          decl = text + "* __restrict__ " + local->second;
+        } else {  // an array field: clang places the declarator, `float (*__restrict p_n)[3]`
+          llvm::raw_string_ostream os(decl);
+          context_.getPointerType(element).withRestrict().print(os, policy, local->second);
+          os.flush();
+          if (size_t at = decl.find("__restrict "); at != std::string::npos) decl.replace(at, 11, "__restrict__ ");
+        }
+      }
+      decls.push_back(decl + " = " + parm->getNameAsString() + "." + array.member + ";");
+    }
+    clang::SourceLocation lbrace = *edits_.written(r.body->getLBracLoc());
+    llvm::StringRef data = edits_.fileData(lbrace);
+    unsigned after = sm_.getFileOffset(lbrace) + 1;
+    size_t lineEnd = data.find('\n', after);
+    std::string text;
+    if (lineEnd != llvm::StringRef::npos && data.slice(after, lineEnd).trim().empty()) {
+      size_t next = lineEnd + 1;
+      while (next < data.size() && data.slice(next, data.find('\n', next)).trim().empty()) {
+        size_t nl = data.find('\n', next);
+        if (nl == llvm::StringRef::npos) break;
+        next = nl + 1;
+      }
+      std::string indent;
+      for (size_t i = next; i < data.size() && (data[i] == ' ' || data[i] == '\t'); ++i) indent += data[i];
+      if (indent.empty()) indent = "  ";
+      for (const std::string& d : decls) text += "\n" + indent + d;
+    } else {
+      for (const std::string& d : decls) text += " " + d;
+    }
+    Edit edit = edits_.rawEdit(lbrace.getLocWithOffset(1), 0, text);
+    edit.anyOrder = true;
+    addEdits(*r.info, {edit});
+  }
+}
+
+}  // namespace relayout::rw
