@@ -64,14 +64,15 @@ int checkHwProfile(const char* path, const char* sourceName, int aosLine, int so
     const LineSums aos = lineOf(hw.at("lines"), sourceName, aosLine);
     const LineSums soa = lineOf(hw.at("lines"), sourceName, soaLine);
     char buf[256];
-    std::snprintf(buf, sizeof buf, "AoS line %d: %llu global loads executed, expected %llu (one per warp)", aosLine,
-                  aos.loads, warps);
-    check(aos.loads == warps && aos.instructions == warps, buf);
+    std::snprintf(buf, sizeof buf, "AoS line %d: %llu global loads executed (%llu global memory instructions), "
+                  "expected %llu (one per warp)", aosLine, aos.loads, aos.instructions, warps);
+    check(aos.loads == warps, buf);
     std::snprintf(buf, sizeof buf, "AoS line %d: sectors %llu = %.2f x ideal %llu (expected 8x: 4 bytes of 32 per lane)",
                   aosLine, aos.sectors, ratio(aos.sectors, aos.ideal), aos.ideal);
     check(std::fabs(ratio(aos.sectors, aos.ideal) - 8.0) <= 0.5, buf);
-    std::snprintf(buf, sizeof buf, "SoA line %d: %llu global loads executed, expected %llu", soaLine, soa.loads, warps);
-    check(soa.loads == warps && soa.instructions == warps, buf);
+    std::snprintf(buf, sizeof buf, "SoA line %d: %llu global loads executed (%llu global memory instructions), "
+                  "expected %llu", soaLine, soa.loads, soa.instructions, warps);
+    check(soa.loads == warps, buf);
     std::snprintf(buf, sizeof buf, "SoA line %d: sectors %llu = %.2f x ideal %llu (expected 1x)", soaLine, soa.sectors,
                   ratio(soa.sectors, soa.ideal), soa.ideal);
     check(std::fabs(ratio(soa.sectors, soa.ideal) - 1.0) <= 0.1, buf);
