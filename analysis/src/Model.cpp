@@ -11,6 +11,7 @@
 #include <array>
 #include <cstring>
 #include <map>
+#include <memory>
 
 namespace relayout {
 
@@ -177,18 +178,57 @@ struct WarpSlot {
 inline bool missInCache(WarpCache& cache, uint64_t key, uint64_t index, uint64_t tag) {
   const size_t set = (index + tag * 0x9E37u) & (kSets - 1);
   uint64_t* ways = cache.keys[set];
-  for (unsigned w = 0; w < kWays; ++w)
-    if (ways[w] == key) return false;
+  bool hit = false;
+  for (unsigned w = 0; w < kWays; ++w) hit |= ways[w] == key;  // no early exit: vectorizes
+  if (hit) return false;
   ways[cache.next[set]] = key;
   cache.next[set] = static_cast<uint8_t>((cache.next[set] + 1) % kWays);
   return true;
 }
 
-// Counts the distinct sectors and lines among keys[0, n) (sorted here when not already), and the
-// sectors missing from the warp's cache, which then holds them.
+// A set of keys for one group and layout (open addressing, emptied by moving to a new stamp).
+struct KeySet {
+  static constexpr size_t kSlots = 2 * size_t(kTraceWarpSize) * kMaxSectorsPerLane;
+  uint64_t keys[kSlots];
+  uint32_t stamps[kSlots] = {};
+  uint32_t now = 0;
+  void clear() {
+    if (++now == 0) std::memset(stamps, 0, sizeof stamps), now = 1;
+  }
+  bool insert(uint64_t key, size_t mask) {
+    size_t h = ((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+    while (stamps[h] == now) {
+      if (keys[h] == key) return false;
+      h = (h + 1) & mask;
+    }
+    stamps[h] = now, keys[h] = key;
+    return true;
+  }
+};
+
+inline uint64_t lineOf(uint64_t key) {
+  uint64_t tag = key >> kTagShift, index = key & kIndexMask;
+  return (tag << kTagShift) | (index >> (kLineShift - kSectorShift));
+}
+
+// Counts the distinct sectors and lines among keys[0, n), and the sectors missing from the
+// warp's cache, which then holds them. Keys in order (stride-1 warps) are counted by comparing
+// neighbours; others (gathers) through two small hash sets, cheaper than sorting 32 keys.
 inline void countKeys(uint64_t* keys, size_t n, bool sorted, WarpCache& cache, uint64_t& sectors, uint64_t& lines,
-                      uint64_t& traffic) {
-  if (!sorted) std::sort(keys, keys + n);
+                      uint64_t& traffic, KeySet& sectorSet, KeySet& lineSet) {
+  if (!sorted) {
+    size_t slots = 64;
+    while (slots < 2 * n) slots *= 2;
+    sectorSet.clear(), lineSet.clear();
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t k = keys[i];
+      if (!sectorSet.insert(k, slots - 1)) continue;
+      ++sectors;
+      if (lineSet.insert(lineOf(k), slots - 1)) ++lines;
+      if (missInCache(cache, k, k & kIndexMask, k >> kTagShift)) ++traffic;
+    }
+    return;
+  }
   uint64_t prevSector = kEmpty, prevLine = kEmpty;
   for (size_t i = 0; i < n; ++i) {
     uint64_t k = keys[i];
@@ -200,6 +240,49 @@ inline void countKeys(uint64_t* keys, size_t n, bool sorted, WarpCache& cache, u
     if (line != prevLine) ++lines, prevLine = line;
     if (missInCache(cache, k, index, tag)) ++traffic;
   }
+}
+
+// One lane of the group being replayed.
+struct Lane {
+  uint64_t addr, element, inField, baseLow;
+  uint64_t tag;  // 1 + the allocation's 7 hash bits << 8; the layout's region is added
+  bool raw;      // in no known allocation
+};
+
+// The sector keys the lanes touch under layout L, in lane order; `sorted` says whether they came
+// out in increasing order. Specialized per layout so the loop has no layout branches.
+template <ModelLayout L>
+inline size_t laneKeys(const SiteModel& sm, size_t size, const Lane* lanes, uint64_t* keys, bool& sorted) {
+  const Place& p = sm.place[size_t(L)];
+  size_t n = 0;
+  uint64_t prev = 0;
+  for (size_t j = 0; j < size; ++j) {
+    const Lane& lane = lanes[j];
+    uint64_t tag, offset;
+    if (lane.raw) [[unlikely]] {
+      tag = 0, offset = lane.addr;  // the same address in every layout
+    } else {
+      tag = lane.tag + p.region;
+      const uint64_t e = lane.element;
+      if constexpr (L == ModelLayout::AoSoA)
+        offset = (e / kAoSoATile) * sm.tileBytes + p.offset + (e % kAoSoATile) * p.stride + lane.inField;
+      else if constexpr (L == ModelLayout::AoS)
+        offset = e * p.stride + p.offset + lane.inField + lane.baseLow;
+      else
+        offset = e * p.stride + p.offset + lane.inField;
+    }
+    const uint64_t first = offset >> kSectorShift, last = (offset + sm.width - 1) >> kSectorShift;
+    uint64_t key = (tag << kTagShift) | (first & kIndexMask);
+    sorted &= n == 0 || key >= prev;
+    keys[n++] = prev = key;
+    if (last != first) [[unlikely]]
+      for (uint64_t s = first + 1; s <= std::min(last, first + kMaxSectorsPerLane - 1); ++s) {
+        key = (tag << kTagShift) | (s & kIndexMask);
+        sorted &= key >= prev;
+        keys[n++] = prev = key;
+      }
+  }
+  return n;
 }
 
 }  // namespace
@@ -237,14 +320,13 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
   std::vector<RawCell> cells(sites.size() * kernelCount);
   std::vector<WarpSlot> warpSlots(kWarpSlots);
   std::vector<uint64_t> keys(size_t(kTraceWarpSize) * kMaxSectorsPerLane);
+  auto sectorSet = std::make_unique<KeySet>(), lineSet = std::make_unique<KeySet>();
 
   llvm::ArrayRef<TraceRecord> records = trace.records();
   result.records = records.size();
   uint64_t problemOffset = 0;
   std::string problem;
-  // Per lane of the group: element, base-derived tag bits and offset in the field.
-  uint64_t element[kTraceWarpSize], tagBits[kTraceWarpSize], inField[kTraceWarpSize], baseLow[kTraceWarpSize];
-  bool raw[kTraceWarpSize];
+  Lane lanes[kTraceWarpSize];
   for (size_t i = 0; i < records.size();) {
     const size_t size = checkTraceGroup(records, i, limits, problemOffset, problem);
     if (size == 0) return traceError(trace.path(), problemOffset, problem);
@@ -264,9 +346,11 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
                           fmt::format("record {}: field {} disagrees with site {} of unit {}, whose field is {} "
                                       "(a trace of other sources?)",
                                       i + j, r.field, r.site, r.unit, sm.field));
-      raw[j] = r.element == kTraceNoElement;
-      if (raw[j]) continue;
-      element[j] = r.element;
+      Lane& lane = lanes[j];
+      lane.addr = r.addr;
+      lane.raw = r.element == kTraceNoElement;
+      if (lane.raw) continue;
+      lane.element = r.element;
       uint64_t elementStart = r.addr - r.element * sm.structSize;  // base + offset in the element
       uint64_t d = sm.inField;
       if (sm.dynamic) {
@@ -275,9 +359,9 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
         if (d + sm.width > sm.fieldSize) d = sm.fieldSize >= sm.width ? sm.fieldSize - sm.width : 0;
       }
       uint64_t base = elementStart - sm.fieldOffset - d;
-      inField[j] = d;
-      baseLow[j] = base & 255;
-      tagBits[j] = (((base >> 8) * 0x9E3779B97F4A7C15ull) >> 57) << 8;  // 7 bits naming the allocation
+      lane.inField = d;
+      lane.baseLow = base & 255;
+      lane.tag = 1 + ((((base >> 8) * 0x9E3779B97F4A7C15ull) >> 57) << 8);  // 7 bits naming the allocation
     }
     const uint64_t owner = ((uint64_t(group->launch) << 32) | group->warp) + 1;
     WarpSlot& slot = warpSlots[(owner * 0x9E3779B97F4A7C15ull) >> 52];
@@ -297,30 +381,16 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
         cell.sectors[l] = cell.sectors[0], cell.lines[l] = cell.lines[0], cell.traffic[l] = cell.traffic[0];
         continue;
       }
-      const Place& p = sm.place[l];
       size_t n = 0;
       bool sorted = true;
-      for (size_t j = 0; j < size; ++j) {
-        uint64_t tag, offset;
-        if (raw[j]) {
-          tag = 0, offset = group[j].addr;  // in no known allocation: the same address in every layout
-        } else {
-          tag = 1 + (tagBits[j] | p.region);
-          uint64_t e = element[j];
-          if (l == size_t(ModelLayout::AoSoA))
-            offset = (e / kAoSoATile) * sm.tileBytes + p.offset + (e % kAoSoATile) * p.stride + inField[j];
-          else
-            offset = e * p.stride + p.offset + inField[j] + (l == size_t(ModelLayout::AoS) ? baseLow[j] : 0);
-        }
-        uint64_t first = offset >> kSectorShift;
-        uint64_t last = std::min((offset + sm.width - 1) >> kSectorShift, first + kMaxSectorsPerLane - 1);
-        for (uint64_t s = first; s <= last; ++s) {
-          uint64_t key = (tag << kTagShift) | (s & kIndexMask);
-          if (n > 0 && key < keys[n - 1]) sorted = false;
-          keys[n++] = key;
-        }
+      switch (ModelLayout(l)) {
+        case ModelLayout::AoS: n = laneKeys<ModelLayout::AoS>(sm, size, lanes, keys.data(), sorted); break;
+        case ModelLayout::SoA: n = laneKeys<ModelLayout::SoA>(sm, size, lanes, keys.data(), sorted); break;
+        case ModelLayout::AoSoA: n = laneKeys<ModelLayout::AoSoA>(sm, size, lanes, keys.data(), sorted); break;
+        case ModelLayout::Clustered: n = laneKeys<ModelLayout::Clustered>(sm, size, lanes, keys.data(), sorted); break;
       }
-      countKeys(keys.data(), n, sorted, slot.layouts[l], cell.sectors[l], cell.lines[l], cell.traffic[l]);
+      countKeys(keys.data(), n, sorted, slot.layouts[l], cell.sectors[l], cell.lines[l], cell.traffic[l], *sectorSet,
+                *lineSet);
     }
     i += size;
   }
