@@ -89,18 +89,15 @@ void addTreeSites(const SiteMap& map, const UnitProfile& unit, const SiteInfo& s
   auto measured = counts.find(key);
   for (const KernelSiteCounters* k : split) {
     double executions = double(k->counters.laneExecs) * period;
-    if (k->kernel == "?") {
-      out.push_back({key, loopLabel(map, site), site.kernels, site.field, executions});
-      continue;
-    }
     LoopKey perKernel = key;
-    perKernel.kernel = k->kernel;
+    perKernel.kernel = k->kernel;  // "?": its own copy, under the static kernel list
     if (measured != counts.end()) {
       double share = measured->second * double(k->counters.laneExecs) / total;
       auto [it, fresh] = counts.try_emplace(perKernel, share);
       if (!fresh) it->second = std::max(it->second, share);
     }
-    out.push_back({perKernel, loopLabel(map, site), {k->kernel}, site.field, executions});
+    out.push_back({perKernel, loopLabel(map, site), k->kernel == "?" ? site.kernels : std::vector{k->kernel},
+                   site.field, executions});
   }
 }
 

@@ -207,3 +207,41 @@ TEST(Model, KernelNamesFromCupti) {
 
 }  // namespace
 }  // namespace relayout
+
+namespace relayout {
+namespace {
+
+TEST(Model, MemberIndexedAtRunTimeIsPlacedFromItsAddress) {
+  // Hist {int n; int bins[7]} (32 bytes); a site reads bins[] with the index known only at run
+  // time. One lane reads bins[0] of element 1, then bins[6] of element 1. AoS: bytes 36 and 60 of
+  // the array, one sector (the second access reuses it). SoA: element 1's bins start at byte 28,
+  // so bins[0] is at 28 (sector 0) and bins[6] at 52 (sector 1): two sectors, which only holds if
+  // the offset in the field was recovered from the address.
+  StructInfo h{"Hist", {"h.cu", 1, 8}, 32, 4, {{"n", "int", 0, 4, 4}, {"bins", "int[7]", 4, 28, 4}}};
+  SiteMap map;
+  map.sourcePath = "h.cu";
+  map.structs.push_back(h);
+  SiteInfo s;
+  s.id = 0;
+  s.structName = "Hist";
+  s.field = "bins";
+  s.member = "bins[]";
+  s.offset = 4;
+  s.size = 4;
+  map.sites.push_back(s);
+  std::vector<TraceRecord> records = {{kBase + 32 + 4, 1, 0, 0, 0, 0, 1, 0, 1}, {kBase + 32 + 4 + 24, 1, 0, 0, 0, 0, 1, 0, 1}};
+  llvm::SmallString<128> path;
+  llvm::sys::fs::createTemporaryFile("model", "trace", path);
+  ASSERT_FALSE(static_cast<bool>(writeTrace(path, makeTraceHeader(), records)));
+  auto trace = Trace::open(path);
+  ASSERT_TRUE(static_cast<bool>(trace));
+  auto result = replayTrace(*trace, {{&map, 1}}, {{h, {}}}, {"k"});
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  const ModelCounts& c = result->at(0, 0, 0);
+  EXPECT_EQ(c.traffic[size_t(ModelLayout::AoS)], 1);
+  EXPECT_EQ(c.traffic[size_t(ModelLayout::SoA)], 2);
+  llvm::sys::fs::remove(path);
+}
+
+}  // namespace
+}  // namespace relayout
