@@ -42,7 +42,7 @@ struct Plan {
   static constexpr const char* kFormat = "relayout-plan";
   static constexpr int kVersion = 1;
 
-  std::string mode;  // "paper", or "forced" when --layout overrode the analysis
+  std::string mode;  // "paper", "model" (the trace replayed), or "forced" when --layout overrode the analysis
   std::vector<PlanSource> sources;
   std::vector<StructPlan> structs;
 
