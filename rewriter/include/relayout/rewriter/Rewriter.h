@@ -1,7 +1,9 @@
 // The rewriter stage: applies a layout plan to CUDA sources. For every struct the plan lays out as
-// SoA or clusters, device arrays of that struct (pointers filled by cudaMalloc, and the kernel and
-// device-function parameters they reach) get a device-layout struct of arrays; their accesses,
-// allocations, copies and frees are rewritten; host arrays keep the original struct. A struct with
+// SoA or clusters, device arrays of that struct (pointers filled by cudaMalloc, cudaMallocManaged
+// or pinned cudaMallocHost / cudaHostAlloc, and the kernel and device-function parameters they
+// reach) get a device-layout struct of arrays; their accesses, allocations, copies and frees are
+// rewritten, on the host too; plain host arrays (malloc, new[], std::vector) keep the original
+// struct and their copies gather or scatter the fields. A struct with
 // a use that cannot be proven safe is left as it was, with a warning naming that use.
 #pragma once
 
