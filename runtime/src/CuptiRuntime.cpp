@@ -223,7 +223,9 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
   if (cb->callbackSite == CUPTI_API_EXIT) {
     registerAtExit();
     if (gTracing) noteAllocation(cbid, cb);
-    if (isLaunch(cbid)) hw::noteContext(cb->context);  // a first launch may create the context
+    // --hw: enable on a context as soon as a watched call (an allocation, a launch) has created it,
+    // before the first kernel's module is loaded into it.
+    hw::noteContext(cb->context);
     return;
   }
   if (!isLaunch(cbid)) return;

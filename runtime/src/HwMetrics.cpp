@@ -3,8 +3,9 @@
 // (programs built with -lineinfo).
 //
 // Sequence (NVIDIA's sass_metrics and sass_source_map samples do the same, in one program):
+//   program load (start)               -> cuptiProfilerInitialize, before any context exists
 //   module loaded (resource callback)  -> keep a copy of the cubin
-//   first launch on a context          -> cuptiProfilerInitialize (once), cuptiDeviceGetChipName,
+//   first API call with a context      -> cuptiDeviceGetChipName,
 //                                         cuptiSassMetricsGetProperties per metric,
 //                                         cuptiSassMetricsSetConfig (once per device),
 //                                         cuptiSassMetricsEnable (lazy patching) on the context
@@ -96,6 +97,7 @@ bool ok(HwState& s, CUptiResult r, const char* call) {
 // Configures the device for the metrics (with s.mutex held). False after a warning.
 bool configureDevice(HwState& s, uint32_t device) {
   if (s.devices.count(device)) return true;
+  // Normally done in start(), before any context exists; retried here where that failed.
   if (!s.profilerReady) {
     auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     if (!ok(s, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize")) return false;
@@ -136,12 +138,22 @@ bool configureDevice(HwState& s, uint32_t device) {
 using PcKey = std::tuple<uint32_t, std::string, uint32_t>;  // cubin CRC, function, pc offset
 using PcValues = std::array<uint64_t, kNumMetrics>;
 
+// What the flush found, for the warning when nothing usable came back.
+struct ReadStats {
+  size_t records = 0;    // patched instruction records CUPTI reported
+  size_t instances = 0;  // largest numOfInstances seen
+  size_t matched = 0;    // instance values whose metric id is one of ours
+};
+
 // Reads and clears the records of one context (with s.mutex held, inside its enable range).
-void readContext(HwState& s, CUcontext ctx, const DeviceConfig& config, std::map<PcKey, PcValues>& out) {
+void readContext(HwState& s, CUcontext ctx, const DeviceConfig& config, std::map<PcKey, PcValues>& out,
+                 ReadStats& stats) {
   auto props = params<CUpti_SassMetricsGetDataProperties_Params>(CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE);
   props.ctx = ctx;
   if (!ok(s, cuptiSassMetricsGetDataProperties(&props), "cuptiSassMetricsGetDataProperties")) return;
   const size_t records = props.numOfPatchedInstructionRecords, instances = props.numOfInstances;
+  stats.records += records;
+  if (instances > stats.instances) stats.instances = instances;
   if (records == 0 || instances == 0) return;
   // Room for every metric's instances in each record: NVIDIA's sample reads `instances` values per
   // record, each naming its metric; values are matched by metric id, so either reading works.
@@ -164,7 +176,7 @@ void readContext(HwState& s, CUcontext ctx, const DeviceConfig& config, std::map
     for (size_t v = 0; v < perRecord; ++v) {
       const CUpti_SassMetrics_InstanceValue& iv = values[i * perRecord + v];
       for (unsigned m = 0; m < kNumMetrics; ++m)
-        if (iv.metricId == config.ids[m]) sums[m] += iv.value;
+        if (iv.metricId == config.ids[m]) sums[m] += iv.value, ++stats.matched;
     }
   }
 }
@@ -193,6 +205,15 @@ void start(CUpti_SubscriberHandle subscriber) {
   std::lock_guard<std::recursive_mutex> lock(s.mutex);
   s.on = ok(s, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
             "cuptiEnableCallback(MODULE_LOADED)");
+  // cuptiProfilerInitialize "sets up the hooks with the CUDA driver" (cupti_profiler_target.h), and
+  // NVIDIA's sass_metrics sample calls it before it creates the context it profiles: done here, at
+  // program load, before the program creates a context or loads its modules into one. Called only
+  // from a launch callback, after cudaMalloc had created the context, CUPTI patched nothing and
+  // reported no records (H100, CUDA 13.0). A failure here is retried, and reported, at the first launch.
+  if (s.on && !s.profilerReady) {
+    auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    s.profilerReady = cuptiProfilerInitialize(&init) == CUPTI_SUCCESS;
+  }
 }
 
 void onResource(CUpti_CallbackId cbid, const void* data) {
@@ -236,10 +257,12 @@ std::string collect(const std::string& device) {
 
   std::map<PcKey, PcValues> raw;
   std::string chip;
+  ReadStats stats;
+  const size_t contexts = s.enabled.size();
   for (const auto& [ctx, dev] : s.enabled) {
     const DeviceConfig& config = s.devices.at(dev);
     if (chip.empty()) chip = config.chip;
-    if (!s.failed) readContext(s, ctx, config, raw);
+    if (!s.failed) readContext(s, ctx, config, raw, stats);
     auto disable = params<CUpti_SassMetricsDisable_Params>(CUpti_SassMetricsDisable_Params_STRUCT_SIZE);
     disable.ctx = ctx;
     CUptiResult r = cuptiSassMetricsDisable(&disable);
@@ -254,6 +277,17 @@ std::string collect(const std::string& device) {
   s.enabled.clear();
   s.devices.clear();
   if (s.failed) return "";
+  // An empty result is never silent.
+  if (stats.records == 0)
+    std::fprintf(stderr,
+                 "relayout: --hw: CUPTI returned no SASS metric records (%zu context(s) enabled, lazy patching): no "
+                 "kernel was patched; the profile's hw object is empty\n",
+                 contexts);
+  else if (stats.matched == 0)
+    std::fprintf(stderr,
+                 "relayout: --hw: CUPTI returned %zu SASS metric records (%zu instance(s) each) but no value carried "
+                 "a configured metric id; the profile's hw object is empty\n",
+                 stats.records, stats.instances);
 
   std::vector<Cubin> cubins;
   {
@@ -299,6 +333,11 @@ std::string collect(const std::string& device) {
     if (!found || pc.line == 0) ++unresolved;  // counted as unmapped
     pcs.push_back(std::move(pc));
   }
+  if (pcs.empty() && stats.matched > 0)
+    std::fprintf(stderr,
+                 "relayout: --hw: CUPTI returned %zu SASS metric records, none of a global memory instruction; the "
+                 "profile's hw object is empty\n",
+                 stats.records);
   if (!pcs.empty() && unresolved == pcs.size())
     std::fprintf(stderr,
                  "relayout: --hw: no instruction could be mapped to a source line (%zu cubins seen); build the "
