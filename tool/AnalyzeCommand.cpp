@@ -3,6 +3,7 @@
 #include "Pipeline.h"
 
 #include "relayout/core/Files.h"
+#include "relayout/core/Sampling.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -61,6 +62,9 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
   }
   auto profile = Profile::load(profileFile);
   if (!profile) return profile.takeError();
+  std::vector<const SiteMap*> mapPointers;
+  for (const SiteMapFile& m : maps) mapPointers.push_back(&m.map);
+  scaleToWholeRun(*profile, mapPointers);  // sampled blocks and launches stand for the whole run
   auto analysis = analyze(maps, *profile, profileFile, options);
   if (analysis && profile->hw) analysis->hw = compareWithHardware(maps, *profile, *profile->hw);
   return analysis;

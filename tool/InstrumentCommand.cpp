@@ -2,6 +2,7 @@
 #include "CompileFlags.h"
 #include "Commands.h"
 #include "Pipeline.h"
+#include "SamplingFlags.h"
 
 #include "relayout/core/Files.h"
 
@@ -27,14 +28,7 @@ static cl::opt<std::string> outDir("o", cl::desc("Output folder (default: relayo
                                    cl::value_desc("DIR"), cl::init("relayout-out/instrumented"), cl::sub(command));
 static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
                                      cl::value_desc("BUILD"), cl::sub(command));
-static cl::opt<unsigned> samplePeriod("sample-blocks",
-                                      cl::desc("Classify warps in one thread block of every N (default 1: all)"),
-                                      cl::value_desc("N"), cl::init(1), cl::sub(command));
-static cl::opt<unsigned> sampleLaunches(
-    "sample-launches",
-    cl::desc("Classify only in the first N launches of each kernel (default 0: all); the profile records "
-             "how many blocks each kernel ran and classified, and the analysis scales the counts back up"),
-    cl::value_desc("N"), cl::init(0), cl::sub(command));
+static SamplingFlags sampling(command);
 static cl::opt<bool> trace("trace",
                            cl::desc("Also record every sampled warp access, lane by lane, in a bounded buffer "
                                     "written at exit beside the profile as NAME.trace (docs/formats.md)"),
@@ -87,15 +81,13 @@ llvm::Expected<std::vector<std::string>> stageInstrumented(const std::vector<std
 }
 
 static int run(const std::vector<std::string>& trailing) {
-  if (samplePeriod == 0) return reportError("--sample-blocks must be at least 1");
+  InstrumentOptions options;
+  if (llvm::Error err = sampling.apply(options)) return reportError(std::move(err));
   const bool traceOptionsGiven = traceCapacity.getNumOccurrences() || traceLaunches.getNumOccurrences();
   if (traceOptionsGiven && !trace) return reportError("--trace-capacity and --trace-launches need --trace");
   if (trace && traceCapacity == 0) return reportError("--trace-capacity must be at least 1");
   // A device array of more than 2^31 records (64 GiB) would not be a sensible static allocation.
   if (trace && traceCapacity > (1ull << 31)) return reportError("--trace-capacity must be at most 2147483648");
-  InstrumentOptions options;
-  options.blockPeriod = samplePeriod;
-  options.sampleLaunches = sampleLaunches;
   options.traceCapacity = trace ? traceCapacity.getValue() : 0;
   options.traceLaunches = traceLaunches;
   OutputSet outputs;

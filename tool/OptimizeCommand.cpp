@@ -3,6 +3,7 @@
 #include "CompileFlags.h"
 #include "Gpu.h"
 #include "Pipeline.h"
+#include "SamplingFlags.h"
 
 #include "relayout/core/Files.h"
 
@@ -38,13 +39,7 @@ static cl::opt<std::string> runArgs("run", cl::desc("Arguments for the profiled 
 static cl::opt<std::string> recordedProfile("recorded-profile",
                                             cl::desc("Profile to use when this machine has no GPU"),
                                             cl::value_desc("P.json"), cl::sub(command));
-static cl::opt<unsigned> samplePeriod("sample-blocks",
-                                      cl::desc("Classify warps in one thread block of every N (default 1: all)"),
-                                      cl::value_desc("N"), cl::init(1), cl::sub(command));
-static cl::opt<unsigned> sampleLaunches("sample-launches",
-                                        cl::desc("Classify only in the first N launches of each kernel "
-                                                 "(default 0: all)"),
-                                        cl::value_desc("N"), cl::init(0), cl::sub(command));
+static SamplingFlags sampling(command);
 static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
@@ -105,13 +100,11 @@ static llvm::Expected<std::string> obtainProfile(const std::vector<InstrumentedU
 }
 
 static int run(const std::vector<std::string>& trailing) {
-  if (samplePeriod == 0) return reportError("--sample-blocks must be at least 1");
   const std::string instrumentedDir = outDir + "/instrumented";
   OutputSet instrumented;
   std::vector<InstrumentedUnit> units;
   InstrumentOptions options;
-  options.blockPeriod = samplePeriod;
-  options.sampleLaunches = sampleLaunches;
+  if (llvm::Error err = sampling.apply(options)) return reportError(std::move(err));
   auto siteMaps = stageInstrumented(files, buildDir, trailing, options, instrumentedDir, instrumented, &units);
   if (!siteMaps) return reportError(siteMaps.takeError());
   if (llvm::Error err = instrumented.commit(files)) return reportError(std::move(err));

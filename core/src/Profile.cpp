@@ -42,6 +42,7 @@ json Profile::toJson() const {
     json unitJson = {{"source", u.source}, {"sha256", u.sha256}, {"block_period", u.blockPeriod},
                      {"counter_columns", kCounterColumns}, {"loops", u.loops}, {"sites", rows}};
     if (u.sampleLaunches) unitJson["sample_launches"] = u.sampleLaunches;
+    if (u.execPeriod > 1) unitJson["exec_period"] = u.execPeriod;
     if (!u.kernelBlocks.empty()) {
       json& blocks = unitJson["kernel_blocks"] = json::array();
       for (const KernelBlocks& k : u.kernelBlocks)
@@ -88,6 +89,7 @@ llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path)
       // Optional members, added later in version 1.
       if (u.contains("loops")) unit.loops = u.at("loops").get<std::vector<uint64_t>>();
       unit.sampleLaunches = u.value("sample_launches", 0u);
+      unit.execPeriod = std::max(1u, u.value("exec_period", 1u));
       if (u.contains("kernel_blocks"))
         for (const json& k : u.at("kernel_blocks"))
           unit.kernelBlocks.push_back(

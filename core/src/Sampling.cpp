@@ -18,10 +18,12 @@ SiteCounters scaled(const SiteCounters& c, double f) {
 
 void scaleToWholeRun(UnitProfile& unit, const SiteMap& map) {
   if (unit.kernelBlocks.empty()) return;
-  const double period = std::max(1u, unit.blockPeriod);
+  // Executions within classified blocks were sampled too, uniformly: one more factor for all.
+  const double exec = std::max(1u, unit.execPeriod);
+  const double period = std::max(1u, unit.blockPeriod) * exec;
   std::map<std::string, double> kernelFactor;
   for (const KernelBlocks& k : unit.kernelBlocks)
-    kernelFactor[k.kernel] = k.classified ? double(k.blocks) / double(k.classified) : 1.0;
+    kernelFactor[k.kernel] = exec * (k.classified ? double(k.blocks) / double(k.classified) : 1.0);
   auto factorOf = [&](const std::string& kernel) {
     auto it = kernelFactor.find(kernel);
     return it != kernelFactor.end() ? it->second : period;
@@ -61,6 +63,7 @@ void scaleToWholeRun(UnitProfile& unit, const SiteMap& map) {
     unit.loops[loop.id] = scaled(unit.loops[loop.id], factor);
   }
   unit.blockPeriod = 1;
+  unit.execPeriod = 1;
 }
 
 void scaleToWholeRun(Profile& profile, const std::vector<const SiteMap*>& maps) {

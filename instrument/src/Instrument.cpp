@@ -57,6 +57,7 @@ std::string unitPreamble(const SiteMap& map, llvm::StringRef absolutePath, const
       map.kernels.size(), map.blockPeriod);
   if (!kernels.empty()) text += "#define RELAYOUT_KERNEL_NAMES " + kernels + "\n";
   if (!map.sites.empty()) text += "#define RELAYOUT_SITE_INFO " + siteInfoList(map) + "\n";
+  if (options.execPeriod > 1) text += fmt::format("#define RELAYOUT_EXEC_PERIOD {}\n", options.execPeriod);
   if (options.sampleLaunches) text += fmt::format("#define RELAYOUT_SAMPLE_LAUNCHES {}\n", options.sampleLaunches);
   if (options.traceCapacity)
     text += fmt::format("#define RELAYOUT_TRACE_CAPACITY {}\n#define RELAYOUT_TRACE_LAUNCHES {}\n",

@@ -279,7 +279,10 @@ std::string writeProfile(const std::string& path, const ProfileMeta& meta, const
     out += "      \"source\": " + json(str(u.source)).dump() + ",\n";
     out += "      \"sha256\": " + json(str(u.sha256)).dump() + ",\n";
     out += "      \"block_period\": " + std::to_string(u.block_period) + ",\n";
-    if (u.abi_version >= 3) out += "      \"sample_launches\": " + std::to_string(u.sample_launches) + ",\n";
+    if (u.abi_version >= 3) {
+      out += "      \"sample_launches\": " + std::to_string(u.sample_launches) + ",\n";
+      out += "      \"exec_period\": " + std::to_string(std::max(1u, u.exec_period)) + ",\n";
+    }
     if (std::string blocks = kernelBlocksJson(u, d); !blocks.empty())
       out += "      \"kernel_blocks\": [" + blocks + "\n      ],\n";
     out += "      \"counter_columns\": " + json(kColumns).dump() + ",\n";

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Checks a profile of tests/gpu/attribution.cu (instrumented by relayout, run on a GPU).
 
-usage: check_attribution.py PROFILE.json SITES.json [--trace full|overflow] [--period N]
+usage: check_attribution.py PROFILE.json SITES.json [--trace full|overflow] [--period P] [--launches L]
 
 Asserts that both kernels' 40 launches were counted, that the helper's sites are split by calling
 kernel with each kernel's own access pattern (perBody: 32 sectors and no shared address per warp
-access; perBlock: one sector, every access shared), and, with --trace, that the binary trace
+access; perBlock: one sector, every access shared), that the blocks each kernel ran and
+classified match the sampling (--period: one block in P; --launches: the first L launches), and,
+with --trace, that the binary trace
 (docs/formats.md) holds exactly the first launches of each kernel with the element index each lane
 touched (perBody: its global thread index; perBlock: its block index), or, for `overflow`, that a
 full buffer kept whole warp accesses only and counted the rest as dropped. Prints PASS or the
@@ -14,7 +16,8 @@ import json
 import struct
 import sys
 
-LAUNCHES, WARPS_PER_LAUNCH, WARPS_PER_BLOCK = 40, (1 << 16) // 32, 128 // 32
+LAUNCHES, BLOCKS_PER_LAUNCH, WARPS_PER_BLOCK = 40, (1 << 16) // 128, 128 // 32
+WARPS_PER_LAUNCH = BLOCKS_PER_LAUNCH * WARPS_PER_BLOCK
 failures = []
 
 
@@ -26,7 +29,7 @@ def check(condition, what):
 
 def main(argv):
     args = argv[1:]
-    trace_mode, period = None, 1
+    trace_mode, period, sampled_launches = None, 1, LAUNCHES
     if "--trace" in args:
         i = args.index("--trace")
         trace_mode = args[i + 1]
@@ -34,6 +37,10 @@ def main(argv):
     if "--period" in args:
         i = args.index("--period")
         period = int(args[i + 1])
+        del args[i:i + 2]
+    if "--launches" in args:
+        i = args.index("--launches")
+        sampled_launches = int(args[i + 1])
         del args[i:i + 2]
     if len(args) != 2 or trace_mode not in (None, "full", "overflow"):
         print(__doc__, file=sys.stderr)
@@ -50,7 +57,12 @@ def main(argv):
     check(len(helper) == 2, f"weigh has {len(helper)} sites, expected 2 (m, x)")
     unit = profile["units"][0]
     split = {(r["site"], r["kernel"]): r["counters"] for r in unit.get("kernel_sites", [])}
-    execs = LAUNCHES * WARPS_PER_LAUNCH // period
+    classified = sampled_launches * BLOCKS_PER_LAUNCH // period
+    blocks = {k["kernel"]: (k["blocks"], k["classified"]) for k in unit.get("kernel_blocks", [])}
+    for kernel in ("perBody", "perBlock"):
+        check(blocks.get(kernel) == (LAUNCHES * BLOCKS_PER_LAUNCH, classified),
+              f"{kernel}: blocks run/classified {blocks.get(kernel)}, expected {(LAUNCHES * BLOCKS_PER_LAUNCH, classified)}")
+    execs = classified * WARPS_PER_BLOCK
     for site in helper:
         body, block = split.get((site, "perBody")), split.get((site, "perBlock"))
         if not check(body and block, f"site {site}: no per-kernel rows ({sorted(split)})"):

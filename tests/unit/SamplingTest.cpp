@@ -79,3 +79,15 @@ TEST(Sampling, OnlyUnitsOfTheGivenSourcesAreScaled) {
   EXPECT_EQ(profile.units[0].sites[0].laneExecs, 32000u);
   EXPECT_EQ(profile.units[1].sites[0].laneExecs, 320u);
 }
+
+// Executions sampled within classified blocks multiply every kernel's factor, and the unknown
+// caller's (block period x exec period).
+TEST(Sampling, ExecutionSamplingScalesEverything) {
+  UnitProfile unit = unitProfile();
+  unit.execPeriod = 8;
+  scaleToWholeRun(unit, siteMap());
+  EXPECT_EQ(unit.execPeriod, 1u);
+  EXPECT_EQ(unit.sites[0].laneExecs, 320u * 100 * 8);
+  EXPECT_EQ(unit.sites[1].laneExecs, 160u * 8);
+  EXPECT_EQ(unit.kernelSites[2].counters.laneExecs, 32u * 4 * 8);
+}

@@ -30,6 +30,16 @@
 #ifndef RELAYOUT_SAMPLE_LAUNCHES
 #define RELAYOUT_SAMPLE_LAUNCHES 0
 #endif
+// Classify about one in RELAYOUT_EXEC_PERIOD executions of each hook by a warp (a power of two;
+// 1: all), chosen by a per-warp pseudo-random sequence so that loops do not alias with it. Block
+// sampling cannot shorten a kernel whose blocks all run in one wave, where the classified blocks
+// are the critical path; this can. The analysis multiplies the counts back.
+#ifndef RELAYOUT_EXEC_PERIOD
+#define RELAYOUT_EXEC_PERIOD 1
+#endif
+#if (RELAYOUT_EXEC_PERIOD) & ((RELAYOUT_EXEC_PERIOD) - 1)
+#error "RELAYOUT_EXEC_PERIOD must be a power of two"
+#endif
 // Each site's counters are kept in several copies picked by SM id, summed when fetched: with one
 // copy the atomics contend (2.1x slower at block period 1 on an H200; 132 copies gain nothing
 // over 32).
@@ -68,6 +78,10 @@ static __device__ unsigned long long __rl_kernel_blocks[RELAYOUT_KERNEL_ROWS_ * 
 static __device__ unsigned long long __rl_launch_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_LAUNCH_SLOTS_];
 // Whether this block classifies: decided once per block by __rl_enter.
 static __shared__ unsigned __rl_block_on;
+#endif
+#if (RELAYOUT_EXEC_PERIOD) > 1
+// Per warp of the block (at most 32), the state of its sampling sequence; seeded by __rl_enter.
+static __shared__ unsigned __rl_warp_seed[32];
 #endif
 // One counter per loop id: loop body executions, active lanes summed (the paper's Count).
 static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_LOOP_ROWS_];
@@ -158,6 +172,27 @@ static __device__ __forceinline__ bool __rl_active() {
   return __rl_block_on != 0;
 #else
   return __rl_sampled_block();
+#endif
+}
+
+// Whether the warp classifies this execution of a hook: about one in RELAYOUT_EXEC_PERIOD. The
+// first active lane steps the warp's sequence and shares the draw, so the warp agrees.
+static __device__ __forceinline__ bool __rl_sampled_exec() {
+#if (RELAYOUT_EXEC_PERIOD) > 1
+  const unsigned mask = __activemask();
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  const unsigned leader = __ffs(mask) - 1;
+  unsigned draw = 0;
+  if (lane == leader) {
+    const unsigned w = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32;
+    draw = __rl_warp_seed[w & 31] * 1664525u + 1013904223u;  // Numerical Recipes' LCG
+    __rl_warp_seed[w & 31] = draw;
+  }
+  draw = __shfl_sync(mask, draw, leader);
+  return ((draw >> 16) & ((RELAYOUT_EXEC_PERIOD) - 1)) == 0;  // the LCG's high bits are the random ones
+#else
+  return true;
 #endif
 }
 
@@ -266,7 +301,13 @@ static __device__ __noinline__ bool __rl_enter_block(unsigned kernel) {
 static __device__ __forceinline__ void __rl_enter(unsigned kernel) {
 #ifdef __CUDA_ARCH__
   __rl_kernel_id = kernel;
-  const bool first = (threadIdx.x | threadIdx.y | threadIdx.z) == 0;
+  const unsigned threadInBlock = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const bool first = threadInBlock == 0;
+#if (RELAYOUT_EXEC_PERIOD) > 1
+  // Every lane stores the same seed, so the warp needs no barrier before its first draw.
+  __rl_warp_seed[(threadInBlock / 32) & 31] =
+      (threadInBlock / 32 + 1) * 2654435761u ^ (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
+#endif
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   if (first) __rl_block_on = __rl_enter_block(kernel);
   __syncthreads();
@@ -281,7 +322,8 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel) {
 // Put first in every loop body of device code by the instrumenter: counts the body's executions.
 static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #ifdef __CUDA_ARCH__
-  if (id < RELAYOUT_LOOP_ROWS_ && __rl_active()) __rl_count_loop(id);
+  // Unlikely: most blocks of a sampled run skip the call, and the user's code should be laid out for them.
+  if (__builtin_expect(id < RELAYOUT_LOOP_ROWS_ && __rl_active() && __rl_sampled_exec(), 0)) __rl_count_loop(id);
 #else
   (void)id;
 #endif
@@ -291,7 +333,7 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 #ifdef __CUDA_ARCH__
-  if (id < RELAYOUT_SITE_ROWS_ && __rl_active())
+  if (__builtin_expect(id < RELAYOUT_SITE_ROWS_ && __rl_active() && __rl_sampled_exec(), 0))
     __rl_classify(id, reinterpret_cast<unsigned long long>(p));
 #else
   (void)id;
@@ -403,5 +445,6 @@ static const RelayoutUnitDesc __rl_unit = {RELAYOUT_ABI_VERSION,
                                            (unsigned)(RELAYOUT_TRACE_LAUNCHES),
                                            __rl_fetch_trace,
                                            (unsigned)(RELAYOUT_SAMPLE_LAUNCHES),
-                                           __rl_fetch_kernel_blocks};
+                                           __rl_fetch_kernel_blocks,
+                                           (unsigned)(RELAYOUT_EXEC_PERIOD)};
 static const int __rl_registered __attribute__((unused)) = (relayout_rt_register_unit(&__rl_unit), 0);

@@ -67,6 +67,7 @@ typedef struct RelayoutUnitDesc {
   RelayoutFetchTraceFn fetch_trace;
   unsigned sample_launches;              /* first launches of each kernel classified; 0 = all */
   RelayoutFetchFn fetch_kernel_blocks;   /* out[(num_kernels + 1) * 2]: blocks run, blocks classified */
+  unsigned exec_period;                  /* about one warp-level execution in this many classified */
 } RelayoutUnitDesc;
 
 /* Called from a static constructor of each instrumented translation unit; the strings must live

@@ -51,6 +51,7 @@ struct UnitProfile {
   // Per kernel of the unit, blocks run and classified; empty in profiles written before.
   std::vector<KernelBlocks> kernelBlocks;
   unsigned sampleLaunches = 0;  // classification limited to the first N launches per kernel; 0: all
+  unsigned execPeriod = 1;      // about one warp-level execution of each hook in this many classified
 };
 
 struct KernelProfile {

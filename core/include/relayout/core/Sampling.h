@@ -1,5 +1,6 @@
 // Undoing the runtime's sampling. A profile classifies accesses in one block of every
-// `block_period` and, with --sample-launches, only in the first launches of each kernel; it also
+// `block_period`, about one warp-level execution in `exec_period` and, with --sample-launches,
+// only in the first launches of each kernel; it also
 // records, per kernel, the blocks run and the blocks classified (units[].kernel_blocks). Scaling
 // each kernel's counts by blocks run / blocks classified estimates the whole run, so kernels
 // sampled differently (many launches against few) keep their true relative weights.
@@ -10,8 +11,8 @@
 
 namespace relayout {
 
-// Scales the unit's site, per-kernel and loop counters to the whole run and sets blockPeriod to
-// 1 (the counts no longer need the period applied). A site in a kernel scales by that kernel's
+// Scales the unit's site, per-kernel and loop counters to the whole run and sets blockPeriod and
+// execPeriod to 1 (the counts no longer need the periods applied). A site in a kernel scales by that kernel's
 // factor, a site in a helper row by row with each calling kernel's factor (the unknown caller's row
 // by block_period), a loop by its function's factor. A unit without kernel_blocks (profiles
 // written before them) is left unchanged.

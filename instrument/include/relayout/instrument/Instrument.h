@@ -17,6 +17,8 @@ struct InstrumentOptions {
   unsigned blockPeriod = 1;
   // Classify only in the first `sampleLaunches` launches of each kernel; 0 = all.
   unsigned sampleLaunches = 0;
+  // Classify about one warp-level execution of each hook in `execPeriod` (a power of two).
+  unsigned execPeriod = 1;
   // Trace mode (docs/formats.md, "Trace"): records per unit, 0 = no trace; and the first
   // launches of each kernel traced, 0 = all.
   unsigned long long traceCapacity = 0;

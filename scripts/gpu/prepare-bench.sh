@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Dev machine: writes the sources of every program the GPU benchmark (scripts/gpu/bench.sh) builds
+# and runs, with relayout (the GPU machine has nvcc but no Clang), into build/gpu-bench:
+#
+#   src/NAME/VARIANT/NAME.cu   instrumented or rewritten sources, one folder per variant
+#   manifest.txt               "NAME VARIANT SOURCE [ARGS...]": what bench.sh builds and runs
+#   librelayout_rt.a           the runtime every program links (CUPTI kernel times for all)
+#
+#   scripts/gpu/prepare-bench.sh overhead             the instrumented variants of every sample
+#                                                     (full, sampled, trace), the tool's SoA
+#                                                     rewrite, the hand-written variants, and
+#                                                     tests/gpu/attribution.cu in four builds
+#   scripts/gpu/prepare-bench.sh layouts PROFILES_DIR the layouts to time against each other:
+#                                                     the original, relayout's SoA and clustered
+#                                                     rewrites, each analysis mode's pick (plans
+#                                                     made here from the profiles of the first
+#                                                     round), and the hand-written variants
+#
+# Carry build/gpu-bench to the GPU and run `bash scripts/gpu/bench.sh build/gpu-bench`.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${RELAYOUT_BUILD_DIR:-$root/build}
+relayout=$build/tool/relayout
+out=$build/gpu-bench
+round=${1:-}
+samples=(sph idw cfd particlefilter himeno hpcg stencil25 nbody)
+flags=(-- -O3 -arch=sm_90)
+
+case "$round" in
+  overhead) ;;
+  layouts) profiles=${2:?usage: prepare-bench.sh layouts PROFILES_DIR} ;;
+  *) echo "usage: scripts/gpu/prepare-bench.sh overhead | layouts PROFILES_DIR" >&2; exit 2 ;;
+esac
+rm -rf "$out" && mkdir -p "$out/src"
+strip --strip-debug -o "$out/librelayout_rt.a" "$build/runtime/librelayout_rt.a"
+# The runtime's GPU self-tests (built by CMake here) run first on the GPU.
+mkdir -p "$out/selftest"
+for t in "$build"/runtime/relayout_*selftest; do strip --strip-debug -o "$out/selftest/$(basename "$t")" "$t"; done
+manifest=$out/manifest.txt
+: >"$manifest"
+log=$out/prepare.log
+: >"$log"
+
+# instrument NAME VARIANT FLAGS...: instrumented sources of the sample in src/NAME/VARIANT.
+instrument() {
+  local name=$1 variant=$2
+  shift 2
+  local dir=$out/src/$name/$variant
+  "$relayout" instrument "$root/samples/$name/$name.cu" -o "$dir" "$@" "${flags[@]}" 2>>"$log"
+  echo "$name $variant build/gpu-bench/src/$name/$variant/$name.cu" >>"$manifest"
+}
+
+# rewrite NAME VARIANT PLAN: the sample rewritten by a plan, or skipped with the reason logged.
+rewrite() {
+  local name=$1 variant=$2 plan=$3 dir=$out/src/$1/$2
+  if "$relayout" rewrite --plan "$plan" "$root/samples/$name/$name.cu" -o "$dir" "${flags[@]}" 2>>"$log"; then
+    echo "$name $variant build/gpu-bench/src/$name/$variant/$name.cu" >>"$manifest"
+  else
+    echo "$name: $variant rewrite refused (see prepare.log)" >&2
+  fi
+}
+
+hand_variants() {
+  local name=$1
+  echo "$name aos samples/$name/$name.cu" >>"$manifest"
+  echo "$name soa samples/$name/${name}_soa.cu" >>"$manifest"
+  echo "$name best samples/$name/${name}_best.cu" >>"$manifest"
+}
+
+if [ "$round" = overhead ]; then
+  for name in "${samples[@]}"; do
+    hand_variants "$name"
+    instrument "$name" inst-full --sample-blocks 1 --sample-launches 0 --sample-executions 1
+    instrument "$name" inst-b32 --sample-blocks 32 --sample-launches 0 --sample-executions 1
+    instrument "$name" inst-b8l2 --sample-blocks 8 --sample-launches 2 --sample-executions 1
+    instrument "$name" inst-b4l2e32 --sample-blocks 4 --sample-launches 2 --sample-executions 32
+    instrument "$name" inst-trace --sample-blocks 4 --sample-launches 2 --sample-executions 32 \
+      --trace --trace-launches 2 --trace-capacity 262144
+    sites=$out/src/$name/inst-full/$name.sites.json
+    dir=$out/src/$name/tool-soa
+    if "$relayout" rewrite --sites "$sites" --layout soa "$root/samples/$name/$name.cu" -o "$dir" "${flags[@]}" 2>>"$log"; then
+      echo "$name tool-soa build/gpu-bench/src/$name/tool-soa/$name.cu" >>"$manifest"
+    fi
+  done
+  # The attribution check: every block, sampled blocks and launches, a trace, an overflowing trace.
+  attr=$root/tests/gpu/attribution.cu
+  all="--sample-blocks 1 --sample-launches 0 --sample-executions 1"
+  for spec in "agg:$all" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1" \
+              "trace:$all --trace --trace-launches 2" "overflow:$all --trace --trace-capacity 1000"; do
+    variant=${spec%%:*}
+    read -r -a extra <<<"${spec#*:}"
+    "$relayout" instrument "$attr" -o "$out/src/attribution/$variant" "${extra[@]}" "${flags[@]}" 2>>"$log"
+    echo "attribution $variant build/gpu-bench/src/attribution/$variant/attribution.cu" >>"$manifest"
+  done
+else
+  for name in "${samples[@]}"; do
+    hand_variants "$name"
+    sites=$out/src/$name/sites
+    "$relayout" instrument "$root/samples/$name/$name.cu" -o "$sites" "${flags[@]}" 2>>"$log"
+    profile=$profiles/$name.inst-full.json
+    trace_profile=$profiles/$name.inst-trace.json
+    [ -f "$profile" ] || { echo "$name: no profile $profile, skipped" >&2; continue; }
+    plans=$out/plans/$name && mkdir -p "$plans"
+    for layout in soa clustered; do
+      "$relayout" analyze --sites "$sites/$name.sites.json" --profile "$profile" --layout $layout \
+        -o "$plans/$layout.plan.json" 2>>"$log" && rewrite "$name" "tool-$layout" "$plans/$layout.plan.json"
+    done
+    "$relayout" analyze --sites "$sites/$name.sites.json" --profile "$profile" --mode paper \
+      -o "$plans/paper.plan.json" 2>>"$log" && rewrite "$name" pick-paper "$plans/paper.plan.json"
+    if [ -f "$trace_profile" ]; then
+      "$relayout" analyze --sites "$sites/$name.sites.json" --profile "$trace_profile" --mode model \
+        -o "$plans/model.plan.json" 2>>"$log" && rewrite "$name" pick-model "$plans/model.plan.json"
+    fi
+  done
+fi
+# The run's arguments per sample (none: default sizes).
+echo "prepared $(grep -c . "$manifest") programs in $out ($(du -sh "$out" | cut -f1))"

@@ -1,0 +1,37 @@
+#include "SamplingFlags.h"
+
+namespace relayout {
+
+namespace cl = llvm::cl;
+
+// Defaults measured on the bundled samples (docs/results/overhead-*.md): they keep the profiled run
+// close to a plain one while choosing the same layouts as classifying everything.
+constexpr unsigned kDefaultBlockPeriod = 1, kDefaultLaunches = 0, kDefaultExecPeriod = 1;
+
+SamplingFlags::SamplingFlags(cl::SubCommand& command)
+    : blocks_("sample-blocks", cl::desc("Classify warps in one thread block of every N (1: all)"),
+              cl::value_desc("N"), cl::init(kDefaultBlockPeriod), cl::sub(command)),
+      launches_("sample-launches",
+                cl::desc("Classify only in the first N launches of each kernel (0: all); the profile records "
+                         "the blocks each kernel ran and classified, and the analysis scales counts back up"),
+                cl::value_desc("N"), cl::init(kDefaultLaunches), cl::sub(command)),
+      executions_("sample-executions",
+                  cl::desc("Classify about one in N executions of each access by a warp, drawn at random "
+                           "(a power of two; 1: all); bounds the cost of kernels whose blocks all run at once"),
+                  cl::value_desc("N"), cl::init(kDefaultExecPeriod), cl::sub(command)) {}
+
+static llvm::Error usageError(const char* message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
+  if (blocks_ == 0) return usageError("--sample-blocks must be at least 1");
+  if (executions_ == 0 || (executions_ & (executions_ - 1)) != 0)
+    return usageError("--sample-executions must be a power of two (1, 2, 4, ...)");
+  options.blockPeriod = blocks_;
+  options.sampleLaunches = launches_;
+  options.execPeriod = executions_;
+  return llvm::Error::success();
+}
+
+}  // namespace relayout
