@@ -40,8 +40,22 @@ namespace {
 
 struct DeviceConfig {
   std::string chip;
-  uint64_t ids[kNumMetrics] = {};
+  uint64_t ids[kNumMetrics] = {};        // from cuptiSassMetricsGetProperties, as given to SetConfig
+  std::map<uint64_t, unsigned> byId;     // every id that names one of our metrics -> its index
+  std::map<uint64_t, std::string> names; // every metric id of the chip -> its name (debug output)
 };
+
+// RELAYOUT_HW_DEBUG=1: the raw records on stderr.
+bool hwDebug() {
+  static const bool on = [] {
+    const char* v = std::getenv("RELAYOUT_HW_DEBUG");
+    return v && *v && std::string(v) != "0";
+  }();
+  return on;
+}
+
+// Marks instance-value slots CUPTI did not write (the buffer has room for more than it fills).
+constexpr uint64_t kUnwritten = ~uint64_t(0);
 
 struct Cubin {
   std::string bytes;
@@ -121,10 +135,43 @@ bool configureDevice(HwState& s, uint32_t device) {
                          text(r) + ")"),
              false;
     config.ids[m] = props.metric.metricId;
+    config.byId.emplace(props.metric.metricId, m);
+    config.names[props.metric.metricId] = kMetricNames[m];
     CUpti_SassMetrics_Config c{};
     c.metricId = props.metric.metricId;
     c.outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
     metrics.push_back(c);
+  }
+  // The chip's whole list too: an id the data carries may be found there by name even where it
+  // differs from GetProperties' (failures here only cost that second chance).
+  {
+    auto num = params<CUpti_SassMetrics_GetNumOfMetrics_Params>(CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE);
+    num.pChipName = chip.pChipName;
+    if (cuptiSassMetricsGetNumOfMetrics(&num) == CUPTI_SUCCESS && num.numOfMetrics > 0) {
+      std::vector<CUpti_SassMetrics_MetricDetails> list(num.numOfMetrics);
+      auto get = params<CUpti_SassMetrics_GetMetrics_Params>(CUpti_SassMetrics_GetMetrics_Params_STRUCT_SIZE);
+      get.pChipName = chip.pChipName;
+      get.numOfMetrics = list.size();
+      get.pMetricsList = list.data();
+      if (cuptiSassMetricsGetMetrics(&get) == CUPTI_SUCCESS)
+        for (const CUpti_SassMetrics_MetricDetails& d : list) {
+          if (!d.pMetricName) continue;
+          config.names.emplace(d.metricId, d.pMetricName);
+          for (unsigned m = 0; m < kNumMetrics; ++m)
+            if (std::string(d.pMetricName) == kMetricNames[m]) config.byId.emplace(d.metricId, m);
+        }
+    }
+  }
+  if (hwDebug()) {
+    std::fprintf(stderr, "relayout: --hw debug: device %u chip %s, %zu metric(s) registered with SetConfig:\n", device,
+                 config.chip.c_str(), metrics.size());
+    for (unsigned m = 0; m < kNumMetrics; ++m)
+      std::fprintf(stderr, "relayout: --hw debug:   id %llu (0x%llx) %s\n", (unsigned long long)config.ids[m],
+                   (unsigned long long)config.ids[m], kMetricNames[m]);
+    for (const auto& [id, m] : config.byId)
+      if (id != config.ids[m])
+        std::fprintf(stderr, "relayout: --hw debug:   also id %llu (0x%llx) for %s (cuptiSassMetricsGetMetrics)\n",
+                     (unsigned long long)id, (unsigned long long)id, kMetricNames[m]);
   }
   auto set = params<CUpti_SassMetricsSetConfig_Params>(CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE);
   set.numOfMetricConfig = metrics.size();
@@ -143,6 +190,11 @@ struct ReadStats {
   size_t records = 0;    // patched instruction records CUPTI reported
   size_t instances = 0;  // largest numOfInstances seen
   size_t matched = 0;    // instance values whose metric id is one of ours
+  size_t unknown = 0;    // written instance values whose metric id is not one of ours
+  size_t debugged = 0;   // records printed for RELAYOUT_HW_DEBUG
+  size_t perMetric[kNumMetrics] = {};  // matched values per metric
+  size_t nonzero[kNumMetrics] = {};    // of those, values other than 0
+  std::set<uint64_t> unknownIds;       // a few of them, for the warning
 };
 
 // Reads and clears the records of one context (with s.mutex held, inside its enable range).
@@ -155,11 +207,17 @@ void readContext(HwState& s, CUcontext ctx, const DeviceConfig& config, std::map
   stats.records += records;
   if (instances > stats.instances) stats.instances = instances;
   if (records == 0 || instances == 0) return;
-  // Room for every metric's instances in each record: NVIDIA's sample reads `instances` values per
-  // record, each naming its metric; values are matched by metric id, so either reading works.
+  // Two readings of the layout: NVIDIA's sass_metrics sample gives each record `instances` values,
+  // each naming its metric (so one record per instruction and metric); a record could also hold
+  // `instances` values of every metric. Room is made for the larger, the slots are marked
+  // unwritten first, and every written value is attributed by its own metric id: right either way.
+  // (Unmarked zero padding would read as metric id 0 with value 0.)
   const size_t perRecord = instances * kNumMetrics;
   std::vector<CUpti_SassMetrics_Data> data(records);
-  std::vector<CUpti_SassMetrics_InstanceValue> values(records * perRecord);
+  CUpti_SassMetrics_InstanceValue unwritten{};
+  unwritten.metricId = kUnwritten;
+  unwritten.value = 0;
+  std::vector<CUpti_SassMetrics_InstanceValue> values(records * perRecord, unwritten);
   for (size_t i = 0; i < records; ++i) {
     data[i].structSize = sizeof(CUpti_SassMetrics_Data);
     data[i].pInstanceValues = &values[i * perRecord];
@@ -173,10 +231,33 @@ void readContext(HwState& s, CUcontext ctx, const DeviceConfig& config, std::map
   for (size_t i = 0; i < records; ++i) {
     // functionName is CUPTI's allocation; it is copied and left alone (a few bytes, once per run).
     PcValues& sums = out[PcKey{data[i].cubinCrc, data[i].functionName ? data[i].functionName : "", data[i].pcOffset}];
+    const bool debug = hwDebug() && stats.debugged < 5;
+    if (debug) {
+      ++stats.debugged;
+      std::fprintf(stderr, "relayout: --hw debug: record %zu/%zu: cubinCrc %u (0x%x) functionIndex %u function %s pcOffset 0x%x\n",
+                   i, records, data[i].cubinCrc, data[i].cubinCrc, data[i].functionIndex,
+                   data[i].functionName ? data[i].functionName : "(null)", data[i].pcOffset);
+    }
     for (size_t v = 0; v < perRecord; ++v) {
       const CUpti_SassMetrics_InstanceValue& iv = values[i * perRecord + v];
-      for (unsigned m = 0; m < kNumMetrics; ++m)
-        if (iv.metricId == config.ids[m]) sums[m] += iv.value, ++stats.matched;
+      if (iv.metricId == kUnwritten) continue;
+      auto it = config.byId.find(iv.metricId);
+      if (debug) {
+        auto name = config.names.find(iv.metricId);
+        std::fprintf(stderr, "relayout: --hw debug:   [%zu] metricId %llu (0x%llx) %s value %llu%s\n", v,
+                     (unsigned long long)iv.metricId, (unsigned long long)iv.metricId,
+                     name != config.names.end() ? name->second.c_str() : "(unknown id)", (unsigned long long)iv.value,
+                     it == config.byId.end() ? " -- not one of ours" : "");
+      }
+      if (it == config.byId.end()) {
+        ++stats.unknown;
+        if (stats.unknownIds.size() < 8) stats.unknownIds.insert(iv.metricId);
+        continue;
+      }
+      const unsigned m = it->second;
+      sums[m] += iv.value;
+      ++stats.matched, ++stats.perMetric[m];
+      if (iv.value) ++stats.nonzero[m];
     }
   }
 }
@@ -283,11 +364,15 @@ std::string collect(const std::string& device) {
                  "relayout: --hw: CUPTI returned no SASS metric records (%zu context(s) enabled, lazy patching): no "
                  "kernel was patched; the profile's hw object is empty\n",
                  contexts);
-  else if (stats.matched == 0)
+  else if (stats.matched == 0) {
+    std::string ids;
+    for (uint64_t id : stats.unknownIds) ids += " " + std::to_string(id);
     std::fprintf(stderr,
                  "relayout: --hw: CUPTI returned %zu SASS metric records (%zu instance(s) each) but no value carried "
-                 "a configured metric id; the profile's hw object is empty\n",
-                 stats.records, stats.instances);
+                 "a configured metric id (%zu values with other ids:%s); the profile's hw object is empty; "
+                 "RELAYOUT_HW_DEBUG=1 prints the raw records\n",
+                 stats.records, stats.instances, stats.unknown, ids.c_str());
+  }
 
   std::vector<Cubin> cubins;
   {
@@ -333,11 +418,17 @@ std::string collect(const std::string& device) {
     if (!found || pc.line == 0) ++unresolved;  // counted as unmapped
     pcs.push_back(std::move(pc));
   }
-  if (pcs.empty() && stats.matched > 0)
+  if (pcs.empty() && stats.matched > 0) {
+    std::string perMetric;
+    for (unsigned m = 0; m < kNumMetrics; ++m)
+      perMetric += std::string(m ? ", " : "") + kMetricNames[m] + " " + std::to_string(stats.perMetric[m]) + "/" +
+                   std::to_string(stats.nonzero[m]);
     std::fprintf(stderr,
-                 "relayout: --hw: CUPTI returned %zu SASS metric records, none of a global memory instruction; the "
-                 "profile's hw object is empty\n",
-                 stats.records);
+                 "relayout: --hw: CUPTI returned %zu SASS metric records, none of a global memory instruction "
+                 "(values/nonzero per metric: %s; %zu values with other ids); the profile's hw object is empty; "
+                 "RELAYOUT_HW_DEBUG=1 prints the raw records\n",
+                 stats.records, perMetric.c_str(), stats.unknown);
+  }
   if (!pcs.empty() && unresolved == pcs.size())
     std::fprintf(stderr,
                  "relayout: --hw: no instruction could be mapped to a source line (%zu cubins seen); build the "

@@ -1,6 +1,8 @@
 // `relayout profile --hw` (RELAYOUT_HW=1): the CUPTI SASS Metrics side. CuptiRuntime.cpp calls
 // these from its one CUPTI subscription; each does nothing unless RELAYOUT_HW is set. Any CUPTI
 // failure prints one `relayout: --hw: ...` warning and the run goes on without hardware metrics.
+// RELAYOUT_HW_DEBUG=1 also prints the metric ids registered with CUPTI and the first 5 raw SASS
+// records (cubin CRC, function, pc offset, every metric id and value) on stderr.
 #pragma once
 
 #include <cupti.h>
