@@ -40,7 +40,9 @@ static cl::opt<std::string> mode("mode",
                                  cl::desc("How to decide: `paper` (the weighted sum of Nakai & Ohno) or `model` "
                                           "(replay the profile's trace against AoS, SoA, AoSoA and the clustered "
                                           "layout and pick the one predicted to move the fewest sectors; needs "
-                                          "`relayout instrument --trace`). Default: paper"),
+                                          "`relayout instrument --trace`). Default: model when the profile has "
+                                          "a trace (it chose better on the bundled samples, docs/results/"
+                                          "selection-h100.md), paper otherwise"),
                                  cl::value_desc("paper|model"), cl::sub(command));
 static cl::opt<std::string> forcedLayout("layout",
                                          cl::desc("Force this layout on every struct (the plan's mode is `forced`): "
@@ -52,8 +54,9 @@ static cl::opt<std::string> tracePath("trace",
                                                "in the profile's folder)"),
                                       cl::value_desc("NAME.trace"), cl::sub(command));
 
+// modeGiven false: model mode when a trace is at hand, paper mode otherwise.
 static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths,
-                                             const std::string& profileFile, const AnalyzeOptions& options) {
+                                             const std::string& profileFile, AnalyzeOptions options, bool modeGiven) {
   std::vector<SiteMapFile> maps;
   for (const std::string& path : siteMapPaths) {
     auto map = SiteMap::load(path);
@@ -65,13 +68,19 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
   std::vector<const SiteMap*> mapPointers;
   for (const SiteMapFile& m : maps) mapPointers.push_back(&m.map);
   scaleToWholeRun(*profile, mapPointers);  // sampled blocks and launches stand for the whole run
+  if (!modeGiven) {
+    options.mode = profile->trace || !options.tracePath.empty() ? AnalyzeMode::Model : AnalyzeMode::Paper;
+    llvm::errs() << "relayout: deciding in " << toString(options.mode) << " mode ("
+                 << (options.mode == AnalyzeMode::Model ? "the profile has a trace" : "the profile has no trace")
+                 << "; --mode chooses)\n";
+  }
   auto analysis = analyze(maps, *profile, profileFile, options);
   if (analysis && profile->hw) analysis->hw = compareWithHardware(maps, *profile, *profile->hw);
   return analysis;
 }
 
 llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profileFile) {
-  return analyzeFiles(siteMapPaths, profileFile, AnalyzeOptions{});
+  return analyzeFiles(siteMapPaths, profileFile, AnalyzeOptions{}, /*modeGiven=*/false);
 }
 
 static int run(const std::vector<std::string>& trailing) {
@@ -93,7 +102,7 @@ static int run(const std::vector<std::string>& trailing) {
     options.forced = Layout::Clustered;
   else if (!forcedLayout.empty())
     return reportError("--layout must be aos, soa or clustered, not '" + forcedLayout + "'");
-  auto analysis = analyzeFiles(sites, profilePath, options);
+  auto analysis = analyzeFiles(sites, profilePath, options, !mode.empty() || !forcedLayout.empty());
   if (!analysis) return reportError(analysis.takeError());
   OutputSet outputs;
   outputs.add(output, analysis->plan.toJson().dump(1) + "\n");

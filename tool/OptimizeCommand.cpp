@@ -40,6 +40,10 @@ static cl::opt<std::string> recordedProfile("recorded-profile",
                                             cl::desc("Profile to use when this machine has no GPU"),
                                             cl::value_desc("P.json"), cl::sub(command));
 static SamplingFlags sampling(command);
+static cl::opt<bool> noTrace("no-trace",
+                             cl::desc("Profile without the trace: the paper's rule decides instead of the traffic "
+                                      "model (cheaper to profile; see docs/results/selection-h100.md)"),
+                             cl::sub(command));
 static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
@@ -105,6 +109,9 @@ static int run(const std::vector<std::string>& trailing) {
   std::vector<InstrumentedUnit> units;
   InstrumentOptions options;
   if (llvm::Error err = sampling.apply(options)) return reportError(std::move(err));
+  // The trace lets the model mode decide: 8 MiB of records per source file, first 2 launches.
+  options.traceCapacity = noTrace ? 0 : 262144;
+  options.traceLaunches = 2;
   auto siteMaps = stageInstrumented(files, buildDir, trailing, options, instrumentedDir, instrumented, &units);
   if (!siteMaps) return reportError(siteMaps.takeError());
   if (llvm::Error err = instrumented.commit(files)) return reportError(std::move(err));

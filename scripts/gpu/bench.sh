@@ -92,7 +92,7 @@ run() {
 # The runtime's self-tests and the attribution check first: short, and not about timing.
 for t in "$root/$dir"/selftest/relayout_*selftest; do
   [ -x "$t" ] || continue
-  (cd "$out" && RELAYOUT_PROFILE="$out/profiles/$(basename "$t").json" timeout 120 "$t") >"$out/run.txt" 2>&1
+  (cd "$out" && RELAYOUT_HW_DEBUG=1 RELAYOUT_PROFILE="$out/profiles/$(basename "$t").json" timeout 120 "$t") >"$out/run.txt" 2>&1
   echo "== $(basename "$t"): exit $?, $(grep -c FAIL "$out/run.txt") FAIL lines, last: $(tail -1 "$out/run.txt")" | tee -a "$log"
   cat "$out/run.txt" >>"$log"
 done
@@ -118,7 +118,9 @@ for name in $samples; do
     run "$name" "$variant" "$variant" --
   done
   # Hardware counters beside relayout's own, on the small problem (SASS patching is slow).
-  [ -x "$dir/bin/$name/inst-full" ] && run "$name" inst-full hw RELAYOUT_HW=1 -- --tiny
+  for variant in inst-full inst-default; do
+    [ -x "$dir/bin/$name/$variant" ] && { run "$name" "$variant" hw RELAYOUT_HW=1 -- --tiny; break; }
+  done
 done
 rm -f "$out/run.txt"
 tar cJf "$out/profiles.tar.xz" -C "$out" profiles && rm -rf "$out/profiles"

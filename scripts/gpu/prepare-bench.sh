@@ -6,10 +6,18 @@
 #   manifest.txt               "NAME VARIANT SOURCE [ARGS...]": what bench.sh builds and runs
 #   librelayout_rt.a           the runtime every program links (CUPTI kernel times for all)
 #
-#   scripts/gpu/prepare-bench.sh overhead             the instrumented variants of every sample
-#                                                     (full, sampled, trace), the tool's SoA
-#                                                     rewrite, the hand-written variants, and
-#                                                     tests/gpu/attribution.cu in four builds
+#   scripts/gpu/prepare-bench.sh overhead             the sampling sweep: the instrumented variants
+#                                                     of every sample (every block, sampled, trace),
+#                                                     the tool's SoA rewrite, the hand-written
+#                                                     variants, and tests/gpu/attribution.cu in
+#                                                     four builds
+#   scripts/gpu/prepare-bench.sh default              the original and relayout's default sampling,
+#                                                     without and with --trace, and the attribution
+#                                                     builds
+#   scripts/gpu/prepare-bench.sh rewrites             relayout's SoA rewrite and its clustered rewrite
+#                                                     with the clusters of each hand-tuned _best.cu
+#                                                     (the plans of tests/lit/samples), beside the
+#                                                     hand-written variants
 #   scripts/gpu/prepare-bench.sh layouts PROFILES_DIR the layouts to time against each other:
 #                                                     the original, relayout's SoA and clustered
 #                                                     rewrites, each analysis mode's pick (plans
@@ -27,9 +35,9 @@ samples=(sph idw cfd particlefilter himeno hpcg stencil25 nbody)
 flags=(-- -O3 -arch=sm_90)
 
 case "$round" in
-  overhead) ;;
+  overhead | default | rewrites) ;;
   layouts) profiles=${2:?usage: prepare-bench.sh layouts PROFILES_DIR} ;;
-  *) echo "usage: scripts/gpu/prepare-bench.sh overhead | layouts PROFILES_DIR" >&2; exit 2 ;;
+  *) echo "usage: scripts/gpu/prepare-bench.sh overhead | default | rewrites | layouts PROFILES_DIR" >&2; exit 2 ;;
 esac
 rm -rf "$out" && mkdir -p "$out/src"
 strip --strip-debug -o "$out/librelayout_rt.a" "$build/runtime/librelayout_rt.a"
@@ -67,7 +75,41 @@ hand_variants() {
   echo "$name best samples/$name/${name}_best.cu" >>"$manifest"
 }
 
-if [ "$round" = overhead ]; then
+attribution_builds() {
+  # The attribution check: every block, sampled blocks and launches, a trace, an overflowing trace.
+  local attr=$root/tests/gpu/attribution.cu all="--sample-blocks 1 --sample-launches 0 --sample-executions 1"
+  for spec in "agg:$all" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1" \
+              "trace:$all --trace --trace-launches 2" "overflow:$all --trace --trace-capacity 1000"; do
+    local variant=${spec%%:*} extra
+    read -r -a extra <<<"${spec#*:}"
+    "$relayout" instrument "$attr" -o "$out/src/attribution/$variant" "${extra[@]}" "${flags[@]}" 2>>"$log"
+    echo "attribution $variant build/gpu-bench/src/attribution/$variant/attribution.cu" >>"$manifest"
+  done
+}
+
+if [ "$round" = rewrites ]; then
+  for name in "${samples[@]}"; do
+    hand_variants "$name"
+    plan_in=$root/tests/lit/samples/Inputs/$name-clustered.plan.in
+    [ -f "$plan_in" ] || plan_in=$root/tests/lit/rewrite/Inputs/$name-clustered.plan.in
+    [ -f "$plan_in" ] || plan_in=$root/tests/lit/rewrite/Inputs/$name-best.plan.in
+    mkdir -p "$out/plans/$name"
+    sha=$(sha256sum "$root/samples/$name/$name.cu" | cut -d' ' -f1)
+    sed "s/@SHA@/$sha/" "$plan_in" >"$out/plans/$name/hand-clustered.plan.json"
+    rewrite "$name" tool-clustered "$out/plans/$name/hand-clustered.plan.json"
+    "$relayout" instrument "$root/samples/$name/$name.cu" -o "$out/src/$name/sites" "${flags[@]}" 2>>"$log"
+    "$relayout" rewrite --sites "$out/src/$name/sites/$name.sites.json" --layout soa "$root/samples/$name/$name.cu" \
+      -o "$out/src/$name/tool-soa" "${flags[@]}" 2>>"$log" &&
+      echo "$name tool-soa build/gpu-bench/src/$name/tool-soa/$name.cu" >>"$manifest"
+  done
+elif [ "$round" = default ]; then
+  for name in "${samples[@]}"; do
+    echo "$name aos samples/$name/$name.cu" >>"$manifest"
+    instrument "$name" inst-default
+    instrument "$name" inst-trace --trace --trace-launches 2 --trace-capacity 262144
+  done
+  attribution_builds
+elif [ "$round" = overhead ]; then
   for name in "${samples[@]}"; do
     hand_variants "$name"
     instrument "$name" inst-full --sample-blocks 1 --sample-launches 0 --sample-executions 1
@@ -82,23 +124,15 @@ if [ "$round" = overhead ]; then
       echo "$name tool-soa build/gpu-bench/src/$name/tool-soa/$name.cu" >>"$manifest"
     fi
   done
-  # The attribution check: every block, sampled blocks and launches, a trace, an overflowing trace.
-  attr=$root/tests/gpu/attribution.cu
-  all="--sample-blocks 1 --sample-launches 0 --sample-executions 1"
-  for spec in "agg:$all" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1" \
-              "trace:$all --trace --trace-launches 2" "overflow:$all --trace --trace-capacity 1000"; do
-    variant=${spec%%:*}
-    read -r -a extra <<<"${spec#*:}"
-    "$relayout" instrument "$attr" -o "$out/src/attribution/$variant" "${extra[@]}" "${flags[@]}" 2>>"$log"
-    echo "attribution $variant build/gpu-bench/src/attribution/$variant/attribution.cu" >>"$manifest"
-  done
+  attribution_builds
 else
   for name in "${samples[@]}"; do
     hand_variants "$name"
-    sites=$out/src/$name/sites
-    "$relayout" instrument "$root/samples/$name/$name.cu" -o "$sites" "${flags[@]}" 2>>"$log"
-    profile=$profiles/$name.inst-full.json
-    trace_profile=$profiles/$name.inst-trace.json
+    # The default-sampled instrumented program too: its --hw run compares with the hardware.
+    instrument "$name" inst-default
+    sites=$out/src/$name/inst-default
+    profile=$profiles/$name.inst-default.json
+    trace_profile=$profiles/$name.inst-trace.json  # the default sampling with --trace
     [ -f "$profile" ] || { echo "$name: no profile $profile, skipped" >&2; continue; }
     plans=$out/plans/$name && mkdir -p "$plans"
     for layout in soa clustered; do
