@@ -3,6 +3,7 @@
 #include "relayout/analysis/HwCompare.h"
 
 #include "relayout/analysis/Analyze.h"
+#include "HtmlEscape.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -50,19 +51,7 @@ std::string siteLabel(const SiteInfo& site) {
 
 double perExec(uint64_t value, uint64_t count) { return count ? double(value) / double(count) : 0.0; }
 
-std::string esc(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string esc(const std::string& text) { return htmlEscape(text); }
 
 std::string deviceText(const HwComparison& hw) {
   std::string d = hw.device.empty() ? "an unknown device" : hw.device;

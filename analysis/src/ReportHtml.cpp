@@ -1,6 +1,7 @@
 // The HTML report: one self-contained page (inline CSS, inline SVG, no scripts, nothing fetched),
 // so that it can be mailed, attached to CI runs or opened offline.
 #include "relayout/analysis/Analyze.h"
+#include "HtmlEscape.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,19 +12,7 @@ namespace relayout {
 
 namespace {
 
-std::string esc(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string esc(const std::string& text) { return htmlEscape(text); }
 
 const char* kStyle = R"(body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;color:#222;padding:0 1em}
 h1{font-size:1.5em}h2{font-size:1.2em;border-top:1px solid #ccc;padding-top:1em;margin-top:2em}h3{font-size:1em}

@@ -39,19 +39,27 @@ llvm::Expected<nlohmann::json> readJsonFile(llvm::StringRef path) {
   }
 }
 
-llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents) {
+llvm::Expected<TempFileBeside> createTempFileBeside(llvm::StringRef path) {
   llvm::StringRef parent = llvm::sys::path::parent_path(path);
   if (!parent.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(parent))
       return fileError(parent, "cannot create folder: " + ec.message());
   llvm::SmallString<256> model(path);
   model += ".tmp-%%%%%%";
-  int fd = -1;
+  TempFileBeside file;
   llvm::SmallString<256> temp;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, file.fd, temp))
     return fileError(path, "cannot write: " + ec.message());
+  file.path = temp.str().str();
+  return file;
+}
+
+llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents) {
+  auto file = createTempFileBeside(path);
+  if (!file) return file.takeError();
+  const std::string& temp = file->path;
   {
-    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+    llvm::raw_fd_ostream out(file->fd, /*shouldClose=*/true);
     out << contents;
     out.close();
     if (out.has_error()) {

@@ -116,21 +116,13 @@ llvm::Error checkTraceRecords(const Trace& trace, const TraceLimits& limits) {
 }
 
 llvm::Expected<std::unique_ptr<TraceWriter>> TraceWriter::create(llvm::StringRef path, const TraceHeader& header) {
-  llvm::StringRef parent = llvm::sys::path::parent_path(path);
-  if (!parent.empty())
-    if (std::error_code ec = llvm::sys::fs::create_directories(parent))
-      return fileError(parent, "cannot create folder: " + ec.message());
+  auto file = createTempFileBeside(path);
+  if (!file) return file.takeError();
   std::unique_ptr<TraceWriter> writer(new TraceWriter());
   writer->path_ = path.str();
   writer->header_ = header;
-  llvm::SmallString<256> model(path);
-  model += ".tmp-%%%%%%";
-  int fd = -1;
-  llvm::SmallString<256> temp;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
-    return fileError(path, "cannot write: " + ec.message());
-  writer->tempPath_ = temp.str().str();
-  writer->out_ = std::make_unique<llvm::raw_fd_ostream>(fd, /*shouldClose=*/true);
+  writer->tempPath_ = file->path;
+  writer->out_ = std::make_unique<llvm::raw_fd_ostream>(file->fd, /*shouldClose=*/true);
   TraceHeader placeholder = header;
   placeholder.records = 0;
   writer->out_->write(reinterpret_cast<const char*>(&placeholder), sizeof placeholder);

@@ -22,6 +22,14 @@ llvm::Expected<nlohmann::json> readJsonFile(llvm::StringRef path);
 // creating parent folders. Either the whole file appears or nothing changes.
 llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents);
 
+// An open temporary file in path's folder (created if missing), so that renaming it over path
+// replaces path in one step; the caller writes, then renames or removes it.
+struct TempFileBeside {
+  int fd = -1;
+  std::string path;
+};
+llvm::Expected<TempFileBeside> createTempFileBeside(llvm::StringRef path);
+
 // An error whose message is `file: message`, the one-line form the driver prints.
 llvm::Error fileError(llvm::StringRef path, const llvm::Twine& message);
 
