@@ -109,7 +109,8 @@ static int run(const std::vector<std::string>& trailing) {
   std::vector<InstrumentedUnit> units;
   InstrumentOptions options;
   if (llvm::Error err = sampling.apply(options)) return reportError(std::move(err));
-  // The trace lets the model mode decide: 8 MiB of records per source file, first 2 launches.
+  // The trace lets the model mode decide: 8 MiB of records per source file (it records only what
+  // the sampling classifies: the first launch of each kernel, by default).
   options.traceCapacity = noTrace ? 0 : 262144;
   options.traceLaunches = 2;
   auto siteMaps = stageInstrumented(files, buildDir, trailing, options, instrumentedDir, instrumented, &units);

@@ -11,9 +11,9 @@
 #                                                     the tool's SoA rewrite, the hand-written
 #                                                     variants, and tests/gpu/attribution.cu in
 #                                                     four builds
-#   scripts/gpu/prepare-bench.sh default              the original and relayout's default sampling,
-#                                                     without and with --trace, and the attribution
-#                                                     builds
+#   scripts/gpu/prepare-bench.sh default [FLAGS...]   the original and relayout's default sampling
+#                                                     (or the defaults with FLAGS), without and with
+#                                                     --trace, and the attribution builds
 #   scripts/gpu/prepare-bench.sh rewrites             relayout's SoA rewrite and its clustered rewrite
 #                                                     with the clusters of each hand-tuned _best.cu
 #                                                     (the plans of tests/lit/samples), beside the
@@ -87,6 +87,9 @@ attribution_builds() {
   done
 }
 
+candidate=()
+[ "$round" = default ] && candidate=("${@:2}")
+
 if [ "$round" = rewrites ]; then
   for name in "${samples[@]}"; do
     hand_variants "$name"
@@ -105,8 +108,8 @@ if [ "$round" = rewrites ]; then
 elif [ "$round" = default ]; then
   for name in "${samples[@]}"; do
     echo "$name aos samples/$name/$name.cu" >>"$manifest"
-    instrument "$name" inst-default
-    instrument "$name" inst-trace --trace --trace-launches 2 --trace-capacity 262144
+    instrument "$name" inst-default "${candidate[@]}"
+    instrument "$name" inst-trace "${candidate[@]}" --trace --trace-launches 2 --trace-capacity 262144
   done
   attribution_builds
 elif [ "$round" = overhead ]; then
