@@ -8,29 +8,20 @@
 
 namespace relayout {
 
-static void addCounters(SiteCounters& c, const SiteCounters& d) {
-  c.warpExecs += d.warpExecs;
-  c.laneExecs += d.laneExecs;
-  c.sectors += d.sectors;
-  c.lines += d.lines;
-  c.nearLanes += d.nearLanes;
-  c.sharedWarps += d.sharedWarps;
-}
-
 static llvm::Error addUnit(UnitProfile& into, const UnitProfile& unit, const std::string& path) {
   if (into.sites.size() != unit.sites.size() || into.blockPeriod != unit.blockPeriod)
     return fileError(path, fmt::format("unit {} has {} sites sampled 1 block in {}, but the profiles before it had "
                                        "{} sites sampled 1 in {}: were they built from the same sources and flags?",
                                        unit.source, unit.sites.size(), unit.blockPeriod, into.sites.size(),
                                        into.blockPeriod));
-  for (size_t i = 0; i < unit.sites.size(); ++i) addCounters(into.sites[i], unit.sites[i]);
+  for (size_t i = 0; i < unit.sites.size(); ++i) into.sites[i] += unit.sites[i];
   for (const KernelSiteCounters& k : unit.kernelSites) {
     auto same = std::find_if(into.kernelSites.begin(), into.kernelSites.end(),
                              [&](const KernelSiteCounters& m) { return m.site == k.site && m.kernel == k.kernel; });
     if (same == into.kernelSites.end())
       into.kernelSites.push_back(k);
     else
-      addCounters(same->counters, k.counters);
+      same->counters += k.counters;
   }
   for (const KernelBlocks& k : unit.kernelBlocks) {
     auto same = std::find_if(into.kernelBlocks.begin(), into.kernelBlocks.end(),

@@ -37,9 +37,7 @@ void scaleToWholeRun(UnitProfile& unit, const SiteMap& map) {
   for (KernelSiteCounters& k : unit.kernelSites) {
     const SiteCounters raw = k.counters;
     k.counters = scaled(raw, factorOf(k.kernel));
-    SiteCounters& t = helperTotals[k.site];
-    t.warpExecs += k.counters.warpExecs, t.laneExecs += k.counters.laneExecs, t.sectors += k.counters.sectors;
-    t.lines += k.counters.lines, t.nearLanes += k.counters.nearLanes, t.sharedWarps += k.counters.sharedWarps;
+    helperTotals[k.site] += k.counters;
     if (k.site < map.sites.size()) {
       auto& [s, r] = helperWarps[map.sites[k.site].function];
       s += double(k.counters.warpExecs), r += double(raw.warpExecs);

@@ -95,6 +95,14 @@ static __device__ unsigned long long __rl_trace_grids[RELAYOUT_KERNEL_ROWS_ * RE
 #endif
 
 #ifdef __CUDA_ARCH__
+// Linear indices as CUDA forms warps from them: the block in its grid, the thread in its block.
+static __device__ __forceinline__ unsigned long long __rl_block_index() {
+  return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+}
+static __device__ __forceinline__ unsigned __rl_thread_index() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
 static __device__ __forceinline__ unsigned __rl_kernel_row() {
   const unsigned k = __rl_kernel_id;
   return k < (RELAYOUT_NUM_KERNELS) ? k : (RELAYOUT_NUM_KERNELS);
@@ -138,15 +146,12 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
   if (lane == leader && __rl_trace_admits(grid)) base = atomicAdd(&__rl_trace_requested, (unsigned long long)n);
   base = __shfl_sync(mask, base, leader);
   if (base == ~0ull || base + n > (RELAYOUT_TRACE_CAPACITY)) return;
-  const unsigned threadInBlock = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  const unsigned long long block =
-      blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
   const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
   RelayoutTraceRecord r;
   r.addr = a;
   r.element = grid;  // the host replaces it with the element index
   r.launch = __rl_kernel_row();  // the host names the launch from its grid id, or else from this
-  r.warp = (unsigned)(block * warpsPerBlock + threadInBlock / 32);
+  r.warp = (unsigned)(__rl_block_index() * warpsPerBlock + __rl_thread_index() / 32);
   r.site = id;
   r.unit = 0;
   r.field = 0;
@@ -158,9 +163,7 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
 
 static __device__ __forceinline__ bool __rl_sampled_block() {
 #if (RELAYOUT_BLOCK_PERIOD) > 1
-  const unsigned long long block =
-      blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-  return block % (RELAYOUT_BLOCK_PERIOD) == 0;
+  return __rl_block_index() % (RELAYOUT_BLOCK_PERIOD) == 0;
 #else
   return true;
 #endif
@@ -185,7 +188,7 @@ static __device__ __forceinline__ bool __rl_sampled_exec() {
   const unsigned leader = __ffs(mask) - 1;
   unsigned draw = 0;
   if (lane == leader) {
-    const unsigned w = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32;
+    const unsigned w = __rl_thread_index() / 32;
     draw = __rl_warp_seed[w & 31] * 1664525u + 1013904223u;  // Numerical Recipes' LCG
     __rl_warp_seed[w & 31] = draw;
   }
@@ -303,12 +306,12 @@ static __device__ __noinline__ bool __rl_enter_block(unsigned kernel) {
 static __device__ __forceinline__ void __rl_enter(unsigned kernel) {
 #ifdef __CUDA_ARCH__
   __rl_kernel_id = kernel;
-  const unsigned threadInBlock = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned threadInBlock = __rl_thread_index();
   const bool first = threadInBlock == 0;
 #if (RELAYOUT_EXEC_PERIOD) > 1
   // Every lane stores the same seed, so the warp needs no barrier before its first draw.
   __rl_warp_seed[(threadInBlock / 32) & 31] =
-      (threadInBlock / 32 + 1) * 2654435761u ^ (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
+      (threadInBlock / 32 + 1) * 2654435761u ^ (unsigned)__rl_block_index();
 #endif
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   if (first) __rl_block_on = __rl_enter_block(kernel);

@@ -21,6 +21,13 @@ struct SiteCounters {
   uint64_t lines = 0;        // distinct 128-byte lines summed
   uint64_t nearLanes = 0;    // paper's coalescing thread count: per lane, other lanes in [a, a+128]
   uint64_t sharedWarps = 0;  // executions in which at least two lanes used the same address
+
+  // Counters of the same site from other executions (ranks, kernels) add up column by column.
+  SiteCounters& operator+=(const SiteCounters& other) {
+    warpExecs += other.warpExecs, laneExecs += other.laneExecs, sectors += other.sectors;
+    lines += other.lines, nearLanes += other.nearLanes, sharedWarps += other.sharedWarps;
+    return *this;
+  }
 };
 
 // The counters of a site in a non-kernel function, for one kernel that called it.
