@@ -2,6 +2,7 @@
 // TraceWriter.cpp) without CUDA: a fake ABI-3 unit whose fetch functions return what a GPU would
 // have left, written and read back.
 #include "relayout/core/Profile.h"
+#include "relayout/core/Trace.h"
 #include "relayout/rt_host.h"
 
 #include <gtest/gtest.h>
@@ -194,4 +195,23 @@ TEST_F(RuntimeTrace, GridsCuptiDidNotDescribe) {
   EXPECT_EQ(profile->trace->launches[0].kernel, "collide");  // kernel id 1
   EXPECT_EQ(profile->trace->launches[0].gridId, 77u);
   EXPECT_EQ(profile->trace->launches[1].kernel, "?");  // kernel id 2: not an instrumented kernel
+}
+
+// The runtime writes the trace without core (it must not link LLVM); core's reader, which the
+// model replay uses, must accept what it writes, record for record.
+TEST_F(RuntimeTrace, CoreReaderAcceptsTheRuntimesTrace) {
+  rt::registerUnit(tracingUnit());
+  rt::ProfileMeta meta{"dev", {}, {{78, "_Z7collidev", 4}, {77, "_Z9integratev", 3}}, {{kBase, 1 << 20}}};
+  ASSERT_EQ(rt::writeProfile(path, meta), "");
+  auto trace = Trace::open((dir / "run.trace").string());
+  ASSERT_TRUE(bool(trace)) << llvm::toString(trace.takeError());
+  EXPECT_EQ(trace->header().records, 5u);
+  EXPECT_EQ(trace->header().dropped, 4u);
+  EXPECT_EQ(trace->header().capacity, kCapacity);
+  ASSERT_EQ(trace->records().size(), 5u);
+  EXPECT_EQ(trace->records()[1].element, 1u);
+  EXPECT_EQ(trace->records()[3].field, 3u);
+  TraceLimits limits{{kSites}, 2};
+  llvm::Error err = checkTraceRecords(*trace, limits);
+  EXPECT_FALSE(bool(err)) << llvm::toString(std::move(err));
 }
