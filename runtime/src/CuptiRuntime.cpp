@@ -3,6 +3,7 @@
 #include "relayout/rt_host.h"
 
 #include "HwMetrics.h"
+#include "relayout/rt_hw.h"
 
 #include <cuda_runtime_api.h>
 #include <cupti.h>
@@ -223,12 +224,11 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
   if (cb->callbackSite == CUPTI_API_EXIT) {
     registerAtExit();
     if (gTracing) noteAllocation(cbid, cb);
-    // --hw: enable on a context as soon as a watched call (an allocation, a launch) has created it,
-    // before the first kernel's module is loaded into it.
-    hw::noteContext(cb->context);
     return;
   }
   if (!isLaunch(cbid)) return;
+  // --hw: enabled on a context at its first launch. Enabled at the exit of the cudaMalloc that
+  // created the context, CUPTI patched nothing (H100, CUDA 13.0; tests/gpu/hw_call_order.cu).
   hw::noteContext(cb->context);
   uint32_t device = 0;
   bool haveDevice = cb->context && cuptiGetDeviceId(cb->context, &device) == CUPTI_SUCCESS;
@@ -285,8 +285,12 @@ void start() {
   for (CUpti_CallbackId cbid : kWatched)
     if ((r = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid)) != CUPTI_SUCCESS)
       break;
-  if (r == CUPTI_SUCCESS) r = cuptiActivityRegisterCallbacks(onBufferRequested, onBufferCompleted);
-  if (r == CUPTI_SUCCESS) r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  // A --hw run records no kernel activity: with CONCURRENT_KERNEL records on, CUPTI patched the
+  // kernels for SASS metrics but every count came back 0 (H100, CUDA 13.0; tests/gpu/hw_call_order.cu).
+  // Such a run then has no kernel durations and names traced launches by kernel id.
+  const bool timeKernels = !hw::requested();
+  if (r == CUPTI_SUCCESS && timeKernels) r = cuptiActivityRegisterCallbacks(onBufferRequested, onBufferCompleted);
+  if (r == CUPTI_SUCCESS && timeKernels) r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   if (r != CUPTI_SUCCESS) {
     cuptiUnsubscribe(subscriber);
     return startWithoutCupti(cuptiText(r));

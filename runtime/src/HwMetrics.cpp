@@ -3,9 +3,9 @@
 // (programs built with -lineinfo).
 //
 // Sequence (NVIDIA's sass_metrics and sass_source_map samples do the same, in one program):
-//   program load (start)               -> cuptiProfilerInitialize, before any context exists
+//   program load (start)               -> watch module loads; no kernel activity records (CuptiRuntime)
 //   module loaded (resource callback)  -> keep a copy of the cubin
-//   first API call with a context      -> cuptiDeviceGetChipName,
+//   first launch on a context          -> cuptiProfilerInitialize, cuptiDeviceGetChipName,
 //                                         cuptiSassMetricsGetProperties per metric,
 //                                         cuptiSassMetricsSetConfig (once per device),
 //                                         cuptiSassMetricsEnable (lazy patching) on the context
@@ -111,7 +111,8 @@ bool ok(HwState& s, CUptiResult r, const char* call) {
 // Configures the device for the metrics (with s.mutex held). False after a warning.
 bool configureDevice(HwState& s, uint32_t device) {
   if (s.devices.count(device)) return true;
-  // Normally done in start(), before any context exists; retried here where that failed.
+  // Only once a context exists: before the program's first CUDA call it fails (CUPTI_ERROR_UNKNOWN,
+  // H100, CUDA 13.0; tests/gpu/hw_call_order.cu).
   if (!s.profilerReady) {
     auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     if (!ok(s, cuptiProfilerInitialize(&init), "cuptiProfilerInitialize")) return false;
@@ -286,15 +287,6 @@ void start(CUpti_SubscriberHandle subscriber) {
   std::lock_guard<std::recursive_mutex> lock(s.mutex);
   s.on = ok(s, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
             "cuptiEnableCallback(MODULE_LOADED)");
-  // cuptiProfilerInitialize "sets up the hooks with the CUDA driver" (cupti_profiler_target.h), and
-  // NVIDIA's sass_metrics sample calls it before it creates the context it profiles: done here, at
-  // program load, before the program creates a context or loads its modules into one. Called only
-  // from a launch callback, after cudaMalloc had created the context, CUPTI patched nothing and
-  // reported no records (H100, CUDA 13.0). A failure here is retried, and reported, at the first launch.
-  if (s.on && !s.profilerReady) {
-    auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-    s.profilerReady = cuptiProfilerInitialize(&init) == CUPTI_SUCCESS;
-  }
 }
 
 void onResource(CUpti_CallbackId cbid, const void* data) {

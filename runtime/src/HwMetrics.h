@@ -17,7 +17,7 @@ void start(CUpti_SubscriberHandle subscriber);
 // Resource-domain callbacks of that subscriber (module loads).
 void onResource(CUpti_CallbackId cbid, const void* data);
 
-// Around kernel launches and after allocations: the first time a context is seen, configures its
+// At kernel launches (API entry): the first time a context is seen, configures its
 // device for the SASS metrics and enables lazy patching on it (kernels are patched at their first launch).
 void noteContext(CUcontext ctx);
 
