@@ -35,8 +35,9 @@ static cl::opt<bool> trace("trace",
                            cl::sub(command));
 static cl::opt<unsigned long long> traceCapacity(
     "trace-capacity", cl::desc("Trace records each source file's buffer holds, 32 bytes each on the GPU "
-                               "(default 1048576); warp accesses beyond it are counted as dropped"),
-    cl::value_desc("RECORDS"), cl::init(1ull << 20), cl::sub(command));
+                               "(default 1048576), split evenly among its kernels; warp accesses beyond a kernel's "
+                               "share are counted as dropped"),
+    cl::value_desc("RECORDS"), cl::init(InstrumentOptions::kDefaultTraceCapacity), cl::sub(command));
 static cl::opt<unsigned> traceLaunches("trace-launches",
                                        cl::desc("Trace the first N launches of each kernel (default 2; 0: all)"),
                                        cl::value_desc("N"), cl::init(2), cl::sub(command));

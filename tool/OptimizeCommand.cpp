@@ -109,9 +109,9 @@ static int run(const std::vector<std::string>& trailing) {
   std::vector<InstrumentedUnit> units;
   InstrumentOptions options;
   if (llvm::Error err = sampling.apply(options)) return reportError(std::move(err));
-  // The trace lets the model mode decide: 8 MiB of records per source file (it records only what
-  // the sampling classifies: the first launch of each kernel, by default).
-  options.traceCapacity = noTrace ? 0 : 262144;
+  // The trace lets the model mode decide (it records only what the sampling classifies: the first
+  // launch of each kernel, by default).
+  options.traceCapacity = noTrace ? 0 : InstrumentOptions::kDefaultTraceCapacity;
   options.traceLaunches = 2;
   auto siteMaps = stageInstrumented(files, buildDir, trailing, options, instrumentedDir, instrumented, &units);
   if (!siteMaps) return reportError(siteMaps.takeError());

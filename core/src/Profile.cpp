@@ -63,6 +63,7 @@ json Profile::toJson() const {
                     {"dropped", trace->dropped},    {"capacity", trace->capacity},
                     {"block_period", trace->blockPeriod}, {"launches_per_kernel", trace->launchesPerKernel},
                     {"launches", launches}};
+    if (trace->warpsPerLaunch) doc["trace"]["warps_per_launch"] = trace->warpsPerLaunch;
   }
   if (hw) doc["hw"] = hwToJson(*hw);
   if (!mergedFrom.empty()) doc["merged_from"] = mergedFrom;
@@ -114,6 +115,7 @@ llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path)
       for (const json& l : t.at("launches"))
         trace.launches.push_back({l.at("kernel").get<std::string>(), l.at("grid_id").get<uint64_t>(),
                                   l.at("stream").get<uint64_t>()});
+      trace.warpsPerLaunch = t.value("warps_per_launch", 0u);
       profile.trace = std::move(trace);
     }
     if (d.contains("hw")) profile.hw = hwFromJson(d.at("hw"));

@@ -43,7 +43,8 @@ std::string str(const char* s) { return s ? s : ""; }
 
 void registerUnit(const RelayoutUnitDesc& unit) {
   // Older descriptors are prefixes of this one: copy only what they have.
-  const size_t size = unit.abi_version >= 3   ? sizeof(RelayoutUnitDesc)
+  const size_t size = unit.abi_version >= 4   ? sizeof(RelayoutUnitDesc)
+                      : unit.abi_version == 3 ? offsetof(RelayoutUnitDesc, trace_warps)
                       : unit.abi_version == 2 ? offsetof(RelayoutUnitDesc, num_kernels)
                                               : offsetof(RelayoutUnitDesc, num_loops);
   RelayoutUnitDesc copy{};
@@ -219,6 +220,7 @@ std::string traceJson(const TraceSummary& t, const std::string& file) {
                               {"capacity", t.capacity},
                               {"block_period", t.blockPeriod},
                               {"launches_per_kernel", t.launchesPerKernel},
+                              {"warps_per_launch", t.warpsPerLaunch},
                               {"launches", launches}};
   return j.dump();
 }

@@ -63,6 +63,7 @@ std::string writeTrace(const std::string& path, const std::vector<RelayoutUnitDe
     summary.dropped += data[u].traceRequested - data[u].trace.size();
     summary.blockPeriod = units[u].block_period;
     summary.launchesPerKernel = units[u].trace_launches;
+    summary.warpsPerLaunch = units[u].trace_warps;
   }
   std::string out(kHeaderBytes + total * sizeof(RelayoutTraceRecord), '\0');
   size_t at = kHeaderBytes;

@@ -79,7 +79,7 @@ attribution_builds() {
   # The attribution check: every block, sampled blocks and launches, a trace, an overflowing trace.
   local attr=$root/tests/gpu/attribution.cu all="--sample-blocks 1 --sample-launches 0 --sample-executions 1"
   for spec in "agg:$all" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1" \
-              "trace:$all --trace --trace-launches 2" "overflow:$all --trace --trace-capacity 1000"; do
+              "trace:$all --trace --trace-launches 2" "overflow:$all --trace --trace-capacity 100"; do
     local variant=${spec%%:*} extra
     read -r -a extra <<<"${spec#*:}"
     "$relayout" instrument "$attr" -o "$out/src/attribution/$variant" "${extra[@]}" "${flags[@]}" 2>>"$log"
@@ -109,7 +109,7 @@ elif [ "$round" = default ]; then
   for name in "${samples[@]}"; do
     echo "$name aos samples/$name/$name.cu" >>"$manifest"
     instrument "$name" inst-default "${candidate[@]}"
-    instrument "$name" inst-trace "${candidate[@]}" --trace --trace-launches 2 --trace-capacity 262144
+    instrument "$name" inst-trace "${candidate[@]}" --trace --trace-launches 2
   done
   attribution_builds
 elif [ "$round" = overhead ]; then
@@ -120,7 +120,7 @@ elif [ "$round" = overhead ]; then
     instrument "$name" inst-b8l2 --sample-blocks 8 --sample-launches 2 --sample-executions 1
     instrument "$name" inst-b4l2e32 --sample-blocks 4 --sample-launches 2 --sample-executions 32
     instrument "$name" inst-trace --sample-blocks 4 --sample-launches 2 --sample-executions 32 \
-      --trace --trace-launches 2 --trace-capacity 262144
+      --trace --trace-launches 2
     sites=$out/src/$name/inst-full/$name.sites.json
     dir=$out/src/$name/tool-soa
     if "$relayout" rewrite --sites "$sites" --layout soa "$root/samples/$name/$name.cu" -o "$dir" "${flags[@]}" 2>>"$log"; then

@@ -116,7 +116,11 @@ def check_trace(profile, profile_path, helper, mode):
     if mode == "full":
         check(dropped == 0, f"{dropped} records dropped")
         check(sorted(kernels) == ["perBlock"] * per_kernel + ["perBody"] * per_kernel, f"traced launches {kernels}")
-        expected = 2 * per_kernel * WARPS_PER_LAUNCH // period * 32 * len(helper)
+        # Each traced launch traces its first warps_per_launch warps (all of them before ABI 4).
+        traced_warps = WARPS_PER_LAUNCH // period
+        if info.get("warps_per_launch"):
+            traced_warps = min(traced_warps, info["warps_per_launch"])
+        expected = 2 * per_kernel * traced_warps * 32 * len(helper)
         check(records == expected, f"{records} records, expected {expected}")
     else:
         check(dropped > 0 and records <= capacity, f"overflow: {records} records, {dropped} dropped, capacity {capacity}")

@@ -51,6 +51,7 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 
 #include "relayout/rt_abi.h"
 #include "relayout/warp_classify.h"
@@ -87,9 +88,27 @@ static __shared__ unsigned __rl_warp_seed[32];
 static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_LOOP_ROWS_];
 
 #if (RELAYOUT_TRACE_CAPACITY) > 0
+// The buffer is split evenly among the kernel rows: with one shared cursor the first kernel to
+// run filled it, and cfd's main kernel, launched after another, was never traced.
+#define RELAYOUT_TRACE_SLICE_ ((RELAYOUT_TRACE_CAPACITY) / RELAYOUT_KERNEL_ROWS_)
+// A few warps of each traced launch are traced for long, rather than every warp for its first
+// accesses: the model sees a warp reuse its sectors (nbody's loop over all bodies) only in long
+// runs of one warp's accesses. A kernel's slice has room for RELAYOUT_TRACE_DEPTH warp accesses
+// of each of its traced warps; the first warps to access memory in a launch take the tickets.
+#ifndef RELAYOUT_TRACE_DEPTH
+#define RELAYOUT_TRACE_DEPTH 256
+#endif
+#define RELAYOUT_TRACE_WARPS_                                                                        \
+  ((RELAYOUT_TRACE_SLICE_) / (32 * (RELAYOUT_TRACE_DEPTH) * RELAYOUT_TRACE_SLOTS_) > 0                 \
+       ? (RELAYOUT_TRACE_SLICE_) / (32 * (RELAYOUT_TRACE_DEPTH) * RELAYOUT_TRACE_SLOTS_)               \
+       : 1)
 static __device__ RelayoutTraceRecord __rl_trace_records[RELAYOUT_TRACE_ROWS_];
-// Records asked for, including those that did not fit: the overflow is requested - written.
-static __device__ unsigned long long __rl_trace_requested;
+// Per kernel row and traced launch: warps that asked to trace (those below RELAYOUT_TRACE_WARPS_ do).
+static __device__ unsigned __rl_trace_tickets[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_TRACE_SLOTS_];
+// Per warp of the block: 0 not decided yet (reset by __rl_enter), 1 traced, 2 not traced.
+static __shared__ unsigned char __rl_trace_warp[32];
+// Per kernel row, records asked for, including those that did not fit in its slice.
+static __device__ unsigned long long __rl_trace_requested[RELAYOUT_KERNEL_ROWS_];
 // Per kernel row, the grid ids (+1, 0 = free) of the first launches admitted to the trace.
 static __device__ unsigned long long __rl_trace_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_TRACE_SLOTS_];
 #endif
@@ -114,43 +133,62 @@ static __device__ __forceinline__ unsigned long long __rl_grid_id() {
   return grid;
 }
 
-// Whether launch `grid` is among the first `count` launches of its kernel, whose slots hold the
-// grid ids (+1) admitted so far. Called by one thread; concurrent launches race for the slots.
-static __device__ bool __rl_admits(unsigned long long* slots, unsigned count, unsigned long long grid) {
+// Which of the first `count` launches of its kernel launch `grid` is (its slot), or -1 when it is
+// not among them; the slots hold the grid ids (+1) admitted so far. Called by one thread;
+// concurrent launches race for the slots.
+static __device__ int __rl_admitted_slot(unsigned long long* slots, unsigned count, unsigned long long grid) {
   for (unsigned s = 0; s < count; ++s) {
     unsigned long long seen = *(volatile unsigned long long*)&slots[s];
     if (seen == 0) seen = atomicCAS(&slots[s], 0ull, grid + 1);
-    if (seen == 0 || seen == grid + 1) return true;
+    if (seen == 0 || seen == grid + 1) return (int)s;
   }
-  return false;
+  return -1;
 }
 
 #if (RELAYOUT_TRACE_CAPACITY) > 0
-// Whether this launch is among the first RELAYOUT_TRACE_LAUNCHES of its kernel (called by one lane).
-static __device__ bool __rl_trace_admits(unsigned long long grid) {
+// The slot of this launch among the first RELAYOUT_TRACE_LAUNCHES of its kernel, or -1 (0 for
+// every launch when all are traced). Called by one lane.
+static __device__ int __rl_trace_slot(unsigned long long grid) {
 #if (RELAYOUT_TRACE_LAUNCHES) > 0
-  return __rl_admits(&__rl_trace_grids[__rl_kernel_row() * RELAYOUT_TRACE_SLOTS_], RELAYOUT_TRACE_LAUNCHES, grid);
+  return __rl_admitted_slot(&__rl_trace_grids[__rl_kernel_row() * RELAYOUT_TRACE_SLOTS_], RELAYOUT_TRACE_LAUNCHES,
+                            grid);
 #else
   (void)grid;
-  return true;
+  return 0;
 #endif
 }
 
-// One record per active lane, consecutive, reserved by the first lane with one atomic. A warp
-// access that does not fit whole writes nothing; the host counts it as dropped.
+// Whether the calling warp traces (called by one lane): decided at its first traced access.
+static __device__ bool __rl_trace_warp_on(unsigned row, unsigned long long grid) {
+  volatile unsigned char* state = &__rl_trace_warp[(__rl_thread_index() / 32) & 31];
+  if (*state == 0) {
+    const int slot = __rl_trace_slot(grid);
+    *state = slot >= 0 && atomicAdd(&__rl_trace_tickets[row * RELAYOUT_TRACE_SLOTS_ + slot], 1u) <
+                              (unsigned)(RELAYOUT_TRACE_WARPS_)
+                 ? 1
+                 : 2;
+  }
+  return *state == 1;
+}
+
+// One record per active lane, consecutive in the kernel's slice, reserved by the first lane with
+// one atomic. A warp access that does not fit whole writes nothing; the host counts it as dropped.
 static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned mask, unsigned lane,
                                   unsigned lanesBelow, unsigned leader) {
   const unsigned long long grid = __rl_grid_id();
   const unsigned n = __popc(mask);
+  const unsigned row = __rl_kernel_row();
   unsigned long long base = ~0ull;
-  if (lane == leader && __rl_trace_admits(grid)) base = atomicAdd(&__rl_trace_requested, (unsigned long long)n);
+  if (lane == leader && __rl_trace_warp_on(row, grid))
+    base = atomicAdd(&__rl_trace_requested[row], (unsigned long long)n);
   base = __shfl_sync(mask, base, leader);
-  if (base == ~0ull || base + n > (RELAYOUT_TRACE_CAPACITY)) return;
+  if (base == ~0ull || base + n > (RELAYOUT_TRACE_SLICE_)) return;
+  base += (unsigned long long)row * (RELAYOUT_TRACE_SLICE_);
   const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
   RelayoutTraceRecord r;
   r.addr = a;
   r.element = grid;  // the host replaces it with the element index
-  r.launch = __rl_kernel_row();  // the host names the launch from its grid id, or else from this
+  r.launch = row;  // the host names the launch from its grid id, or else from this
   r.warp = (unsigned)(__rl_block_index() * warpsPerBlock + __rl_thread_index() / 32);
   r.site = id;
   r.unit = 0;
@@ -292,7 +330,8 @@ static __device__ __noinline__ bool __rl_enter_block(unsigned kernel) {
   bool on = __rl_sampled_block();
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   if (on)
-    on = __rl_admits(&__rl_launch_grids[kernel * RELAYOUT_LAUNCH_SLOTS_], RELAYOUT_SAMPLE_LAUNCHES, __rl_grid_id());
+    on = __rl_admitted_slot(&__rl_launch_grids[kernel * RELAYOUT_LAUNCH_SLOTS_], RELAYOUT_SAMPLE_LAUNCHES,
+                            __rl_grid_id()) >= 0;
 #endif
   atomicAdd(&__rl_kernel_blocks[kernel * 2], 1ull);
   if (on) atomicAdd(&__rl_kernel_blocks[kernel * 2 + 1], 1ull);
@@ -312,6 +351,10 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel) {
   // Every lane stores the same seed, so the warp needs no barrier before its first draw.
   __rl_warp_seed[(threadInBlock / 32) & 31] =
       (threadInBlock / 32 + 1) * 2654435761u ^ (unsigned)__rl_block_index();
+#endif
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+  if ((threadInBlock & 31) == 0) __rl_trace_warp[(threadInBlock / 32) & 31] = 0;
+  __syncwarp();
 #endif
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   if (first) __rl_block_on = __rl_enter_block(kernel);
@@ -393,11 +436,28 @@ static int __rl_fetch_kernel_blocks(unsigned long long* out, unsigned) {
   return (int)cudaMemcpyFromSymbol(out, __rl_kernel_blocks, sizeof(__rl_kernel_blocks));
 }
 
+// Hands the host one run of whole warp accesses: each kernel's slice ends with the last access
+// that fit, so the slices' filled parts are moved together, and a zero record ends them.
 static int __rl_fetch_trace(RelayoutTraceRecord* out, unsigned long long* requested) {
 #if (RELAYOUT_TRACE_CAPACITY) > 0
-  cudaError_t err = cudaMemcpyFromSymbol(requested, __rl_trace_requested, sizeof *requested);
+  unsigned long long perRow[RELAYOUT_KERNEL_ROWS_];
+  cudaError_t err = cudaMemcpyFromSymbol(perRow, __rl_trace_requested, sizeof perRow);
   if (err == cudaSuccess) err = cudaMemcpyFromSymbol(out, __rl_trace_records, sizeof(__rl_trace_records));
-  return (int)err;
+  if (err != cudaSuccess) return (int)err;
+  size_t kept = 0;
+  *requested = 0;
+  for (size_t row = 0; row < RELAYOUT_KERNEL_ROWS_; ++row) {
+    *requested += perRow[row];
+    const size_t start = row * (RELAYOUT_TRACE_SLICE_);
+    const size_t filled = perRow[row] < (RELAYOUT_TRACE_SLICE_) ? (size_t)perRow[row] : (RELAYOUT_TRACE_SLICE_);
+    size_t whole = 0;
+    while (whole < filled && out[start + whole].group != 0 && whole + out[start + whole].group <= filled)
+      whole += out[start + whole].group;
+    if (whole && start != kept) std::memmove(&out[kept], &out[start], whole * sizeof *out);
+    kept += whole;
+  }
+  if (kept < (RELAYOUT_TRACE_CAPACITY)) std::memset(&out[kept], 0, sizeof *out);
+  return 0;
 #else
   (void)out;
   *requested = 0;
@@ -451,5 +511,10 @@ static const RelayoutUnitDesc __rl_unit = {RELAYOUT_ABI_VERSION,
                                            __rl_fetch_trace,
                                            (unsigned)(RELAYOUT_SAMPLE_LAUNCHES),
                                            __rl_fetch_kernel_blocks,
-                                           (unsigned)(RELAYOUT_EXEC_PERIOD)};
+                                           (unsigned)(RELAYOUT_EXEC_PERIOD),
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+                                           (unsigned)(RELAYOUT_TRACE_WARPS_)};
+#else
+                                           0u};
+#endif
 static const int __rl_registered __attribute__((unused)) = (relayout_rt_register_unit(&__rl_unit), 0);

@@ -7,9 +7,9 @@
 extern "C" {
 #endif
 
-/* 2 added the loop counters (num_loops, fetch_loops); 3 the per-kernel counters and the trace.
- * The runtime still accepts units of 1 and 2. */
-#define RELAYOUT_ABI_VERSION 3
+/* 2 added the loop counters (num_loops, fetch_loops); 3 the per-kernel counters and the trace;
+ * 4 trace_warps. The runtime still accepts units of 1 to 3. */
+#define RELAYOUT_ABI_VERSION 4
 #define RELAYOUT_COUNTER_COLUMNS 6
 
 /* What the host needs to know of a site to describe its trace records (docs/formats.md, "Trace"). */
@@ -35,9 +35,10 @@ typedef struct RelayoutTraceRecord {
   unsigned char group;
 } RelayoutTraceRecord;
 
-/* Copies the unit's trace buffer on the current device into out[capacity] and the number of
- * records the kernels asked to write (more than capacity when it overflowed) into *requested.
- * Returns a cudaError_t value. */
+/* Copies the unit's trace buffer on the current device into out[capacity], whole warp accesses
+ * from the start and then a zero record (unless full), and the number of records the kernels
+ * asked to write (more than were kept when it overflowed) into *requested. Returns a cudaError_t
+ * value. */
 typedef int (*RelayoutFetchTraceFn)(RelayoutTraceRecord* out, unsigned long long* requested);
 
 /* Copies the unit's counters on the current CUDA device into out[num_sites * 6] (rows in profile
@@ -68,6 +69,9 @@ typedef struct RelayoutUnitDesc {
   unsigned sample_launches;              /* first launches of each kernel classified; 0 = all */
   RelayoutFetchFn fetch_kernel_blocks;   /* out[(num_kernels + 1) * 2]: blocks run, blocks classified */
   unsigned exec_period;                  /* about one warp-level execution in this many classified */
+  /* From abi_version 4 on: warps traced in each traced launch of a kernel (the first to access
+   * memory); 0 when built without --trace. */
+  unsigned trace_warps;
 } RelayoutUnitDesc;
 
 /* Called from a static constructor of each instrumented translation unit; the strings must live

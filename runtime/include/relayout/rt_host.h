@@ -74,6 +74,7 @@ std::string tracePath(const std::string& profilePath);
 struct TraceSummary {
   uint64_t records = 0, dropped = 0, capacity = 0;
   unsigned blockPeriod = 1, launchesPerKernel = 0;
+  unsigned warpsPerLaunch = 0;  // 0: every warp (units built before ABI 4)
   std::vector<LaunchRecord> launches;  // indexed by the records' `launch`
 };
 // Completes the GPU's records (launch index, element index, unit, field) and writes them to path

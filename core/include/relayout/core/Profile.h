@@ -85,6 +85,7 @@ struct TraceInfo {
   unsigned blockPeriod = 1;
   unsigned launchesPerKernel = 0;  // 0 = every launch
   std::vector<TracedLaunch> launches;
+  unsigned warpsPerLaunch = 0;     // warps traced per traced launch; 0 = every warp (older runtimes)
 };
 
 // What the hardware counted on one source line (relayout profile --hw; docs/formats.md,

@@ -23,6 +23,9 @@ struct InstrumentOptions {
   // launches of each kernel traced, 0 = all.
   unsigned long long traceCapacity = 0;
   unsigned traceLaunches = 2;
+  // What `instrument --trace` and `optimize` use: 32 MiB of records on the GPU per source file,
+  // room for each kernel's share to hold several warps' long runs of accesses.
+  static constexpr unsigned long long kDefaultTraceCapacity = 1ull << 20;
 };
 
 struct InstrumentedUnit {
