@@ -163,28 +163,32 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
     }
     d.replayedShare = allExecs > 0 ? replayedExecs / allExecs : 0;
     if (!hasClusters(d)) d.sectors.clustered = d.sectors.aos, d.requested.clustered = d.requested.aos;
+    d.cost = {d.sectors.aos + kL1RequestWeight * d.requested.aos, d.sectors.soa + kL1RequestWeight * d.requested.soa,
+              d.sectors.clustered + kL1RequestWeight * d.requested.clustered,
+              d.sectors.aosoa + kL1RequestWeight * d.requested.aosoa};
 
-    // The decision: least predicted sectors among the layouts the rewriter emits, in the order
-    // AoS, clustered, SoA; a later one must beat the best so far by kModelMinGain.
+    // The decision: least predicted cost among the layouts the rewriter emits, in the order AoS,
+    // clustered, SoA; a later one must beat the best so far by kModelMinGain.
     d.layout = Layout::AoS;
     if (!executed(d)) continue;
     std::vector<Layout> order = {Layout::AoS};
     if (hasClusters(d) && options.clusters) order.push_back(Layout::Clustered);
     order.push_back(Layout::SoA);
     for (Layout l : order)
-      if (valueOf(d.sectors, l) < valueOf(d.sectors, d.layout) * (1 - kModelMinGain)) d.layout = l;
-    d.score = d.sectors.aos > 0 ? (d.sectors.aos - valueOf(d.sectors, d.layout)) / d.sectors.aos : 0;
+      if (valueOf(d.cost, l) < valueOf(d.cost, d.layout) * (1 - kModelMinGain)) d.layout = l;
+    d.score = d.cost.aos > 0 ? (d.cost.aos - valueOf(d.cost, d.layout)) / d.cost.aos : 0;
   }
   return llvm::Error::success();
 }
 
 std::string modelReason(const StructDecision& d) {
-  std::string numbers = fmt::format("predicted sectors AoS {:.4g}, SoA {:.4g}", d.sectors.aos, d.sectors.soa);
-  if (hasClusters(d)) numbers += fmt::format(", clustered {:.4g}", d.sectors.clustered);
-  numbers += fmt::format(", AoSoA {:.4g} (not emitted)", d.sectors.aosoa);
+  std::string numbers = fmt::format("predicted cost (sectors from L2 + requested sectors / 3) AoS {:.4g}, SoA {:.4g}",
+                                    d.cost.aos, d.cost.soa);
+  if (hasClusters(d)) numbers += fmt::format(", clustered {:.4g}", d.cost.clustered);
+  numbers += fmt::format(", AoSoA {:.4g} (not emitted)", d.cost.aosoa);
   std::string pick = d.layout == Layout::AoS
-                         ? "AoS kept: no emitted layout moves 2% fewer sectors"
-                         : fmt::format("{} moves {:.0f}% fewer sectors than AoS", toString(d.layout), 100 * d.score);
+                         ? fmt::format("AoS kept: no emitted layout costs {:.0f}% less", 100 * kModelMinGain)
+                         : fmt::format("{} costs {:.0f}% less than AoS", toString(d.layout), 100 * d.score);
   return fmt::format("model: {}; {} ({:.0f}% of executions replayed from the trace)", numbers, pick,
                      100 * d.replayedShare);
 }
@@ -198,7 +202,9 @@ void addModelDetails(const StructDecision& d, nlohmann::json& details) {
     kernels.push_back({{"kernel", k.kernel},
                        {"predicted_sectors", {{"aos", k.sectors.aos}, {"soa", k.sectors.soa},
                                               {"aosoa", k.sectors.aosoa}, {"clustered", k.sectors.clustered}}}});
-  details["model"] = {{"requested_sectors", {{"aos", d.requested.aos}, {"soa", d.requested.soa},
+  details["model"] = {{"cost", {{"aos", d.cost.aos}, {"soa", d.cost.soa}, {"aosoa", d.cost.aosoa},
+                                {"clustered", d.cost.clustered}, {"l1_request_weight", kL1RequestWeight}}},
+                      {"requested_sectors", {{"aos", d.requested.aos}, {"soa", d.requested.soa},
                                              {"aosoa", d.requested.aosoa}, {"clustered", d.requested.clustered}}},
                       {"measured_aos_sectors", d.measuredAoS},
                       {"replayed_share", d.replayedShare},

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <string>
 
 namespace relayout {
 
@@ -92,6 +93,7 @@ struct Place {
 
 struct SiteModel {
   bool active = false;
+  uint64_t soaRunBytes = 0;   // SoA of an array field: bytes of one array element (one run per index)
   bool dynamic = false;       // member index known only at run time ("hist[]")
   bool clustered = false;     // the struct has a clustered candidate
   uint8_t field = 0;
@@ -119,6 +121,23 @@ uint64_t layOutCluster(const StructInfo& s, const std::vector<std::string>& name
   return std::max<uint64_t>(1, (offset + structAlign - 1) / structAlign * structAlign);
 }
 
+// Bytes of one element of an array field ("float [4][3]": 4), or 0 for a field that is no array.
+// The SoA rewrite stores an array field variable-major, one run of n values per index.
+uint64_t arrayElementBytes(const FieldInfo& f) {
+  uint64_t count = 1;
+  std::string type = f.type;
+  while (!type.empty() && type.back() == ']') {
+    const size_t open = type.rfind('[');
+    if (open == std::string::npos) return 0;
+    const std::string extent = type.substr(open + 1, type.size() - open - 2);
+    if (extent.empty() || extent.find_first_not_of("0123456789") != std::string::npos) return 0;
+    count *= std::stoull(extent);
+    type.resize(open);
+    while (!type.empty() && type.back() == ' ') type.pop_back();
+  }
+  return count > 1 && f.size % count == 0 ? f.size / count : 0;
+}
+
 SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m) {
   SiteModel sm;
   const StructInfo& s = m.info;
@@ -134,7 +153,15 @@ SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m) {
   sm.fieldSize = std::max(1u, f.size);
   sm.inField = site.offset >= f.offset ? site.offset - f.offset : 0;
   sm.place[size_t(ModelLayout::AoS)] = {s.size, f.offset, 0};
-  sm.place[size_t(ModelLayout::SoA)] = {sm.fieldSize, 0, sm.field};
+  // SoA: one array per field, or per index of an array field; the arrays are numbered in field order.
+  uint16_t firstRun = 0;
+  for (const FieldInfo& g : s.fields) {
+    if (&g == &f) break;
+    const uint64_t runBytes = arrayElementBytes(g);
+    firstRun = static_cast<uint16_t>(firstRun + (runBytes ? g.size / runBytes : 1));
+  }
+  sm.soaRunBytes = arrayElementBytes(f);
+  sm.place[size_t(ModelLayout::SoA)] = {sm.soaRunBytes ? sm.soaRunBytes : sm.fieldSize, 0, firstRun};
   // AoSoA: a tile holds kAoSoATile elements of each field in turn (each run aligned to its field).
   uint64_t tile = 0;
   for (const FieldInfo& g : s.fields) {
@@ -268,7 +295,10 @@ inline size_t laneKeys(const SiteModel& sm, size_t size, const Lane* lanes, uint
         offset = (e / kAoSoATile) * sm.tileBytes + p.offset + (e % kAoSoATile) * p.stride + lane.inField;
       else if constexpr (L == ModelLayout::AoS)
         offset = e * p.stride + p.offset + lane.inField + lane.baseLow;
-      else
+      else if (L == ModelLayout::SoA && sm.soaRunBytes) {
+        tag += lane.inField / sm.soaRunBytes;  // the run of this index
+        offset = e * p.stride + lane.inField % sm.soaRunBytes;
+      } else
         offset = e * p.stride + p.offset + lane.inField;
     }
     const uint64_t first = offset >> kSectorShift, last = (offset + sm.width - 1) >> kSectorShift;

@@ -29,7 +29,11 @@ std::string trafficLine(const Analysis& a, const StructDecision& d) {
     std::string out = fmt::format("predicted 32-byte sectors (trace replay, {:.0f}% of executions): AoS {:.4g}, SoA {:.4g}",
                                   100 * d.replayedShare, d.sectors.aos, d.sectors.soa);
     if (d.clustering && d.clustering->clusters.size() > 1) out += fmt::format(", clustered {:.4g}", d.sectors.clustered);
-    return out + fmt::format(", AoSoA {:.4g} (not emitted)", d.sectors.aosoa);
+    out += fmt::format(", AoSoA {:.4g} (not emitted)", d.sectors.aosoa);
+    out += fmt::format("\n  predicted cost (sectors + requested / 3, decides): AoS {:.4g}, SoA {:.4g}", d.cost.aos,
+                       d.cost.soa);
+    if (d.clustering && d.clustering->clusters.size() > 1) out += fmt::format(", clustered {:.4g}", d.cost.clustered);
+    return out;
   }
   std::string out = fmt::format("predicted 32-byte sectors: AoS {:.4g} (measured), SoA {:.4g} (estimate)", d.sectors.aos,
                                 d.sectors.soa);
@@ -54,13 +58,15 @@ std::string clusterLine(const FieldCluster& c) {
 
 // Model mode: per layout, sectors after the warp's reuse and as requested; then per kernel.
 std::string modelTable(const StructDecision& d) {
-  std::string out = fmt::format("\n| layout | predicted sectors | requested sectors | emitted |\n|---|---|---|---|\n"
-                                "| AoS | {:.4g} | {:.4g} | yes |\n| SoA | {:.4g} | {:.4g} | yes |\n",
-                                d.sectors.aos, d.requested.aos, d.sectors.soa, d.requested.soa);
+  std::string out = fmt::format(
+      "\n| layout | predicted sectors | requested sectors | cost (decides) | emitted |\n|---|---|---|---|---|\n"
+      "| AoS | {:.4g} | {:.4g} | {:.4g} | yes |\n| SoA | {:.4g} | {:.4g} | {:.4g} | yes |\n",
+      d.sectors.aos, d.requested.aos, d.cost.aos, d.sectors.soa, d.requested.soa, d.cost.soa);
   if (d.clustering && d.clustering->clusters.size() > 1)
-    out += fmt::format("| clustered | {:.4g} | {:.4g} | yes |\n", d.sectors.clustered, d.requested.clustered);
-  out += fmt::format("| AoSoA (32) | {:.4g} | {:.4g} | no (the rewriter does not emit it) |\n", d.sectors.aosoa,
-                     d.requested.aosoa);
+    out += fmt::format("| clustered | {:.4g} | {:.4g} | {:.4g} | yes |\n", d.sectors.clustered, d.requested.clustered,
+                       d.cost.clustered);
+  out += fmt::format("| AoSoA (32) | {:.4g} | {:.4g} | {:.4g} | no (the rewriter does not emit it) |\n", d.sectors.aosoa,
+                     d.requested.aosoa, d.cost.aosoa);
   out += fmt::format("\nThe profile measured {:.4g} sectors as run (AoS requested, replayed: {:.4g}).\n", d.measuredAoS,
                      d.requested.aos);
   if (d.kernels.empty()) return out;

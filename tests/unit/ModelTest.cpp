@@ -214,9 +214,9 @@ namespace {
 TEST(Model, MemberIndexedAtRunTimeIsPlacedFromItsAddress) {
   // Hist {int n; int bins[7]} (32 bytes); a site reads bins[] with the index known only at run
   // time. One lane reads bins[0] of element 1, then bins[6] of element 1. AoS: bytes 36 and 60 of
-  // the array, one sector (the second access reuses it). SoA: element 1's bins start at byte 28,
-  // so bins[0] is at 28 (sector 0) and bins[6] at 52 (sector 1): two sectors, which only holds if
-  // the offset in the field was recovered from the address.
+  // the array, one sector (the second access reuses it). SoA stores bins variable-major, one array
+  // per index: bins[0] and bins[6] of element 1 lie in two arrays, two sectors, which only holds
+  // if the index was recovered from the address.
   StructInfo h{"Hist", {"h.cu", 1, 8}, 32, 4, {{"n", "int", 0, 4, 4}, {"bins", "int[7]", 4, 28, 4}}};
   SiteMap map;
   map.sourcePath = "h.cu";
@@ -240,6 +240,41 @@ TEST(Model, MemberIndexedAtRunTimeIsPlacedFromItsAddress) {
   const ModelCounts& c = result->at(0, 0, 0);
   EXPECT_EQ(c.traffic[size_t(ModelLayout::AoS)], 1);
   EXPECT_EQ(c.traffic[size_t(ModelLayout::SoA)], 2);
+  llvm::sys::fs::remove(path);
+}
+
+TEST(Model, SoAStoresArrayFieldsVariableMajor) {
+  // Cell {float rho; int nb[4]} (20 bytes): 32 lanes read nb[2] of elements 0-31. With one array
+  // per index (as the SoA rewrite stores it), the warp reads 128 contiguous bytes: 4 sectors;
+  // element by element (16-byte stride) it would be 16. Then rho of the same elements: its own
+  // array, 4 more sectors, not the nb runs' sectors.
+  StructInfo cell{"Cell", {"c.cu", 1, 8}, 20, 4, {{"rho", "float", 0, 4, 4}, {"nb", "int [4]", 4, 16, 4}}};
+  SiteMap map;
+  map.sourcePath = "c.cu";
+  map.structs.push_back(cell);
+  for (unsigned id : {0u, 1u}) {
+    SiteInfo s;
+    s.id = id;
+    s.structName = "Cell";
+    s.field = id == 0 ? "nb" : "rho";
+    s.member = id == 0 ? "nb[2]" : "";
+    s.offset = id == 0 ? 4 + 8 : 0;
+    s.size = 4;
+    map.sites.push_back(s);
+  }
+  std::vector<TraceRecord> records;
+  for (uint8_t k = 0; k < 32; ++k) records.push_back({kBase + 20u * k + 12, k, 0, 0, 0, 0, 1, k, 32});
+  for (uint8_t k = 0; k < 32; ++k) records.push_back({kBase + 20u * k, k, 0, 0, 1, 0, 0, k, 32});
+  llvm::SmallString<128> path;
+  llvm::sys::fs::createTemporaryFile("model", "trace", path);
+  ASSERT_FALSE(static_cast<bool>(writeTrace(path, makeTraceHeader(), records)));
+  auto trace = Trace::open(path);
+  ASSERT_TRUE(static_cast<bool>(trace));
+  auto result = replayTrace(*trace, {{&map, 2}}, {{cell, {}}}, {"k"});
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(result->at(0, 0, 0).sectors[size_t(ModelLayout::SoA)], 4);
+  EXPECT_EQ(result->at(0, 1, 0).traffic[size_t(ModelLayout::SoA)], 4);
+  EXPECT_EQ(result->at(0, 0, 0).sectors[size_t(ModelLayout::AoS)], 20);  // 640 bytes at a 20-byte stride
   llvm::sys::fs::remove(path);
 }
 
