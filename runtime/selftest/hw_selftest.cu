@@ -2,23 +2,30 @@
 // struct per lane and a SoA-like read of a float array, both hooked like instrumented code. The
 // profile's hw object must show 8x the ideal sectors on the AoS line and 1x on the SoA line, the
 // runtime's own instructions left out, and relayout's counters must agree with the hardware.
-// Run it on a GPU machine: ./relayout_hw_selftest (it re-runs itself with RELAYOUT_HW=1 when unset);
-// prints PASS/FAIL per check and exits 1 on any failure.
+// Run it on a GPU machine: ./relayout_hw_selftest. CUPTI patches one kernel per run, so it runs
+// itself twice with RELAYOUT_HW=1, RELAYOUT_HW_KERNEL naming aosRead and then soaRead, as
+// `relayout profile --hw` does; prints PASS/FAIL per check and exits 1 on any failure.
 #define RELAYOUT_UNIT_SOURCE "hw_selftest.cu"
 #define RELAYOUT_UNIT_SHA256 "0000000000000000000000000000000000000000000000000000000000000003"
 #define RELAYOUT_NUM_SITES 2
 #define RELAYOUT_BLOCK_PERIOD 1
 #include "relayout/rt.cuh"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <vector>
 
 // hw_selftest_check.cpp (host compiler: it reads the profile with nlohmann::json).
 int checkHwProfile(const char* path, const char* sourceName, int aosLine, int soaLine, unsigned long long warps,
-                   const unsigned long long* toolCounters);
+                   const unsigned long long* toolCounters, bool checkAos, bool checkSoa);
+
+constexpr const char* kAosKernel = "_Z7aosReadPK3RecPfi";
+constexpr const char* kSoaKernel = "_Z7soaReadPKfPfi";
 
 struct Rec {
   float x, y, z, vx, vy, vz, m, pad;
@@ -51,19 +58,41 @@ __global__ void soaRead(const float* xs, float* out, int n) {
     }                                                                                     \
   } while (0)
 
-int main(int, char** argv) {
-  const char* profile = "hw_selftest.profile.json";
-  // The runtime reads RELAYOUT_HW when the program starts: set it and start again.
-  if (!std::getenv("RELAYOUT_HW")) {
+// Runs this program again with RELAYOUT_HW=1 and RELAYOUT_HW_KERNEL=kernel (the runtime reads
+// them when the program starts); true when that run passed.
+static bool runFor(char** argv, const char* kernel, const std::string& profile) {
+  std::fflush(stdout);
+  const pid_t child = fork();
+  if (child == 0) {
     setenv("RELAYOUT_HW", "1", 1);
-    setenv("RELAYOUT_PROFILE", profile, 0);
+    setenv("RELAYOUT_HW_KERNEL", kernel, 1);
+    setenv("RELAYOUT_PROFILE", profile.c_str(), 1);
     execv("/proc/self/exe", argv);
     std::printf("FAIL cannot re-run itself with RELAYOUT_HW=1\n");
-    return 1;
+    std::_Exit(1);
   }
-  setenv("RELAYOUT_PROFILE", profile, 0);
+  int status = 0;
+  return child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(int, char** argv) {
+  if (!std::getenv("RELAYOUT_HW")) {
+    // Profiles beside the one asked for (RELAYOUT_PROFILE), one per kernel.
+    const char* asked = std::getenv("RELAYOUT_PROFILE");
+    std::string base = asked ? asked : "hw_selftest.profile.json";
+    if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0) base.resize(base.size() - 5);
+    const bool aosOk = runFor(argv, kAosKernel, base + ".aos.json");
+    const bool soaOk = runFor(argv, kSoaKernel, base + ".soa.json");
+    std::printf(aosOk && soaOk ? "PASS hw self-test\n" : "FAIL hw self-test: %s\n",
+                aosOk ? "the soaRead run failed" : soaOk ? "the aosRead run failed" : "both runs failed");
+    return aosOk && soaOk ? 0 : 1;
+  }
   const char* path = std::getenv("RELAYOUT_PROFILE");
+  if (!path) return std::printf("FAIL RELAYOUT_PROFILE is not set\n"), 1;
   std::remove(path);
+  const char* kernel = std::getenv("RELAYOUT_HW_KERNEL");
+  const bool aosRun = !kernel || std::strcmp(kernel, kAosKernel) == 0;
+  const bool soaRun = !kernel || std::strcmp(kernel, kSoaKernel) == 0;
 
   const int n = 1 << 22, block = 256;
   Rec* aos = nullptr;
@@ -84,7 +113,8 @@ int main(int, char** argv) {
   cudaFree(out);
   // The runtime writes the profile (with the hw object) when the device is reset.
   CK(cudaDeviceReset());
-  const int failures = checkHwProfile(path, "hw_selftest.cu", kAosLine, kSoaLine, n / 32, counters);
-  std::printf(failures ? "FAIL hw self-test: %d checks failed\n" : "PASS hw self-test\n", failures);
+  const int failures = checkHwProfile(path, "hw_selftest.cu", kAosLine, kSoaLine, n / 32, counters, aosRun, soaRun);
+  std::printf(failures ? "FAIL hw self-test run for %s: %d checks failed\n" : "PASS hw self-test run for %s\n",
+              kernel ? kernel : "both kernels", failures);
   return failures ? 1 : 0;
 }

@@ -229,7 +229,7 @@ void CUPTIAPI onCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cb
   if (!isLaunch(cbid)) return;
   // --hw: enabled on a context at its first launch. Enabled at the exit of the cudaMalloc that
   // created the context, CUPTI patched nothing (H100, CUDA 13.0; tests/gpu/hw_call_order.cu).
-  hw::noteContext(cb->context);
+  hw::noteContext(cb->context, cb->symbolName);
   uint32_t device = 0;
   bool haveDevice = cb->context && cuptiGetDeviceId(cb->context, &device) == CUPTI_SUCCESS;
   State& st = state();

@@ -302,8 +302,12 @@ void onResource(CUpti_CallbackId cbid, const void* data) {
   s.cubins.push_back({std::move(bytes)});
 }
 
-void noteContext(CUcontext ctx) {
+void noteContext(CUcontext ctx, const char* kernel) {
   if (!ctx) return;
+  // RELAYOUT_HW_KERNEL names the one kernel to patch: CUPTI patches only the first kernel launched
+  // after the enable, so `relayout profile --hw` runs the program once per kernel.
+  static const char* only = std::getenv("RELAYOUT_HW_KERNEL");
+  if (only && *only && (!kernel || std::string(kernel) != only)) return;
   HwState& s = hwState();
   std::lock_guard<std::recursive_mutex> lock(s.mutex);
   if (!s.on || s.failed || !s.seen.insert(ctx).second) return;
@@ -326,7 +330,11 @@ std::string collect(const std::string& device) {
     return "";
   }
   s.on = false;  // once: launches after this flush (e.g. after cudaDeviceReset) are not patched again
-  if (s.enabled.empty() && !s.failed) fail(s, "no kernel launch went through the CUDA runtime API");
+  if (s.enabled.empty() && !s.failed) {
+    const char* only = std::getenv("RELAYOUT_HW_KERNEL");
+    fail(s, only && *only ? std::string("kernel ") + only + " was not launched through the CUDA runtime API"
+                          : std::string("no kernel launch went through the CUDA runtime API"));
+  }
 
   std::map<PcKey, PcValues> raw;
   std::string chip;

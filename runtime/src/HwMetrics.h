@@ -17,9 +17,11 @@ void start(CUpti_SubscriberHandle subscriber);
 // Resource-domain callbacks of that subscriber (module loads).
 void onResource(CUpti_CallbackId cbid, const void* data);
 
-// At kernel launches (API entry): the first time a context is seen, configures its
-// device for the SASS metrics and enables lazy patching on it (kernels are patched at their first launch).
-void noteContext(CUcontext ctx);
+// At kernel launches (API entry), with the kernel's mangled name: the first time a context is seen,
+// configures its device for the SASS metrics and enables lazy patching on it. CUPTI (13.0, H100)
+// then patches only the kernel being launched, so with RELAYOUT_HW_KERNEL set the enable waits for
+// the first launch of that kernel.
+void noteContext(CUcontext ctx, const char* kernel);
 
 // After the kernels finished: reads every enabled context's per-instruction metrics, maps them
 // to source lines, disables patching, and returns the profile's `hw` object as JSON text; ""

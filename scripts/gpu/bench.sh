@@ -64,6 +64,36 @@ except Exception:
 EOF
 }
 
+# What `relayout profile --hw` does (tool/ProfileCommand.cpp; there is no relayout on this
+# machine): CUPTI patches one kernel per run, so after the first run the program runs once per
+# other kernel with RELAYOUT_HW_KERNEL naming it, and the hw lines of those runs join the first's.
+hw_runs() {
+  local name=$1 variant=$2 first=$out/profiles/$1.hw.json
+  run "$name" "$variant" hw RELAYOUT_HW=1 -- --tiny
+  [ -s "$first" ] || return
+  local kernel
+  for kernel in $(python3 - "$first" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+done = {l["function"] for l in p.get("hw", {}).get("lines", [])}
+print(" ".join(k["mangled"] for k in p["kernels"] if k.get("launches") and k["name"] not in done and "copyKernel" not in k["name"]))
+EOF
+  ); do
+    run "$name" "$variant" "hw.$kernel" RELAYOUT_HW=1 "RELAYOUT_HW_KERNEL=$kernel" -- --tiny
+    python3 - "$first" "$out/profiles/$name.hw.$kernel.json" "$kernel" <<'EOF'
+import json, sys
+first, other = (json.load(open(path)) for path in sys.argv[1:3])
+if "hw" in first and "hw" in other:
+    name = next(k["name"] for k in other["kernels"] if k["mangled"] == sys.argv[3])
+    first["hw"]["lines"] += [l for l in other["hw"]["lines"] if l["function"] == name]
+    for key in ("runtime_instructions", "unmapped_instructions"):
+        first["hw"]["excluded"][key] += other["hw"]["excluded"][key]
+    json.dump(first, open(sys.argv[1], "w"), indent=1)
+EOF
+    rm -f "$out/profiles/$name.hw.$kernel.json"
+  done
+}
+
 results=$out/results.tsv
 printf 'sample\tvariant\trun\texit\tcheck\tkernel_ms\tcupti_kernel_ns\tseconds\n' >"$results"
 # run NAME VARIANT RUN-LABEL [ENV=VALUE...] -- ARGS...
@@ -119,7 +149,7 @@ for name in $samples; do
   done
   # Hardware counters beside relayout's own, on the small problem (SASS patching is slow).
   for variant in inst-full inst-default; do
-    [ -x "$dir/bin/$name/$variant" ] && { run "$name" "$variant" hw RELAYOUT_HW=1 -- --tiny; break; }
+    [ -x "$dir/bin/$name/$variant" ] && { hw_runs "$name" "$variant"; break; }
   done
 done
 rm -f "$out/run.txt"

@@ -12,6 +12,11 @@
 //   cb-launch   the same at cudaLaunchKernel's entry (the context exists by then)
 //   init-main   with cb-*: initialize in main once the context exists; configure and enable in the callback
 //   atexit      the flush made from an atexit handler (where the runtime writes the profile)
+//   eager       patch every loaded function at the enable (enableLazyPatching = 0)
+//   flush-each  flush after advance's launches and again after damp's
+//   reenable    with flush-each: disable and enable again between the two kernels
+// Each run launches `advance` three times and then `damp`; the last line lists, per patched
+// function, its records and how many counted instructions.
 // Variants are comma-separated words, e.g. "act,cb-launch".
 //
 // Build: nvcc -std=c++17 -arch=sm_90 -lineinfo -O2 hw_call_order.cu -lcupti -lcuda
@@ -40,9 +45,16 @@ __global__ void advance(Particle* p, int n, float dt) {
   if (i < n) p[i].x += p[i].vx * dt;
 }
 
+// Launched after advance: is a second kernel patched too?
+__global__ void damp(Particle* p, int n, float f) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i].vx *= f;
+}
+
 const char* kMetrics[] = {"smsp__sass_inst_executed", "smsp__sass_sectors_mem_global"};
 constexpr int kNumMetrics = 2;
 
+bool gEager = false, gFlushEach = false, gReenable = false;
 bool gActivity = false, gCbMalloc = false, gCbLaunch = false, gEarly = false, gAtexit = false, gInitMain = false;
 CUcontext gCtx = nullptr;
 uint64_t gIds[kNumMetrics] = {};
@@ -88,13 +100,13 @@ void configureAndEnable(CUcontext ctx) {
   check(cuptiSassMetricsSetConfig(&set), "cuptiSassMetricsSetConfig");
   CUpti_SassMetricsEnable_Params enable{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
   enable.ctx = ctx;
-  enable.enableLazyPatching = 1;
+  enable.enableLazyPatching = gEager ? 0 : 1;
   check(cuptiSassMetricsEnable(&enable), "cuptiSassMetricsEnable");
 }
 
 std::string gVariant;
 
-void flushAndReport() {
+void flushAndReport(bool disable) {
   cudaDeviceSynchronize();
   if (gActivity) cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   CUpti_SassMetricsGetDataProperties_Params props{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
@@ -103,6 +115,7 @@ void flushAndReport() {
   const size_t records = props.numOfPatchedInstructionRecords, instances = props.numOfInstances;
   size_t nonzero[kNumMetrics] = {};
   uint64_t largest[kNumMetrics] = {};
+  std::string functions;  // function: records/nonzero inst_executed
   if (records && instances) {
     std::vector<CUpti_SassMetrics_Data> data(records);
     std::vector<CUpti_SassMetrics_InstanceValue> values(records * instances);
@@ -116,19 +129,32 @@ void flushAndReport() {
     flush.numOfInstances = instances;
     flush.pMetricsData = data.data();
     check(cuptiSassMetricsFlushData(&flush), "cuptiSassMetricsFlushData");
-    for (const CUpti_SassMetrics_InstanceValue& v : values)
-      for (int m = 0; m < kNumMetrics; ++m)
-        if (v.metricId == gIds[m] && v.value) {
-          ++nonzero[m];
-          if (v.value > largest[m]) largest[m] = v.value;
-        }
+    std::vector<std::pair<std::string, std::pair<size_t, size_t>>> perFunction;
+    for (size_t i = 0; i < records; ++i) {
+      const std::string name = data[i].functionName ? data[i].functionName : "?";
+      if (perFunction.empty() || perFunction.back().first != name) perFunction.push_back({name, {0, 0}});
+      ++perFunction.back().second.first;
+      for (size_t k = 0; k < instances; ++k) {
+        const CUpti_SassMetrics_InstanceValue& v = values[i * instances + k];
+        for (int m = 0; m < kNumMetrics; ++m)
+          if (v.metricId == gIds[m] && v.value) {
+            ++nonzero[m];
+            if (m == 0) ++perFunction.back().second.second;
+            if (v.value > largest[m]) largest[m] = v.value;
+          }
+      }
+    }
+    for (const auto& [name, counts] : perFunction)
+      functions += " " + name + ":" + std::to_string(counts.first) + "/" + std::to_string(counts.second);
   }
-  CUpti_SassMetricsDisable_Params disable{CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
-  disable.ctx = gCtx;
-  cuptiSassMetricsDisable(&disable);
-  std::printf("%-9s records %zu instances %zu  nonzero inst_executed %zu (max %llu)  nonzero sectors %zu (max %llu)  %s\n",
+  if (disable) {
+    CUpti_SassMetricsDisable_Params off{CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
+    off.ctx = gCtx;
+    cuptiSassMetricsDisable(&off);
+  }
+  std::printf("%-9s records %zu instances %zu  nonzero inst_executed %zu (max %llu)  nonzero sectors %zu (max %llu)  %s |%s\n",
               gVariant.c_str(), records, instances, nonzero[0], (unsigned long long)largest[0], nonzero[1],
-              (unsigned long long)largest[1], nonzero[0] ? "COUNTS" : "ZEROS");
+              (unsigned long long)largest[1], nonzero[0] ? "COUNTS" : "ZEROS", functions.c_str());
 }
 
 void CUPTIAPI onApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
@@ -161,6 +187,9 @@ int main(int argc, char** argv) {
   gCbMalloc = has("cb-malloc");
   gCbLaunch = has("cb-launch");
   gInitMain = has("init-main");
+  gEager = has("eager");
+  gFlushEach = has("flush-each");
+  gReenable = has("reenable");
   const bool callback = gCbMalloc || gCbLaunch;
 
   if (gEarly) initialize();
@@ -190,10 +219,23 @@ int main(int argc, char** argv) {
     configureAndEnable(ctx);
   }
   for (int r = 0; r < 3; ++r) advance<<<n / 256, 256>>>(p, n, 0.1f);
-  if (gAtexit) {
-    std::atexit(flushAndReport);
+  if (gFlushEach) {
+    flushAndReport(gReenable);
+    if (gReenable) {  // a new enable range for the next kernel
+      CUpti_SassMetricsEnable_Params enable{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+      enable.ctx = gCtx;
+      enable.enableLazyPatching = 1;
+      check(cuptiSassMetricsEnable(&enable), "cuptiSassMetricsEnable (again)");
+    }
+    damp<<<n / 256, 256>>>(p, n, 0.5f);
+    flushAndReport(true);
     return 0;
   }
-  flushAndReport();
+  damp<<<n / 256, 256>>>(p, n, 0.5f);
+  if (gAtexit) {
+    std::atexit([] { flushAndReport(true); });
+    return 0;
+  }
+  flushAndReport(true);
   return 0;
 }
