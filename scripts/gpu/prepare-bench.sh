@@ -22,7 +22,8 @@
 #                                                     the original, relayout's SoA and clustered
 #                                                     rewrites, each analysis mode's pick (plans
 #                                                     made here from the profiles of the first
-#                                                     round), and the hand-written variants
+#                                                     round), the rewrite with the clusters of
+#                                                     each _best.cu, and the hand-written variants
 #
 # Carry build/gpu-bench to the GPU and run `bash scripts/gpu/bench.sh build/gpu-bench`.
 set -euo pipefail
@@ -90,16 +91,21 @@ attribution_builds() {
 candidate=()
 [ "$round" = default ] && candidate=("${@:2}")
 
+# hand_clustered_plan NAME PLAN: the plan with the clusters of NAME_best.cu (tests/lit's inputs).
+hand_clustered_plan() {
+  local name=$1 plan_in=$root/tests/lit/samples/Inputs/$1-clustered.plan.in
+  [ -f "$plan_in" ] || plan_in=$root/tests/lit/rewrite/Inputs/$name-clustered.plan.in
+  [ -f "$plan_in" ] || plan_in=$root/tests/lit/rewrite/Inputs/$name-best.plan.in
+  [ -f "$plan_in" ] || return 1
+  mkdir -p "$(dirname "$2")"
+  sed "s/@SHA@/$(sha256sum "$root/samples/$name/$name.cu" | cut -d' ' -f1)/" "$plan_in" >"$2"
+}
+
 if [ "$round" = rewrites ]; then
   for name in "${samples[@]}"; do
     hand_variants "$name"
-    plan_in=$root/tests/lit/samples/Inputs/$name-clustered.plan.in
-    [ -f "$plan_in" ] || plan_in=$root/tests/lit/rewrite/Inputs/$name-clustered.plan.in
-    [ -f "$plan_in" ] || plan_in=$root/tests/lit/rewrite/Inputs/$name-best.plan.in
-    mkdir -p "$out/plans/$name"
-    sha=$(sha256sum "$root/samples/$name/$name.cu" | cut -d' ' -f1)
-    sed "s/@SHA@/$sha/" "$plan_in" >"$out/plans/$name/hand-clustered.plan.json"
-    rewrite "$name" tool-clustered "$out/plans/$name/hand-clustered.plan.json"
+    hand_clustered_plan "$name" "$out/plans/$name/hand-clustered.plan.json" &&
+      rewrite "$name" tool-clustered "$out/plans/$name/hand-clustered.plan.json"
     "$relayout" instrument "$root/samples/$name/$name.cu" -o "$out/src/$name/sites" "${flags[@]}" 2>>"$log"
     "$relayout" rewrite --sites "$out/src/$name/sites/$name.sites.json" --layout soa "$root/samples/$name/$name.cu" \
       -o "$out/src/$name/tool-soa" "${flags[@]}" 2>>"$log" &&
@@ -144,6 +150,8 @@ else
     done
     "$relayout" analyze --sites "$sites/$name.sites.json" --profile "$profile" --mode paper \
       -o "$plans/paper.plan.json" 2>>"$log" && rewrite "$name" pick-paper "$plans/paper.plan.json"
+    # The clusters of the hand-tuned _best.cu too, to set beside that variant (rewrite-<gpu>.md).
+    hand_clustered_plan "$name" "$plans/hand-clustered.plan.json" && rewrite "$name" hand-clustered "$plans/hand-clustered.plan.json"
     if [ -f "$trace_profile" ]; then
       "$relayout" analyze --sites "$sites/$name.sites.json" --profile "$trace_profile" --mode model \
         -o "$plans/model.plan.json" 2>>"$log" && rewrite "$name" pick-model "$plans/model.plan.json"
