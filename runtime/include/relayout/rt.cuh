@@ -354,7 +354,7 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel) {
 #endif
 #if (RELAYOUT_TRACE_CAPACITY) > 0
   if ((threadInBlock & 31) == 0) __rl_trace_warp[(threadInBlock / 32) & 31] = 0;
-  __syncwarp();
+  __syncwarp(__activemask());  // every lane of the warp is here: a kernel body starts converged
 #endif
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   if (first) __rl_block_on = __rl_enter_block(kernel);
