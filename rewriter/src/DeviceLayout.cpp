@@ -70,7 +70,33 @@ llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std:
   }
   for (const std::string& f : fields)
     if (!placed.count(f)) return planError("plan leaves field '" + f + "' of struct '" + s + "' out of every cluster");
+  if (plan.layout == Layout::SoA)  // a name no field has
+    for (layout.strideMember = "stride"; members.count(layout.strideMember);) layout.strideMember += "_";
   return layout;
+}
+
+std::string splitIndex(const std::vector<uint64_t>& dims, const std::vector<Subscript>& subscripts,
+                       const std::string& stride, const std::string& element) {
+  std::vector<std::string> terms;
+  uint64_t folded = 0, coefficient = 1;
+  bool constant = true;
+  for (size_t d = dims.size(); d-- > 0;) {  // innermost first: its coefficient is 1
+    const Subscript& s = subscripts[d];
+    if (s.value) {
+      folded += *s.value * coefficient;
+      if (*s.value != 0) terms.insert(terms.begin(), std::to_string(*s.value * coefficient));
+    } else {
+      constant = false;
+      terms.insert(terms.begin(), coefficient == 1 ? s.text : std::to_string(coefficient) + " * " + s.text);
+    }
+    coefficient *= dims[d];
+  }
+  if (constant) terms = folded == 0 ? std::vector<std::string>{} : std::vector<std::string>{std::to_string(folded)};
+  std::string runs;  // the run's offset: flat index times stride
+  if (terms.size() == 1) runs = terms[0] == "1" ? stride : terms[0] + " * " + stride;
+  else if (terms.size() > 1) runs = "(" + llvm::join(terms, " + ") + ") * " + stride;
+  if (runs.empty()) return element.empty() ? "0" : element;
+  return element.empty() ? runs : runs + " + " + element;
 }
 
 }  // namespace relayout::rw

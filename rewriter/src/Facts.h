@@ -4,6 +4,7 @@
 #pragma once
 
 #include <compare>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -16,6 +17,9 @@ struct Edit {
   std::string file;  // real path
   unsigned offset = 0;
   unsigned length = 0;
+  // Insertions at one offset apply in this order, then by text (the restrict locals of a body:
+  // by parameter, then array).
+  unsigned order = 0;
   std::string text;
   // An insertion whose order among other insertions at the same offset does not matter (the
   // __restrict__ locals of two parameters at the top of one body): never a conflict.
@@ -35,6 +39,32 @@ enum Helper : unsigned {
   kMallocHost = 2048,       // pinned host memory (cudaMallocHost, cudaHostAlloc) in the new layout
   kHostAlloc = 4096,
   kFreeHost = 8192,
+};
+
+// One access to an SoA array field, in both forms the whole program may give the field: split by
+// index (`p.f[j * p.stride + i]`) or kept per element (`p.f[i][j]`). Decided once every unit is
+// read: a field is split unless some use needs it per element (Entity::keptWhole).
+struct FieldForm {
+  std::string field;
+  std::vector<Edit> split, kept;
+};
+
+// Why an SoA array field must stay per element: a use takes it (or a partial subscript) as a whole.
+struct KeptField {
+  std::string comment;  // for the generated struct: "'&e[i].n[0]' (a.cu:12) takes the address of a value"
+  std::string note;     // rendered clang-style note at the use
+};
+
+// Generated text made of a slice of a file and edits to it, some of them field forms: a function
+// template's overload for the device struct (TemplateClones.cpp), composed once forms are decided.
+struct ComposedText {
+  std::string file;
+  unsigned at = 0;     // where the text is inserted
+  std::string header;  // goes before the composed slice
+  unsigned from = 0;   // the slice's offset in `file`
+  std::string slice;
+  std::vector<Edit> edits;
+  std::vector<FieldForm> forms;
 };
 
 // Edits and refusals that hold only when another entity does (or does not) change layout: a copy
@@ -60,6 +90,9 @@ struct Entity {
   std::vector<Edit> edits;              // applied when the entity changes layout
   std::vector<std::string> refusals;    // rendered warnings: uses that forbid the change
   std::vector<ConditionalUse> conditionals;
+  std::vector<FieldForm> forms;                 // accesses to SoA array fields, applied when it changes
+  std::vector<ComposedText> clones;             // template overloads, applied when it changes
+  std::map<std::string, KeptField> keptWhole;   // SoA array fields that must stay per element if it changes
 };
 
 struct FieldFacts {
@@ -71,6 +104,10 @@ struct FieldFacts {
   unsigned size = 0;
   unsigned align = 0;
   bool isArray = false;     // copied with memcpy: arrays are not assignable
+  // An array field's dimensions, outermost first ({4, 3} for `float normal[4][3]`), and its
+  // innermost element spelled like the field: "float", "float*", "float* @".
+  std::vector<uint64_t> dims;
+  std::string scalarType, scalarPointerType, scalarPointerDecl;
 };
 
 // A definition of a planned struct, with where the device layout goes (right after it).

@@ -3,6 +3,7 @@
 #include <llvm/ADT/StringExtras.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace relayout::rw {
@@ -12,11 +13,23 @@ namespace {
 // One array of the device struct, as generated code spells it.
 struct ArrayText {
   const DeviceArray* array;
-  std::string element;      // "float", "Particle_pos"
-  std::string pointerType;  // "float*"
+  std::string element;      // "float", "Particle_pos", "int[4]": what one element holds
+  std::string pointerType;  // "float*"; a split array: its values' pointer, "int*"
   std::string member;       // "float* x"
   unsigned align;
+  // A split array field: its dimensions, its values' type and how many runs of n values it holds.
+  std::vector<uint64_t> dims;
+  std::string scalar;
+  uint64_t runs = 1;
 };
+
+// Loop variables over an array field's dimensions: j, k, l, m, then j4, j5, ...
+std::vector<std::string> indexNames(size_t count) {
+  static const char* const names[] = {"j", "k", "l", "m"};
+  std::vector<std::string> out;
+  for (size_t d = 0; d < count; ++d) out.push_back(d < 4 ? names[d] : "j" + std::to_string(d));
+  return out;
+}
 
 std::string withName(const std::string& pattern, const std::string& name) {
   std::string text = pattern;
@@ -34,7 +47,14 @@ class Emitter {
  public:
   Emitter(const DeviceLayout& layout, const StructDef& def) : layout_(layout), def_(def) {
     for (const DeviceArray& array : layout.arrays) {
-      if (array.clusterStruct.empty()) {
+      if (array.split) {
+        const FieldFacts& f = fieldFacts(def, array.fields[0]);
+        uint64_t runs = 1;
+        for (uint64_t d : f.dims) runs *= d;
+        arrays_.push_back({&array, f.type, f.scalarPointerType, withName(f.scalarPointerDecl, array.member), f.align,
+                           f.dims, f.scalarType, runs});
+        anySplit_ = true;
+      } else if (array.clusterStruct.empty()) {
         const FieldFacts& f = fieldFacts(def, array.fields[0]);
         arrays_.push_back({&array, f.type, f.pointerType, withName(f.pointerDecl, array.member), f.align});
       } else {
@@ -71,9 +91,62 @@ class Emitter {
   const std::string& s() const { return def_.spelled; }
   const std::string& d() const { return layout_.deviceName; }
   std::string elementBytes() const { return "k" + d() + "ElementBytes"; }
-  // "if (err == cudaSuccess) err = " for every call after the first.
-  void calls(const std::string& first, const std::vector<std::string>& each) {
-    for (size_t i = 0; i < each.size(); ++i) line((i == 0 ? first : "  if (err == cudaSuccess) err = ") + each[i] + ";");
+  // One runtime call per array, each made only while the previous ones succeeded; a split array
+  // takes one call per run (`call` names the run `j`), since two blocks may space runs differently.
+  void callsPerRun(const std::function<std::string(const ArrayText&)>& call) {
+    bool loopFirst = arrays_.front().array->split;
+    if (loopFirst) line("  cudaError_t err = cudaSuccess;");
+    for (size_t i = 0; i < arrays_.size(); ++i) {
+      const ArrayText& a = arrays_[i];
+      if (a.array->split) {
+        line("  for (size_t j = 0; j < " + runsText(a) + " && err == cudaSuccess; ++j)");
+        line("    err = " + call(a) + ";");
+      } else {
+        line((i == 0 ? "  cudaError_t err = " : "  if (err == cudaSuccess) err = ") + call(a) + ";");
+      }
+    }
+  }
+  // "4", "4 * 3": the runs of a split array, as its dimensions.
+  static std::string runsText(const ArrayText& a) {
+    std::vector<std::string> dims;
+    for (uint64_t d : a.dims) dims.push_back(std::to_string(d));
+    return llvm::join(dims, " * ");
+  }
+  // `p.member` of a copy or memset: the run j of a split array, `p.normal + j * p.stride`.
+  std::string arrayAt(const std::string& p, const ArrayText& a) const {
+    std::string at = p + "." + a.array->member;
+    return a.array->split ? at + " + j * " + p + "." + layout_.strideMember : at;
+  }
+  // Bytes of n elements of one array; of one run for a split array.
+  static std::string runBytes(const ArrayText& a) {
+    return "n * sizeof(" + (a.array->split ? a.scalar : a.element) + ")";
+  }
+  // Loops over a split array's subscripts around `body`, which names them `names`.
+  void splitLoops(const std::string& indent, const ArrayText& a,
+                  const std::function<std::string(const std::vector<std::string>&)>& body) {
+    std::vector<std::string> names = indexNames(a.dims.size());
+    std::string at = indent;
+    for (size_t d = 0; d < a.dims.size(); ++d) {
+      std::string head = at + "for (int " + names[d] + " = 0; " + names[d] + " < " + std::to_string(a.dims[d]) +
+                         "; ++" + names[d] + ")";
+      if (d + 1 < a.dims.size()) line(head);
+      else line(head + " " + body(names) + ";");
+      at += "  ";
+    }
+  }
+  // `p.normal[(3 * j + k) * p.stride + i]` for loop variables `names` (no `p.` when p is empty).
+  std::string splitValue(const std::string& p, const ArrayText& a, const std::vector<std::string>& names,
+                         const std::string& element) const {
+    std::vector<Subscript> subscripts;
+    for (const std::string& name : names) subscripts.push_back({name, std::nullopt});
+    std::string of = p.empty() ? "" : p + ".";
+    return of + a.array->member + "[" + splitIndex(a.dims, subscripts, of + layout_.strideMember, element) + "]";
+  }
+  // `v.normal[j][k]`.
+  static std::string subscripted(const std::string& base, const std::vector<std::string>& names) {
+    std::string out = base;
+    for (const std::string& name : names) out += "[" + name + "]";
+    return out;
   }
   void countCheck(const char* kindCheck) {
     line(std::string("  if (") + kindCheck + "bytes % sizeof(" + s() + ") != 0) return cudaErrorInvalidValue;");
@@ -93,7 +166,19 @@ class Emitter {
       line("};");
     }
     line("struct " + d() + " {");
-    for (const ArrayText& a : arrays_) line("  " + a.member + ";");
+    for (const ArrayText& a : arrays_) {
+      std::string comment;
+      if (a.array->split) {
+        std::vector<std::string> names = indexNames(a.dims.size());
+        comment = "  // " + subscripted(a.array->member, names) + " of element i: " +
+                  splitValue("", a, names, "i");
+      } else if (!a.array->keptWhy.empty()) {
+        comment = "  // kept per element: " + a.array->keptWhy;
+      }
+      line("  " + a.member + ";" + comment);
+    }
+    if (anySplit_)
+      line("  size_t " + layout_.strideMember + ";  // elements the arrays have room for: the length of a split array's runs");
     line("};");
     line();
   }
@@ -114,6 +199,7 @@ class Emitter {
     line();
     line("// Points the arrays of p into block, which has room for n elements. They follow each other by");
     line("// decreasing alignment, so every array starts aligned.");
+    if (anySplit_) line("// A split array holds one run of n values per index of the field.");
     line("static inline void relayoutPlace(" + d() + "* p, char* block, size_t n) {");
     for (size_t i = 0; i < placed_.size(); ++i) {
       const ArrayText& a = placed_[i];
@@ -121,11 +207,14 @@ class Emitter {
       if (i == 0) {
         line("  " + target + "reinterpret_cast<" + a.pointerType + ">(block);");
       } else {
-        std::string previous = "p->" + placed_[i - 1].array->member + " + n";
-        line("  " + target + (placed_[i - 1].element == a.element ? previous
+        const ArrayText& before = placed_[i - 1];
+        std::string previous = "p->" + before.array->member + " + " +
+                               (before.array->split ? std::to_string(before.runs) + " * n" : "n");
+        line("  " + target + (before.pointerType == a.pointerType ? previous
                                                                   : "reinterpret_cast<" + a.pointerType + ">(" + previous + ")") + ";");
       }
     }
+    if (anySplit_) line("  p->" + layout_.strideMember + " = n;");
     line("}");
   }
 
@@ -196,17 +285,15 @@ class Emitter {
     line("  char* block = new char[n * " + elementBytes() + "];");
     line("  " + d() + " staging;");
     line("  relayoutPlace(&staging, block, n);");
-    std::vector<std::string> copies;
-    for (const ArrayText& a : arrays_) {
-      const std::string& m = a.array->member;
-      copies.push_back(toDevice ? "cudaMemcpy(dst." + m + ", staging." + m + ", n * sizeof(" + a.element + "), kind)"
-                                : "cudaMemcpy(staging." + m + ", src." + m + ", n * sizeof(" + a.element + "), kind)");
-    }
+    auto copy = [&](const ArrayText& a) {
+      std::string to = toDevice ? "dst" : "staging", from = toDevice ? "staging" : "src";
+      return "cudaMemcpy(" + arrayAt(to, a) + ", " + arrayAt(from, a) + ", " + runBytes(a) + ", kind)";
+    };
     if (toDevice) {
       loop(true, "  ");
-      calls("  cudaError_t err = ", copies);
+      callsPerRun(copy);
     } else {
-      calls("  cudaError_t err = ", copies);
+      callsPerRun(copy);
       line("  if (err == cudaSuccess)");
       loop(false, "    ");
     }
@@ -217,7 +304,16 @@ class Emitter {
 
   void loop(bool gather, const std::string& indent) {
     line(indent + "for (size_t i = 0; i < n; ++i) {");
-    for (const DeviceArray& array : layout_.arrays)
+    for (const ArrayText& a : arrays_) {
+      const DeviceArray& array = *a.array;
+      if (array.split) {
+        std::string host = (gather ? "src" : "dst") + std::string("[i].") + array.fields[0];
+        splitLoops(indent + "  ", a, [&](const std::vector<std::string>& names) {
+          std::string device = splitValue("staging", a, names, "i");
+          return gather ? device + " = " + subscripted(host, names) : subscripted(host, names) + " = " + device;
+        });
+        continue;
+      }
       for (const std::string& f : array.fields) {
         std::string device = "staging." + array.member + "[i]" + (array.clusterStruct.empty() ? "" : "." + f);
         std::string host = (gather ? "src" : "dst") + std::string("[i].") + f;
@@ -226,6 +322,7 @@ class Emitter {
         else
           line(indent + "  " + (gather ? device + " = " + host : host + " = " + device) + ";");
       }
+    }
     line(indent + "}");
   }
 
@@ -234,10 +331,7 @@ class Emitter {
     line("// cudaMemset for " + d() + ": sets every byte of the first bytes / sizeof(" + s() + ") elements, array by array.");
     line("static inline cudaError_t relayoutMemset(" + d() + " p, int value, size_t bytes) {");
     countCheck("");
-    std::vector<std::string> sets;
-    for (const ArrayText& a : arrays_)
-      sets.push_back("cudaMemset(p." + a.array->member + ", value, n * sizeof(" + a.element + "))");
-    calls("  cudaError_t err = ", sets);
+    callsPerRun([&](const ArrayText& a) { return "cudaMemset(" + arrayAt("p", a) + ", value, " + runBytes(a) + ")"; });
     line("  return err;");
     line("}");
   }
@@ -251,13 +345,10 @@ class Emitter {
     line("static inline cudaError_t relayout" + std::string(async ? "MemcpyAsync" : "Memcpy") + "(" + d() + " dst, const " +
          d() + " src, size_t bytes, cudaMemcpyKind kind" + (async ? ", cudaStream_t stream = 0" : "") + ") {");
     countCheck("");
-    std::vector<std::string> copies;
-    for (const ArrayText& a : arrays_) {
-      const std::string& m = a.array->member;
-      copies.push_back(name + "(dst." + m + ", src." + m + ", n * sizeof(" + a.element + "), kind" +
-                       (async ? ", stream)" : ")"));
-    }
-    calls("  cudaError_t err = ", copies);
+    callsPerRun([&](const ArrayText& a) {
+      return name + "(" + arrayAt("dst", a) + ", " + arrayAt("src", a) + ", " + runBytes(a) + ", kind" +
+             (async ? ", stream)" : ")");
+    });
     line("  return err;");
     line("}");
   }
@@ -284,7 +375,14 @@ class Emitter {
     line("// A copy of p[i] as the original " + s() + ": gathers its fields from the arrays.");
     line("static __host__ __device__ inline " + s() + " relayoutLoad(const " + d() + " p, ptrdiff_t i) {");
     line("  " + s() + " v;");
-    for (const DeviceArray& array : layout_.arrays) {
+    for (const ArrayText& a : arrays_) {
+      const DeviceArray& array = *a.array;
+      if (a.array->split) {
+        splitLoops("  ", a, [&](const std::vector<std::string>& names) {
+          return subscripted("v." + array.fields[0], names) + " = " + splitValue("p", a, names, "i");
+        });
+        continue;
+      }
       if (array.clusterStruct.empty()) {
         assign("v." + array.fields[0], "p." + array.member + "[i]", array.fields[0]);
         continue;
@@ -301,7 +399,14 @@ class Emitter {
     line();
     line("// p[i] = v for the original " + s() + " v: scatters its fields into the arrays.");
     line("static __host__ __device__ inline void relayoutStore(" + d() + " p, ptrdiff_t i, const " + s() + "& v) {");
-    for (const DeviceArray& array : layout_.arrays) {
+    for (const ArrayText& a : arrays_) {
+      const DeviceArray& array = *a.array;
+      if (a.array->split) {
+        splitLoops("  ", a, [&](const std::vector<std::string>& names) {
+          return splitValue("p", a, names, "i") + " = " + subscripted("v." + array.fields[0], names);
+        });
+        continue;
+      }
       if (array.clusterStruct.empty()) {
         assign("p." + array.member + "[i]", "v." + array.fields[0], array.fields[0]);
         continue;
@@ -316,6 +421,7 @@ class Emitter {
   const DeviceLayout& layout_;
   const StructDef& def_;
   std::vector<ArrayText> arrays_, placed_;
+  bool anySplit_ = false;
   std::string out_;
 };
 

@@ -87,37 +87,47 @@ void UseCollector::emitRestrictLocals() {
     std::string qualified = clang::TypeName::getFullyQualifiedName(context_.getCanonicalTagType(record), context_, policy);
     std::string scope = llvm::StringRef(qualified).ends_with("::" + layout.baseName)
                             ? qualified.substr(0, qualified.size() - layout.baseName.size()) : "";
-    std::vector<std::string> decls;
+    // Each local's declaration, and for an array field that may be split by index, the split one.
+    struct Decl {
+      std::string text, split;
+      const DeviceArray* array;
+    };
+    std::vector<Decl> decls;
+    auto pointerTo = [&](clang::QualType element, const std::string& name) {
+      if (r.pointeeConst) element = context_.getConstType(element);
+      std::string text = element.getAsString(policy);
+      if (text.find_first_of("([") == std::string::npos) return text + "* __restrict__ " + name;
+      std::string decl;  // an array field: clang places the declarator, `float (*__restrict p_n)[3]`
+      llvm::raw_string_ostream os(decl);
+      context_.getPointerType(element).withRestrict().print(os, policy, name);
+      os.flush();
+      if (size_t at = decl.find("__restrict "); at != std::string::npos) decl.replace(at, 11, "__restrict__ ");
+      return decl;
+    };
     for (const DeviceArray& array : layout.arrays) {
       auto local = r.locals.find(array.member);
       if (local == r.locals.end()) continue;
-      std::string decl;
+      std::string init = " = " + parm->getNameAsString() + "." + array.member + ";";
       if (!array.clusterStruct.empty()) {
-        decl = (r.pointeeConst ? "const " : "") + scope + array.clusterStruct + "* __restrict__ " + local->second;
-      } else {
-        const clang::FieldDecl* field = nullptr;
-        for (const clang::FieldDecl* f : r.info->planned->definition->fields())
-          if (f->getNameAsString() == array.fields[0]) field = f;
-        if (!field) continue;
-        clang::QualType element = clang::TypeName::getFullyQualifiedType(field->getType(), context_);
-        if (r.pointeeConst) element = context_.getConstType(element);
-        std::string text = element.getAsString(policy);
-        if (text.find_first_of("([") == std::string::npos) {
-          decl = text + "* __restrict__ " + local->second;
-        } else {  // an array field: clang places the declarator, `float (*__restrict p_n)[3]`
-          llvm::raw_string_ostream os(decl);
-          context_.getPointerType(element).withRestrict().print(os, policy, local->second);
-          os.flush();
-          if (size_t at = decl.find("__restrict "); at != std::string::npos) decl.replace(at, 11, "__restrict__ ");
-        }
+        decls.push_back({(r.pointeeConst ? "const " : "") + scope + array.clusterStruct + "* __restrict__ " +
+                             local->second + init, "", &array});
+        continue;
       }
-      decls.push_back(decl + " = " + parm->getNameAsString() + "." + array.member + ";");
+      const clang::FieldDecl* field = nullptr;
+      for (const clang::FieldDecl* f : r.info->planned->definition->fields())
+        if (f->getNameAsString() == array.fields[0]) field = f;
+      if (!field) continue;
+      clang::QualType type = clang::TypeName::getFullyQualifiedType(field->getType(), context_);
+      Decl decl{pointerTo(type, local->second) + init, "", &array};
+      if (splittable(field, *r.info))
+        decl.split = pointerTo(context_.getBaseElementType(type), local->second) + init;
+      decls.push_back(std::move(decl));
     }
     clang::SourceLocation lbrace = *edits_.written(r.body->getLBracLoc());
     llvm::StringRef data = edits_.fileData(lbrace);
     unsigned after = sm_.getFileOffset(lbrace) + 1;
     size_t lineEnd = data.find('\n', after);
-    std::string text;
+    std::string separator = " ";
     if (lineEnd != llvm::StringRef::npos && data.slice(after, lineEnd).trim().empty()) {
       size_t next = lineEnd + 1;
       while (next < data.size() && data.slice(next, data.find('\n', next)).trim().empty()) {
@@ -128,13 +138,22 @@ void UseCollector::emitRestrictLocals() {
       std::string indent;
       for (size_t i = next; i < data.size() && (data[i] == ' ' || data[i] == '\t'); ++i) indent += data[i];
       if (indent.empty()) indent = "  ";
-      for (const std::string& d : decls) text += "\n" + indent + d;
-    } else {
-      for (const std::string& d : decls) text += " " + d;
+      separator = "\n" + indent;
     }
-    Edit edit = edits_.rawEdit(lbrace.getLocWithOffset(1), 0, text);
-    edit.anyOrder = true;
-    addEdits(*r.info, {edit});
+    // One insertion per local, ordered by parameter, then array: a split field's declaration is
+    // a form of its own.
+    for (size_t k = 0; k < decls.size(); ++k) {
+      Edit edit = edits_.rawEdit(lbrace.getLocWithOffset(1), 0, separator + decls[k].text);
+      edit.anyOrder = true;
+      edit.order = (parm->getFunctionScopeIndex() + 1) << 16 | unsigned(k);
+      if (decls[k].split.empty()) {
+        addEdits(*r.info, {edit});
+        continue;
+      }
+      Edit split = edit;
+      split.text = separator + decls[k].split;
+      entity(*r.info).forms.push_back({decls[k].array->fields[0], {split}, {edit}});
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include "DeviceLayout.h"
 #include "Facts.h"
 #include "LayoutEmitter.h"
+#include "SourceEdits.h"
 #include "StructScanner.h"
 #include "UseCollector.h"
 
@@ -163,6 +164,17 @@ const Edit* firstConflict(const std::vector<Edit>& sorted) {
   return nullptr;
 }
 
+// Marks the SoA array fields that are split by index: all but those some use needs per element.
+void decideSplits(rw::DeviceLayout& layout, const rw::StructDef& def, const std::map<std::string, rw::KeptField>& kept) {
+  if (layout.layout != Layout::SoA) return;  // clusters keep their arrays as they are
+  for (rw::DeviceArray& array : layout.arrays)
+    for (const rw::FieldFacts& f : def.fields) {
+      if (f.name != array.fields[0] || !f.isArray) continue;
+      if (auto k = kept.find(f.name); k != kept.end()) array.keptWhy = k->second.comment;
+      else array.split = true;
+    }
+}
+
 std::string applyEdits(std::string text, const std::vector<Edit>& edits) {
   for (auto it = edits.rbegin(); it != edits.rend(); ++it) text.replace(it->offset, it->length, it->text);
   return text;
@@ -243,6 +255,11 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
       continue;
     }
 
+    // SoA array fields are split by index unless a use of some changing entity needs one per element.
+    std::map<std::string, rw::KeptField> kept;
+    for (const rw::Entity* e : device) kept.insert(e->keptWhole.begin(), e->keptWhole.end());
+    auto split = [&](const std::string& field) { return !kept.count(field); };
+
     std::vector<Edit> edits;
     unsigned helpers = 0;
     if (warnings.empty()) {
@@ -253,16 +270,28 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
           edits.insert(edits.end(), c->edits.begin(), c->edits.end());
           helpers |= c->helpers;
         }
+        for (const rw::FieldForm& f : e->forms) {
+          const std::vector<Edit>& chosen = split(f.field) ? f.split : f.kept;
+          edits.insert(edits.end(), chosen.begin(), chosen.end());
+        }
+        for (const rw::ComposedText& c : e->clones) {
+          if (auto text = rw::composeText(c, split)) edits.push_back(Edit{c.file, c.at, 0, 0, c.header + *text});
+          else warnings.push_back(c.file + ":" + position(facts.contents[c.file], c.from) + ": warning: " +
+                                  rw::refusalPrefix(s.name) + "the edits of this template's overload overlap");
+        }
       }
+    }
+    if (warnings.empty()) {
       for (const rw::StructDef* def : defs) {
         std::vector<std::string> fields;
         for (const rw::FieldFacts& f : def->fields) fields.push_back(f.name);
         auto layout = rw::makeDeviceLayout(s, def->spelled, fields);
         if (!layout) return layout.takeError();  // checked above
+        decideSplits(*layout, *def, kept);
         std::string code = rw::emitDeviceLayout(*layout, *def, helpers);
         code = def->insertAtLineStart ? "\n" + code + (def->blankLineFollows ? "" : "\n")
                                       : "\n\n" + code;
-        edits.push_back(Edit{def->file, def->insertOffset, 0, code});
+        edits.push_back(Edit{def->file, def->insertOffset, 0, 0, code});
       }
       std::vector<Edit> merged = accepted;
       merged.insert(merged.end(), edits.begin(), edits.end());
@@ -283,6 +312,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
       result.structs.push_back(outcome);
       continue;
     }
+    for (const auto& [field, why] : kept) addUnique(result.diagnostics, seen, why.note);
     outcome.rewritten = true;
     result.structs.push_back(outcome);
   }

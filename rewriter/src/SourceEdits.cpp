@@ -5,6 +5,8 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
+#include <algorithm>
+
 namespace relayout::rw {
 
 std::optional<clang::SourceLocation> SourceEdits::written(clang::SourceLocation loc) const {
@@ -46,6 +48,15 @@ std::string SourceEdits::text(clang::SourceRange tokens) const {
   return t ? t->str() : "";
 }
 
+std::string SourceEdits::expansionText(clang::SourceRange tokens) const {
+  if (std::string written = text(tokens); !written.empty()) return written;
+  clang::CharSourceRange range =
+      clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(tokens), sm_, lang_);
+  if (range.isInvalid() || sm_.isInSystemHeader(range.getBegin())) return "";
+  auto t = between(range.getBegin(), range.getEnd());
+  return t ? t->str() : "";
+}
+
 std::string SourceEdits::filePath(clang::SourceLocation fileLoc) {
   clang::FileID id = sm_.getFileID(fileLoc);
   auto known = pathOfFile_.find(id.getHashValue());
@@ -64,7 +75,7 @@ std::string SourceEdits::filePath(clang::SourceLocation fileLoc) {
 }
 
 Edit SourceEdits::rawEdit(clang::SourceLocation fileLoc, unsigned length, const std::string& text) {
-  return Edit{filePath(fileLoc), sm_.getFileOffset(fileLoc), length, text};
+  return Edit{filePath(fileLoc), sm_.getFileOffset(fileLoc), length, 0, text};
 }
 
 bool SourceEdits::replaceTokens(clang::SourceRange tokens, const std::string& text, std::vector<Edit>& out) {
@@ -107,6 +118,21 @@ bool SourceEdits::removeAfterUpTo(clang::SourceLocation from, clang::SourceLocat
   if (sm_.getFileOffset(begin) > end) return false;
   out.push_back(rawEdit(begin, end - sm_.getFileOffset(begin), ""));
   return true;
+}
+
+std::optional<std::string> composeText(const ComposedText& text, const std::function<bool(const std::string&)>& split) {
+  std::vector<Edit> edits = text.edits;
+  for (const FieldForm& form : text.forms) {
+    const std::vector<Edit>& chosen = split(form.field) ? form.split : form.kept;
+    edits.insert(edits.end(), chosen.begin(), chosen.end());
+  }
+  std::sort(edits.begin(), edits.end());
+  edits.erase(std::unique(edits.begin(), edits.end()), edits.end());
+  for (size_t i = 1; i < edits.size(); ++i)
+    if (edits[i].offset < edits[i - 1].offset + edits[i - 1].length) return std::nullopt;
+  std::string out = text.slice;
+  for (auto it = edits.rbegin(); it != edits.rend(); ++it) out.replace(it->offset - text.from, it->length, it->text);
+  return out;
 }
 
 }  // namespace relayout::rw

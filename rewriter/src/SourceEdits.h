@@ -8,6 +8,7 @@
 #include <clang/Basic/LangOptions.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,6 +29,8 @@ class SourceEdits {
   unsigned tokenLength(clang::SourceLocation fileLoc) const;
   // The source text of a token range (empty when not written in one file).
   std::string text(clang::SourceRange tokens) const;
+  // The same, also for tokens a macro call in the file expands to: the call as written.
+  std::string expansionText(clang::SourceRange tokens) const;
 
   // Each returns false, recording nothing, when the tokens are not all written in one file.
   bool replaceTokens(clang::SourceRange tokens, const std::string& text, std::vector<Edit>& out);
@@ -56,5 +59,9 @@ class SourceEdits {
   ProgramFacts& facts_;
   std::map<unsigned, std::string> pathOfFile_;  // FileID hash -> real path
 };
+
+// The slice of `text` with its edits and, of each field form, the split edits where `split(field)`
+// and the kept ones elsewhere; nullopt when two of them overlap.
+std::optional<std::string> composeText(const ComposedText& text, const std::function<bool(const std::string&)>& split);
 
 }  // namespace relayout::rw

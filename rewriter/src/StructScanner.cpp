@@ -69,29 +69,42 @@ FieldFacts StructScanner::describeField(const clang::FieldDecl* field) {
   clang::PrintingPolicy policy = context_.getPrintingPolicy();
   policy.SuppressTagKeyword = true;
   policy.SuppressUnwrittenScope = true;  // no "(anonymous namespace)::"
-  clang::QualType type = clang::TypeName::getFullyQualifiedType(field->getType(), context_);
-  FieldFacts facts;
-  facts.name = field->getNameAsString();
-  facts.type = type.getAsString(policy);
-  if (facts.type.find_first_of("([") == std::string::npos) {
-    facts.valueDecl = facts.type + " @";
-    facts.pointerType = facts.type + "*";
-    facts.pointerDecl = facts.type + "* @";
-  } else {  // function pointers and the like: let clang place the declarator
-    auto print = [&](clang::QualType t, const char* placeholder) {
+  // A type's spelling, its pointer's, and their declarations with "@" for the name.
+  auto spell = [&](clang::QualType type, std::string& value, std::string& valueDecl, std::string& pointer,
+                   std::string& pointerDecl) {
+    value = type.getAsString(policy);
+    if (value.find_first_of("([") == std::string::npos) {
+      valueDecl = value + " @";
+      pointer = value + "*";
+      pointerDecl = value + "* @";
+      return;
+    }
+    auto print = [&](clang::QualType t, const char* placeholder) {  // function pointers and the like
       std::string text;
       llvm::raw_string_ostream os(text);
       t.print(os, policy, placeholder);
       return text;
     };
-    clang::QualType pointer = context_.getPointerType(type);
-    facts.valueDecl = print(type, "@");
-    facts.pointerType = print(pointer, "");
-    facts.pointerDecl = print(pointer, "@");
-  }
+    valueDecl = print(type, "@");
+    pointer = print(context_.getPointerType(type), "");
+    pointerDecl = print(context_.getPointerType(type), "@");
+  };
+  clang::QualType type = clang::TypeName::getFullyQualifiedType(field->getType(), context_);
+  FieldFacts facts;
+  facts.name = field->getNameAsString();
+  spell(type, facts.type, facts.valueDecl, facts.pointerType, facts.pointerDecl);
   facts.size = context_.getTypeSizeInChars(field->getType()).getQuantity();
   facts.align = context_.getTypeAlignInChars(field->getType()).getQuantity();
   facts.isArray = field->getType()->isArrayType();
+  if (facts.isArray) {
+    clang::QualType scalar = type;
+    while (const clang::ConstantArrayType* array = context_.getAsConstantArrayType(scalar)) {
+      facts.dims.push_back(array->getSize().getZExtValue());
+      scalar = array->getElementType();
+    }
+    std::string valueDecl;
+    spell(scalar, facts.scalarType, valueDecl, facts.scalarPointerType, facts.scalarPointerDecl);
+  }
   return facts;
 }
 

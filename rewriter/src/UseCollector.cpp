@@ -244,7 +244,8 @@ bool UseCollector::VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup
   return true;
 }
 
-// p[i].f -> p.f[i] (a plain array) or p.cluster[i].f; p->f -> p.f[0] or p.cluster->f.
+// p[i].f -> p.f[i] (a plain array) or p.cluster[i].f; p->f -> p.f[0] or p.cluster->f. An SoA array
+// field's access may also be split by index (ArrayFields.cpp).
 bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
   const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
   if (!field) return true;
@@ -289,6 +290,7 @@ bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
     return refuse(*info, member->getExprLoc(), "this access to '" + namedDecl(ref)->getNameAsString() +
                   "' comes from a macro body; relayout edits only code written in the file or in macro arguments",
                   member->getSourceRange()), true;
+  if (splittable(field, *info)) return recordArrayAccess(member, subscript, ref, *info, local, std::move(out)), true;
   Entity& e = entity(*info);
   e.edits.insert(e.edits.end(), out.begin(), out.end());
   return true;

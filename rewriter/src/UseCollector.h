@@ -106,6 +106,20 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // The local that replaces `p.member` in an access, when `ref` names such a parameter.
   std::optional<std::string> restrictLocal(const clang::Expr* ref, const DeviceArray& array);
   void emitRestrictLocals();
+  // --- ArrayFields.cpp: SoA array fields split by index (variable-major) where every use allows ---
+  bool splittable(const clang::FieldDecl* field, const EntityInfo& info) const;
+  // Records an access to such a field in both forms (`kept` holds its per-element edits).
+  void recordArrayAccess(const clang::MemberExpr* member, const clang::ArraySubscriptExpr* element,
+                         const clang::Expr* ref, const EntityInfo& info, const std::optional<std::string>& local,
+                         std::vector<Edit> kept);
+  // The split form's edits, or why the use needs the field per element (the comment's words, the
+  // use for the note).
+  std::optional<std::pair<std::string, const clang::Expr*>> splitEdits(
+      const clang::MemberExpr* member, const clang::ArraySubscriptExpr* element, const clang::Expr* ref,
+      const EntityInfo& info, const std::optional<std::string>& local, std::vector<Edit>& out);
+  // Whether relayout edits anything inside `expr` (an entity's use; a template parameter in a clone).
+  bool editedInside(const clang::Expr* expr);
+  std::optional<Subscript> subscriptText(const clang::Expr* index);
   // --- UseDescription.cpp: what a use that nothing above accepted does, for its warning ---
   std::pair<std::string, clang::SourceRange> describeUse(const clang::Expr* ref);
 

@@ -1,4 +1,4 @@
-// Fixed-size array fields: each becomes an array of arrays on the device.
+// Fixed-size array fields: in the SoA layout each is split into one run per index.
 #include <vector>
 
 struct Element {
