@@ -178,7 +178,8 @@ class Emitter {
       line("  " + a.member + ";" + comment);
     }
     if (anySplit_)
-      line("  size_t " + layout_.strideMember + ";  // elements the arrays have room for: the length of a split array's runs");
+      line("  size_t " + layout_.strideMember +
+           ";  // elements the arrays have room for: the length of a split array's runs");
     line("};");
     line();
   }
@@ -210,8 +211,8 @@ class Emitter {
         const ArrayText& before = placed_[i - 1];
         std::string previous = "p->" + before.array->member + " + " +
                                (before.array->split ? std::to_string(before.runs) + " * n" : "n");
-        line("  " + target + (before.pointerType == a.pointerType ? previous
-                                                                  : "reinterpret_cast<" + a.pointerType + ">(" + previous + ")") + ";");
+        bool cast = before.pointerType != a.pointerType;
+        line("  " + target + (cast ? "reinterpret_cast<" + a.pointerType + ">(" + previous + ")" : previous) + ";");
       }
     }
     if (anySplit_) line("  p->" + layout_.strideMember + " = n;");
