@@ -15,6 +15,8 @@
 //   eager       patch every loaded function at the enable (enableLazyPatching = 0)
 //   flush-each  flush after advance's launches and again after damp's
 //   reenable    with flush-each: disable and enable again between the two kernels
+//   copy-first  first run the samples' bandwidth probe (1 GiB copy, events, frees), unprofiled;
+//               no-free / no-events leave out its frees / its events
 // Each run launches `advance` three times and then `damp`; the last line lists, per patched
 // function, its records and how many counted instructions.
 // Variants are comma-separated words, e.g. "act,cb-launch".
@@ -45,6 +47,13 @@ __global__ void advance(Particle* p, int n, float dt) {
   if (i < n) p[i].x += p[i].vx * dt;
 }
 
+// The samples' bandwidth probe (samples/common/bench.h): run before the profiled kernels with
+// "copy-first".
+__global__ void copy4(const float4* in, float4* out, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    out[i] = in[i];
+}
+
 // Launched after advance: is a second kernel patched too?
 __global__ void damp(Particle* p, int n, float f) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -54,7 +63,7 @@ __global__ void damp(Particle* p, int n, float f) {
 const char* kMetrics[] = {"smsp__sass_inst_executed", "smsp__sass_sectors_mem_global"};
 constexpr int kNumMetrics = 2;
 
-bool gEager = false, gFlushEach = false, gReenable = false;
+bool gEager = false, gFlushEach = false, gReenable = false, gCopyFirst = false, gNoFree = false, gNoEvents = false;
 bool gActivity = false, gCbMalloc = false, gCbLaunch = false, gEarly = false, gAtexit = false, gInitMain = false;
 CUcontext gCtx = nullptr;
 uint64_t gIds[kNumMetrics] = {};
@@ -190,6 +199,9 @@ int main(int argc, char** argv) {
   gEager = has("eager");
   gFlushEach = has("flush-each");
   gReenable = has("reenable");
+  gCopyFirst = has("copy-first");
+  gNoFree = has("no-free");
+  gNoEvents = has("no-events");
   const bool callback = gCbMalloc || gCbLaunch;
 
   if (gEarly) initialize();
@@ -208,6 +220,23 @@ int main(int argc, char** argv) {
   if (gInitMain) {
     cudaFree(nullptr);  // creates the context
     initialize();
+  }
+  if (gCopyFirst) {  // as bench::copyBandwidthGBs: 1 GiB buffers, timed with events, freed
+    const size_t m = (size_t(1) << 30) / sizeof(float4);
+    float4 *a = nullptr, *b = nullptr;
+    cudaMalloc(&a, m * sizeof(float4));
+    cudaMalloc(&b, m * sizeof(float4));
+    cudaMemset(a, 1, m * sizeof(float4));
+    cudaEvent_t start, stop;
+    if (!gNoEvents) cudaEventCreate(&start), cudaEventCreate(&stop);
+    for (int r = 0; r < 3; ++r) {
+      if (!gNoEvents) cudaEventRecord(start);
+      copy4<<<132 * 8, 512>>>(a, b, m);
+      if (!gNoEvents) cudaEventRecord(stop), cudaEventSynchronize(stop);
+    }
+    cudaDeviceSynchronize();
+    if (!gNoEvents) cudaEventDestroy(start), cudaEventDestroy(stop);
+    if (!gNoFree) cudaFree(a), cudaFree(b);
   }
   const int n = 1 << 20;
   Particle* p = nullptr;
