@@ -277,6 +277,7 @@ void startWithoutCupti(const std::string& why) {
 }
 
 void start() {
+  hw::prepareProcess();  // before CUPTI or CUDA initialize the driver
   const char* off = std::getenv("RELAYOUT_NO_CUPTI");
   if (off && *off && std::string(off) != "0") return startWithoutCupti("RELAYOUT_NO_CUPTI is set");
   CUpti_SubscriberHandle subscriber = nullptr;

@@ -281,6 +281,14 @@ bool correlate(const Cubin& cubin, const std::string& function, uint32_t pcOffse
 
 }  // namespace
 
+void prepareProcess() {
+  // A kernel whose module CUDA loads lazily, at its own first launch, is never patched: the
+  // first kernel of idw, himeno, particlefilter and hpcg came back without records until the
+  // modules were loaded when the context was made (H100, CUDA 13.0). The driver reads this at
+  // initialization, which has not happened yet; a value the user set is kept.
+  if (requested()) setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+
 void start(CUpti_SubscriberHandle subscriber) {
   if (!requested()) return;
   HwState& s = hwState();

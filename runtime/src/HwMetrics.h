@@ -11,6 +11,10 @@
 
 namespace relayout::rt::hw {
 
+// Before anything initializes the CUDA driver: asks it to load modules eagerly (kernels whose
+// module loads at their own launch are not patched).
+void prepareProcess();
+
 // Once the subscriber exists: also watch module loads, whose cubins map instructions to lines.
 void start(CUpti_SubscriberHandle subscriber);
 

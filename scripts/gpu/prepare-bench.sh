@@ -14,6 +14,8 @@
 #   scripts/gpu/prepare-bench.sh default [FLAGS...]   the original and relayout's default sampling
 #                                                     (or the defaults with FLAGS), without and with
 #                                                     --trace, and the attribution builds
+#   scripts/gpu/prepare-bench.sh hw                   the default-instrumented samples only (the
+#                                                     hardware cross-check, hw_table.py)
 #   scripts/gpu/prepare-bench.sh rewrites             relayout's SoA rewrite and its clustered rewrite
 #                                                     with the clusters of each hand-tuned _best.cu
 #                                                     (the plans of tests/lit/samples), beside the
@@ -36,9 +38,9 @@ samples=(sph idw cfd particlefilter himeno hpcg stencil25 nbody)
 flags=(-- -O3 -arch=sm_90)
 
 case "$round" in
-  overhead | default | rewrites) ;;
+  overhead | default | rewrites | hw) ;;
   layouts) profiles=${2:?usage: prepare-bench.sh layouts PROFILES_DIR} ;;
-  *) echo "usage: scripts/gpu/prepare-bench.sh overhead | default | rewrites | layouts PROFILES_DIR" >&2; exit 2 ;;
+  *) echo "usage: scripts/gpu/prepare-bench.sh overhead | default | hw | rewrites | layouts PROFILES_DIR" >&2; exit 2 ;;
 esac
 rm -rf "$out" && mkdir -p "$out/src"
 strip --strip-debug -o "$out/librelayout_rt.a" "$build/runtime/librelayout_rt.a"
@@ -111,6 +113,10 @@ if [ "$round" = rewrites ]; then
       -o "$out/src/$name/tool-soa" "${flags[@]}" 2>>"$log" &&
       echo "$name tool-soa build/gpu-bench/src/$name/tool-soa/$name.cu" >>"$manifest"
   done
+elif [ "$round" = hw ]; then
+  # The hardware cross-check alone: bench.sh runs each default-instrumented sample once timed
+  # and then with RELAYOUT_HW=1 once per kernel.
+  for name in "${samples[@]}"; do instrument "$name" inst-default; done
 elif [ "$round" = default ]; then
   for name in "${samples[@]}"; do
     echo "$name aos samples/$name/$name.cu" >>"$manifest"
