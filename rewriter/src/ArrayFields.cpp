@@ -1,11 +1,13 @@
-// SoA array fields split by index. In the SoA layout an array field `int neighbor[4]` is stored
+// Array fields split by index. In the SoA layout an array field `int neighbor[4]` is stored
 // variable-major, one run of `stride` values per index, so that `p[i].neighbor[j]` becomes
 // `p.neighbor[j * p.stride + i]` and a warp reading index j of 32 consecutive elements reads 32
 // consecutive values (kept per element, `p.neighbor[i][j]`, it would stride 16 bytes). The form
 // belongs to the struct, so it is chosen once every unit is read: each access records both forms
 // (FieldForm), and a use that takes the field or a partial subscript as a whole (`p[i].normal[j]`
 // as a float*, `&p[i].neighbor[0]`, sizeof, memcpy) keeps that field per element
-// (Entity::keptWhole) while the others are still split. Clustered layouts keep their arrays.
+// (Entity::keptWhole) while the others are still split. A clustered layout's one-field cluster is
+// a plain array, the SoA form of that field, so it is split the same way; fields inside a
+// multi-field cluster stay in its __align__(16) struct.
 #include "UseCollector.h"
 
 #include <clang/AST/ExprCXX.h>
@@ -58,7 +60,8 @@ class EditFinder : public clang::RecursiveASTVisitor<EditFinder> {
 }  // namespace
 
 bool UseCollector::splittable(const clang::FieldDecl* field, const EntityInfo& info) const {
-  return info.planned->layout->layout == Layout::SoA && field->getType()->isConstantArrayType();
+  const DeviceArray* array = info.planned->layout->arrayOf(field->getNameAsString());
+  return array && array->clusterStruct.empty() && field->getType()->isConstantArrayType();
 }
 
 bool UseCollector::editedInside(const clang::Expr* expr) {
@@ -101,7 +104,8 @@ void UseCollector::recordArrayAccess(const clang::MemberExpr* member, const clan
   e.keptWhole[field] = KeptField{
       "'" + text + "' (" + where + ") " + what,
       diags_.note(at->getBeginLoc(), "'" + field + "' of '" + info.planned->plan->name + "' stays an array per "
-                  "element in the SoA layout, not split by index: this use " + what, at->getSourceRange())};
+                  "element in the " + (info.planned->layout->layout == Layout::SoA ? "SoA" : "clustered") +
+                  " layout, not split by index: this use " + what, at->getSourceRange())};
 }
 
 std::optional<std::pair<std::string, const clang::Expr*>> UseCollector::splitEdits(

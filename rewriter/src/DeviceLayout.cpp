@@ -70,8 +70,8 @@ llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std:
   }
   for (const std::string& f : fields)
     if (!placed.count(f)) return planError("plan leaves field '" + f + "' of struct '" + s + "' out of every cluster");
-  if (plan.layout == Layout::SoA)  // a name no field has
-    for (layout.strideMember = "stride"; members.count(layout.strideMember);) layout.strideMember += "_";
+  // A name no array has; used only where some array is split.
+  for (layout.strideMember = "stride"; members.count(layout.strideMember);) layout.strideMember += "_";
   return layout;
 }
 

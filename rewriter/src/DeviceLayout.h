@@ -17,8 +17,8 @@ struct DeviceArray {
   std::string member;               // its member in the device struct: the field, or the cluster name
   std::string clusterStruct;        // "Particle_pos" for a multi-field cluster, empty for a plain array
   std::vector<std::string> fields;  // in plan order
-  // An SoA array field stored by index (variable-major): one run of `stride` values per index.
-  // Decided for the whole program (Rewriter.cpp); `keptWhy` says why an array field is not split.
+  // An array field in a plain array (SoA, or a one-field cluster) stored by index (variable-major):
+  // one run of `stride` values per index. Decided for the whole program (Rewriter.cpp); `keptWhy` says why an array field is not split.
   bool split = false;
   std::string keptWhy;
 };
@@ -30,7 +30,7 @@ struct DeviceLayout {
   Layout layout = Layout::SoA;
   std::string reason;
   std::vector<DeviceArray> arrays;  // in plan order
-  std::string strideMember;         // SoA: the member holding the count split arrays are spaced by
+  std::string strideMember;         // the member holding the count split arrays are spaced by
 
   const DeviceArray* arrayOf(const std::string& field) const;
   // Every name the generated code declares in the struct's scope.

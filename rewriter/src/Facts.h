@@ -41,15 +41,15 @@ enum Helper : unsigned {
   kFreeHost = 8192,
 };
 
-// One access to an SoA array field, in both forms the whole program may give the field: split by
-// index (`p.f[j * p.stride + i]`) or kept per element (`p.f[i][j]`). Decided once every unit is
-// read: a field is split unless some use needs it per element (Entity::keptWhole).
+// One access to an array field in a plain array (SoA, or a one-field cluster), in both forms the
+// whole program may give the field: split by index (`p.f[j * p.stride + i]`) or kept per element
+// (`p.f[i][j]`). Decided once every unit is read: a field is split unless some use needs it per element (Entity::keptWhole).
 struct FieldForm {
   std::string field;
   std::vector<Edit> split, kept;
 };
 
-// Why an SoA array field must stay per element: a use takes it (or a partial subscript) as a whole.
+// Why such an array field must stay per element: a use takes it (or a partial subscript) as a whole.
 struct KeptField {
   std::string comment;  // for the generated struct: "'&e[i].n[0]' (a.cu:12) takes the address of a value"
   std::string note;     // rendered clang-style note at the use
@@ -90,9 +90,9 @@ struct Entity {
   std::vector<Edit> edits;              // applied when the entity changes layout
   std::vector<std::string> refusals;    // rendered warnings: uses that forbid the change
   std::vector<ConditionalUse> conditionals;
-  std::vector<FieldForm> forms;                 // accesses to SoA array fields, applied when it changes
+  std::vector<FieldForm> forms;                 // accesses to plain arrays' array fields, applied when it changes
   std::vector<ComposedText> clones;             // template overloads, applied when it changes
-  std::map<std::string, KeptField> keptWhole;   // SoA array fields that must stay per element if it changes
+  std::map<std::string, KeptField> keptWhole;   // plain arrays' array fields that must stay per element if it changes
 };
 
 struct FieldFacts {

@@ -164,11 +164,12 @@ const Edit* firstConflict(const std::vector<Edit>& sorted) {
   return nullptr;
 }
 
-// Marks the SoA array fields that are split by index: all but those some use needs per element.
+// Marks the array fields that are split by index: those of plain arrays (SoA, or a one-field
+// cluster), but for those some use needs per element. Multi-field clusters keep their arrays.
 void decideSplits(rw::DeviceLayout& layout, const rw::StructDef& def, const std::map<std::string, rw::KeptField>& kept) {
-  if (layout.layout != Layout::SoA) return;  // clusters keep their arrays as they are
   for (rw::DeviceArray& array : layout.arrays)
     for (const rw::FieldFacts& f : def.fields) {
+      if (!array.clusterStruct.empty()) break;
       if (f.name != array.fields[0] || !f.isArray) continue;
       if (auto k = kept.find(f.name); k != kept.end()) array.keptWhy = k->second.comment;
       else array.split = true;
@@ -255,7 +256,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
       continue;
     }
 
-    // SoA array fields are split by index unless a use of some changing entity needs one per element.
+    // Plain array fields are split by index unless a use of some changing entity needs one per element.
     std::map<std::string, rw::KeptField> kept;
     for (const rw::Entity* e : device) kept.insert(e->keptWhole.begin(), e->keptWhole.end());
     auto split = [&](const std::string& field) { return !kept.count(field); };

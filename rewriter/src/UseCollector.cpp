@@ -244,8 +244,8 @@ bool UseCollector::VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup
   return true;
 }
 
-// p[i].f -> p.f[i] (a plain array) or p.cluster[i].f; p->f -> p.f[0] or p.cluster->f. An SoA array
-// field's access may also be split by index (ArrayFields.cpp).
+// p[i].f -> p.f[i] (a plain array) or p.cluster[i].f; p->f -> p.f[0] or p.cluster->f. A plain array's
+// array field access may also be split by index (ArrayFields.cpp).
 bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
   const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
   if (!field) return true;

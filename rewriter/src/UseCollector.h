@@ -106,7 +106,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // The local that replaces `p.member` in an access, when `ref` names such a parameter.
   std::optional<std::string> restrictLocal(const clang::Expr* ref, const DeviceArray& array);
   void emitRestrictLocals();
-  // --- ArrayFields.cpp: SoA array fields split by index (variable-major) where every use allows ---
+  // --- ArrayFields.cpp: plain arrays' array fields split by index (variable-major) where every use allows ---
   bool splittable(const clang::FieldDecl* field, const EntityInfo& info) const;
   // Records an access to such a field in both forms (`kept` holds its per-element edits).
   void recordArrayAccess(const clang::MemberExpr* member, const clang::ArraySubscriptExpr* element,
