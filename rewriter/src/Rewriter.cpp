@@ -165,7 +165,7 @@ const Edit* firstConflict(const std::vector<Edit>& sorted) {
 }
 
 // Marks the array fields that are split by index: those of plain arrays (SoA, or a one-field
-// cluster), but for those some use needs per element. Multi-field clusters keep their arrays.
+// cluster), except those some use needs per element. Multi-field clusters keep their arrays.
 void decideSplits(rw::DeviceLayout& layout, const rw::StructDef& def, const std::map<std::string, rw::KeptField>& kept) {
   for (rw::DeviceArray& array : layout.arrays)
     for (const rw::FieldFacts& f : def.fields) {
