@@ -94,6 +94,7 @@ struct Place {
 struct SiteModel {
   bool active = false;
   uint64_t soaRunBytes = 0;   // SoA of an array field: bytes of one array element (one run per index)
+  uint64_t clusterRunBytes = 0;  // the same for an array field alone in its cluster
   bool dynamic = false;       // member index known only at run time ("hist[]")
   bool clustered = false;     // the struct has a clustered candidate
   uint8_t field = 0;
@@ -173,13 +174,23 @@ SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m) {
   uint64_t maxAlign = 1;
   for (const FieldInfo& g : s.fields) maxAlign = std::max<uint64_t>(maxAlign, std::max(1u, g.align));
   sm.tileBytes = (tile + maxAlign - 1) / maxAlign * maxAlign;
+  // Clustered: one array per cluster; an array field alone in its cluster is split by index, as
+  // the rewriter stores it (one run per index, like SoA). Arrays numbered in cluster order.
   sm.place[size_t(ModelLayout::Clustered)] = sm.place[size_t(ModelLayout::AoS)];
+  uint16_t firstClusterRun = 0;
   for (size_t c = 0; c < m.clusters.size() && c < 256; ++c) {
-    if (std::find(m.clusters[c].begin(), m.clusters[c].end(), f.name) == m.clusters[c].end()) continue;
-    std::map<std::string, uint64_t> at;
-    uint64_t bytes = layOutCluster(s, m.clusters[c], at);
-    sm.place[size_t(ModelLayout::Clustered)] = {bytes, at[f.name], static_cast<uint16_t>(c)};
-    sm.clustered = true;
+    const FieldInfo* alone = m.clusters[c].size() == 1 ? s.field(m.clusters[c][0]) : nullptr;
+    const uint64_t runBytes = alone ? arrayElementBytes(*alone) : 0;
+    const uint16_t runs = static_cast<uint16_t>(runBytes ? alone->size / runBytes : 1);
+    if (std::find(m.clusters[c].begin(), m.clusters[c].end(), f.name) != m.clusters[c].end()) {
+      std::map<std::string, uint64_t> at;
+      uint64_t bytes = layOutCluster(s, m.clusters[c], at);
+      sm.clusterRunBytes = runBytes;
+      sm.place[size_t(ModelLayout::Clustered)] = {runBytes ? runBytes : bytes, runBytes ? 0 : at[f.name],
+                                                  firstClusterRun};
+      sm.clustered = true;
+    }
+    firstClusterRun = static_cast<uint16_t>(firstClusterRun + runs);
   }
   return sm;
 }
@@ -298,6 +309,9 @@ inline size_t laneKeys(const SiteModel& sm, size_t size, const Lane* lanes, uint
       else if (L == ModelLayout::SoA && sm.soaRunBytes) {
         tag += lane.inField / sm.soaRunBytes;  // the run of this index
         offset = e * p.stride + lane.inField % sm.soaRunBytes;
+      } else if (L == ModelLayout::Clustered && sm.clusterRunBytes) {
+        tag += lane.inField / sm.clusterRunBytes;
+        offset = e * p.stride + lane.inField % sm.clusterRunBytes;
       } else
         offset = e * p.stride + p.offset + lane.inField;
     }

@@ -275,6 +275,14 @@ TEST(Model, SoAStoresArrayFieldsVariableMajor) {
   EXPECT_EQ(result->at(0, 0, 0).sectors[size_t(ModelLayout::SoA)], 4);
   EXPECT_EQ(result->at(0, 1, 0).traffic[size_t(ModelLayout::SoA)], 4);
   EXPECT_EQ(result->at(0, 0, 0).sectors[size_t(ModelLayout::AoS)], 20);  // 640 bytes at a 20-byte stride
+  // Clustered: nb alone in its cluster is split like SoA (4 sectors); beside rho in a 32-byte
+  // __align__(16) cluster it is not (one sector per lane).
+  auto alone = replayTrace(*trace, {{&map, 2}}, {{cell, {{"rho"}, {"nb"}}}}, {"k"});
+  ASSERT_TRUE(static_cast<bool>(alone)) << llvm::toString(alone.takeError());
+  EXPECT_EQ(alone->at(0, 0, 0).sectors[size_t(ModelLayout::Clustered)], 4);
+  auto together = replayTrace(*trace, {{&map, 2}}, {{cell, {{"rho", "nb"}}}}, {"k"});
+  ASSERT_TRUE(static_cast<bool>(together)) << llvm::toString(together.takeError());
+  EXPECT_EQ(together->at(0, 0, 0).sectors[size_t(ModelLayout::Clustered)], 32);
   llvm::sys::fs::remove(path);
 }
 
