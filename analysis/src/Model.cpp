@@ -93,8 +93,9 @@ struct Place {
 
 struct SiteModel {
   bool active = false;
-  uint64_t soaRunBytes = 0;   // SoA of an array field: bytes of one array element (one run per index)
-  uint64_t clusterRunBytes = 0;  // the same for an array field alone in its cluster
+  // Per layout, for an array field stored split by index (SoA; clustered when alone in its
+  // cluster): bytes of one array element, each index its own run; 0 when not split.
+  uint64_t runBytes[kModelLayouts] = {};
   bool dynamic = false;       // member index known only at run time ("hist[]")
   bool clustered = false;     // the struct has a clustered candidate
   uint8_t field = 0;
@@ -139,6 +140,12 @@ uint64_t arrayElementBytes(const FieldInfo& f) {
   return count > 1 && f.size % count == 0 ? f.size / count : 0;
 }
 
+// Arrays a field takes when stored split by index (its elements' count), else 1.
+uint16_t splitRuns(const FieldInfo& f) {
+  const uint64_t runBytes = arrayElementBytes(f);
+  return static_cast<uint16_t>(runBytes ? f.size / runBytes : 1);
+}
+
 SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m) {
   SiteModel sm;
   const StructInfo& s = m.info;
@@ -158,11 +165,11 @@ SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m) {
   uint16_t firstRun = 0;
   for (const FieldInfo& g : s.fields) {
     if (&g == &f) break;
-    const uint64_t runBytes = arrayElementBytes(g);
-    firstRun = static_cast<uint16_t>(firstRun + (runBytes ? g.size / runBytes : 1));
+    firstRun = static_cast<uint16_t>(firstRun + splitRuns(g));
   }
-  sm.soaRunBytes = arrayElementBytes(f);
-  sm.place[size_t(ModelLayout::SoA)] = {sm.soaRunBytes ? sm.soaRunBytes : sm.fieldSize, 0, firstRun};
+  uint64_t& soaRun = sm.runBytes[size_t(ModelLayout::SoA)];
+  soaRun = arrayElementBytes(f);
+  sm.place[size_t(ModelLayout::SoA)] = {soaRun ? soaRun : sm.fieldSize, 0, firstRun};
   // AoSoA: a tile holds kAoSoATile elements of each field in turn (each run aligned to its field).
   uint64_t tile = 0;
   for (const FieldInfo& g : s.fields) {
@@ -180,17 +187,16 @@ SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m) {
   uint16_t firstClusterRun = 0;
   for (size_t c = 0; c < m.clusters.size() && c < 256; ++c) {
     const FieldInfo* alone = m.clusters[c].size() == 1 ? s.field(m.clusters[c][0]) : nullptr;
-    const uint64_t runBytes = alone ? arrayElementBytes(*alone) : 0;
-    const uint16_t runs = static_cast<uint16_t>(runBytes ? alone->size / runBytes : 1);
     if (std::find(m.clusters[c].begin(), m.clusters[c].end(), f.name) != m.clusters[c].end()) {
       std::map<std::string, uint64_t> at;
       uint64_t bytes = layOutCluster(s, m.clusters[c], at);
-      sm.clusterRunBytes = runBytes;
+      const uint64_t runBytes = alone ? arrayElementBytes(*alone) : 0;
+      sm.runBytes[size_t(ModelLayout::Clustered)] = runBytes;
       sm.place[size_t(ModelLayout::Clustered)] = {runBytes ? runBytes : bytes, runBytes ? 0 : at[f.name],
                                                   firstClusterRun};
       sm.clustered = true;
     }
-    firstClusterRun = static_cast<uint16_t>(firstClusterRun + runs);
+    firstClusterRun = static_cast<uint16_t>(firstClusterRun + (alone ? splitRuns(*alone) : 1));
   }
   return sm;
 }
@@ -306,12 +312,9 @@ inline size_t laneKeys(const SiteModel& sm, size_t size, const Lane* lanes, uint
         offset = (e / kAoSoATile) * sm.tileBytes + p.offset + (e % kAoSoATile) * p.stride + lane.inField;
       else if constexpr (L == ModelLayout::AoS)
         offset = e * p.stride + p.offset + lane.inField + lane.baseLow;
-      else if (L == ModelLayout::SoA && sm.soaRunBytes) {
-        tag += lane.inField / sm.soaRunBytes;  // the run of this index
-        offset = e * p.stride + lane.inField % sm.soaRunBytes;
-      } else if (L == ModelLayout::Clustered && sm.clusterRunBytes) {
-        tag += lane.inField / sm.clusterRunBytes;
-        offset = e * p.stride + lane.inField % sm.clusterRunBytes;
+      else if (const uint64_t run = sm.runBytes[size_t(L)]) {
+        tag += lane.inField / run;  // the run of this index
+        offset = e * p.stride + lane.inField % run;
       } else
         offset = e * p.stride + p.offset + lane.inField;
     }
