@@ -182,8 +182,8 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
 }
 
 std::string modelReason(const StructDecision& d) {
-  std::string numbers = fmt::format("predicted cost (sectors from L2 + requested sectors / 3) AoS {:.4g}, SoA {:.4g}",
-                                    d.cost.aos, d.cost.soa);
+  std::string numbers = fmt::format("predicted cost (sectors from L2 + requested sectors / {:g}) AoS {:.4g}, SoA {:.4g}",
+                                    1 / kL1RequestWeight, d.cost.aos, d.cost.soa);
   if (hasClusters(d)) numbers += fmt::format(", clustered {:.4g}", d.cost.clustered);
   numbers += fmt::format(", AoSoA {:.4g} (not emitted)", d.cost.aosoa);
   std::string pick = d.layout == Layout::AoS
