@@ -54,6 +54,17 @@ bool hwDebug() {
   return on;
 }
 
+// RELAYOUT_HW_KERNEL: the mangled name of the one kernel to patch, or null for the first launched.
+// CUPTI patches only the first kernel launched after the enable, so `relayout profile --hw` runs
+// the program once per kernel.
+const char* onlyKernel() {
+  static const char* only = [] {
+    const char* v = std::getenv("RELAYOUT_HW_KERNEL");
+    return v && *v ? v : nullptr;
+  }();
+  return only;
+}
+
 // Marks instance-value slots CUPTI did not write (the buffer has room for more than it fills).
 constexpr uint64_t kUnwritten = ~uint64_t(0);
 
@@ -312,10 +323,7 @@ void onResource(CUpti_CallbackId cbid, const void* data) {
 
 void noteContext(CUcontext ctx, const char* kernel) {
   if (!ctx) return;
-  // RELAYOUT_HW_KERNEL names the one kernel to patch: CUPTI patches only the first kernel launched
-  // after the enable, so `relayout profile --hw` runs the program once per kernel.
-  static const char* only = std::getenv("RELAYOUT_HW_KERNEL");
-  if (only && *only && (!kernel || std::string(kernel) != only)) return;
+  if (const char* only = onlyKernel(); only && (!kernel || std::string(kernel) != only)) return;
   HwState& s = hwState();
   std::lock_guard<std::recursive_mutex> lock(s.mutex);
   if (!s.on || s.failed || !s.seen.insert(ctx).second) return;
@@ -339,9 +347,9 @@ std::string collect(const std::string& device) {
   }
   s.on = false;  // once: launches after this flush (e.g. after cudaDeviceReset) are not patched again
   if (s.enabled.empty() && !s.failed) {
-    const char* only = std::getenv("RELAYOUT_HW_KERNEL");
-    fail(s, only && *only ? std::string("kernel ") + only + " was not launched through the CUDA runtime API"
-                          : std::string("no kernel launch went through the CUDA runtime API"));
+    const char* only = onlyKernel();
+    fail(s, only ? std::string("kernel ") + only + " was not launched through the CUDA runtime API"
+                 : std::string("no kernel launch went through the CUDA runtime API"));
   }
 
   std::map<PcKey, PcValues> raw;
