@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>
 
+#include <optional>
+
 namespace relayout {
 namespace {
 
@@ -48,18 +50,39 @@ struct Replayed {
   ModelCounts site[8];
 };
 
+// The records written to a temporary trace file and opened; the file is removed with the object.
+class TempTrace {
+ public:
+  explicit TempTrace(const std::vector<TraceRecord>& records) {
+    llvm::sys::fs::createTemporaryFile("model", "trace", path_);
+    if (llvm::Error err = writeTrace(path_, makeTraceHeader(), records)) {
+      ADD_FAILURE() << "writeTrace: " << llvm::toString(std::move(err));
+      return;
+    }
+    auto trace = Trace::open(path_);
+    if (!trace) ADD_FAILURE() << "Trace::open: " << llvm::toString(trace.takeError());
+    else trace_.emplace(std::move(*trace));
+  }
+  ~TempTrace() { llvm::sys::fs::remove(path_); }
+  TempTrace(const TempTrace&) = delete;
+  TempTrace& operator=(const TempTrace&) = delete;
+  bool ok() const { return trace_.has_value(); }
+  const Trace& operator*() const { return *trace_; }
+
+ private:
+  llvm::SmallString<128> path_;
+  std::optional<Trace> trace_;
+};
+
 Replayed replay(const std::vector<TraceRecord>& records, const SiteMap& map,
                 std::vector<std::vector<std::string>> clusters = {}) {
-  llvm::SmallString<128> path;
-  llvm::sys::fs::createTemporaryFile("model", "trace", path);
-  EXPECT_FALSE(static_cast<bool>(writeTrace(path, makeTraceHeader(), records)));
-  auto trace = Trace::open(path);
-  EXPECT_TRUE(static_cast<bool>(trace));
+  Replayed out;
+  TempTrace trace(records);
+  if (!trace.ok()) return out;
   auto result = replayTrace(*trace, {{&map, uint32_t(map.sites.size())}}, {{particle(), clusters}}, {"k"});
   EXPECT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
-  Replayed out;
+  if (!result) return out;
   for (size_t s = 0; s < map.sites.size(); ++s) out.site[s] = result->at(0, s, 0);
-  llvm::sys::fs::remove(path);
   return out;
 }
 
@@ -179,11 +202,8 @@ TEST(Model, RecordDisagreeingWithItsSiteIsRefused) {
   std::vector<TraceRecord> records;
   addGroup(records, 0, range(0, 4));
   records[2].field = 1;
-  llvm::SmallString<128> path;
-  llvm::sys::fs::createTemporaryFile("model", "trace", path);
-  ASSERT_FALSE(static_cast<bool>(writeTrace(path, makeTraceHeader(), records)));
-  auto trace = Trace::open(path);
-  ASSERT_TRUE(static_cast<bool>(trace));
+  TempTrace trace(records);
+  ASSERT_TRUE(trace.ok());
   auto result = replayTrace(*trace, {{&map, 2}}, {{particle(), {}}}, {"k"});
   ASSERT_FALSE(static_cast<bool>(result));
   std::string message = llvm::toString(result.takeError());
@@ -192,7 +212,6 @@ TEST(Model, RecordDisagreeingWithItsSiteIsRefused) {
   result = replayTrace(*trace, {{&map, 2}}, {{particle(), {}}}, {});
   ASSERT_FALSE(static_cast<bool>(result));
   EXPECT_NE(llvm::toString(result.takeError()).find("launch 0 out of range"), std::string::npos);
-  llvm::sys::fs::remove(path);
 }
 
 TEST(Model, KernelNamesFromCupti) {
@@ -204,12 +223,6 @@ TEST(Model, KernelNamesFromCupti) {
   EXPECT_TRUE(sameKernel("scale<float>", "scale<float>"));
   EXPECT_FALSE(sameKernel("scale<float>", "scale<double>"));
 }
-
-}  // namespace
-}  // namespace relayout
-
-namespace relayout {
-namespace {
 
 TEST(Model, MemberIndexedAtRunTimeIsPlacedFromItsAddress) {
   // Hist {int n; int bins[7]} (32 bytes); a site reads bins[] with the index known only at run
@@ -230,17 +243,13 @@ TEST(Model, MemberIndexedAtRunTimeIsPlacedFromItsAddress) {
   s.size = 4;
   map.sites.push_back(s);
   std::vector<TraceRecord> records = {{kBase + 32 + 4, 1, 0, 0, 0, 0, 1, 0, 1}, {kBase + 32 + 4 + 24, 1, 0, 0, 0, 0, 1, 0, 1}};
-  llvm::SmallString<128> path;
-  llvm::sys::fs::createTemporaryFile("model", "trace", path);
-  ASSERT_FALSE(static_cast<bool>(writeTrace(path, makeTraceHeader(), records)));
-  auto trace = Trace::open(path);
-  ASSERT_TRUE(static_cast<bool>(trace));
+  TempTrace trace(records);
+  ASSERT_TRUE(trace.ok());
   auto result = replayTrace(*trace, {{&map, 1}}, {{h, {}}}, {"k"});
   ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
   const ModelCounts& c = result->at(0, 0, 0);
   EXPECT_EQ(c.traffic[size_t(ModelLayout::AoS)], 1);
   EXPECT_EQ(c.traffic[size_t(ModelLayout::SoA)], 2);
-  llvm::sys::fs::remove(path);
 }
 
 TEST(Model, SoAStoresArrayFieldsVariableMajor) {
@@ -265,11 +274,8 @@ TEST(Model, SoAStoresArrayFieldsVariableMajor) {
   std::vector<TraceRecord> records;
   for (uint8_t k = 0; k < 32; ++k) records.push_back({kBase + 20u * k + 12, k, 0, 0, 0, 0, 1, k, 32});
   for (uint8_t k = 0; k < 32; ++k) records.push_back({kBase + 20u * k, k, 0, 0, 1, 0, 0, k, 32});
-  llvm::SmallString<128> path;
-  llvm::sys::fs::createTemporaryFile("model", "trace", path);
-  ASSERT_FALSE(static_cast<bool>(writeTrace(path, makeTraceHeader(), records)));
-  auto trace = Trace::open(path);
-  ASSERT_TRUE(static_cast<bool>(trace));
+  TempTrace trace(records);
+  ASSERT_TRUE(trace.ok());
   auto result = replayTrace(*trace, {{&map, 2}}, {{cell, {}}}, {"k"});
   ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
   EXPECT_EQ(result->at(0, 0, 0).sectors[size_t(ModelLayout::SoA)], 4);
@@ -283,7 +289,6 @@ TEST(Model, SoAStoresArrayFieldsVariableMajor) {
   auto together = replayTrace(*trace, {{&map, 2}}, {{cell, {{"rho", "nb"}}}}, {"k"});
   ASSERT_TRUE(static_cast<bool>(together)) << llvm::toString(together.takeError());
   EXPECT_EQ(together->at(0, 0, 0).sectors[size_t(ModelLayout::Clustered)], 32);
-  llvm::sys::fs::remove(path);
 }
 
 }  // namespace
