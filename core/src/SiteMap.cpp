@@ -62,14 +62,14 @@ json SiteMap::toJson() const {
     json fieldArray = json::array();
     for (const FieldInfo& f : s.fields)
       fieldArray.push_back({{"name", f.name}, {"type", f.type}, {"offset", f.offset}, {"size", f.size},
-                            {"align", f.align}});
+                            {"align", f.align}, {"extents", f.extents}});
     structArray.push_back({{"name", s.name}, {"location", locationJson(s.location)}, {"size", s.size},
                            {"align", s.align}, {"fields", fieldArray}});
   }
   json& functionArray = doc["functions"] = json::array();
   for (const FunctionInfo& f : functions)
     functionArray.push_back({{"name", f.name}, {"kernel", f.isKernel}, {"location", locationJson(f.location)},
-                             {"kernels", f.kernels}, {"instantiations", f.instantiations}});
+                             {"kernels", f.kernels}, {"instantiations", f.instantiations}, {"hash", f.hash}});
   json& kernelArray = doc["kernels"] = json::array();
   for (size_t id = 0; id < kernels.size(); ++id) kernelArray.push_back({{"id", id}, {"name", kernels[id]}});
   json& loopArray = doc["loops"] = json::array();
@@ -81,7 +81,12 @@ json SiteMap::toJson() const {
     siteArray.push_back({{"id", s.id}, {"location", locationJson(s.location)}, {"struct", s.structName},
                          {"field", s.field}, {"member", s.member.empty() ? s.field : s.member}, {"offset", s.offset}, {"size", s.size},
                          {"access", toString(s.access)}, {"function", s.function}, {"kernels", s.kernels},
-                         {"loop", optionalId(s.loop)}});
+                         {"loop", optionalId(s.loop)}, {"position", s.position}});
+  json& fileArray = doc["files"] = json::array();
+  for (const InstrumentedFile& f : files)
+    fileArray.push_back({{"path", f.path}, {"sha256", f.sha256}, {"first_site", f.firstSite}, {"sites", f.numSites},
+                         {"first_loop", f.firstLoop}, {"loops", f.numLoops}, {"first_kernel", f.firstKernel},
+                         {"kernels", f.numKernels}});
   return doc;
 }
 
@@ -97,7 +102,8 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
       for (const json& f : s.at("fields"))
         info.fields.push_back({f.at("name").get<std::string>(), f.at("type").get<std::string>(),
                                f.at("offset").get<unsigned>(), f.at("size").get<unsigned>(),
-                               f.at("align").get<unsigned>()});
+                               f.at("align").get<unsigned>(),
+                               f.value("extents", std::vector<uint64_t>{})});  // optional: added later in version 1
       map.structs.push_back(std::move(info));
     }
     for (const json& f : d.at("functions")) {
@@ -105,6 +111,7 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
                                locationFrom(f.at("location")), f.at("kernels").get<std::vector<std::string>>(), {}});
       if (f.contains("instantiations"))  // optional: added later in version 1
         map.functions.back().instantiations = f.at("instantiations").get<std::vector<std::string>>();
+      map.functions.back().hash = f.value("hash", std::string());  // optional: added later in version 1
     }
     if (d.contains("kernels"))  // optional: added later in version 1
       for (const json& k : d.at("kernels")) {
@@ -131,8 +138,15 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
       site.function = s.at("function").get<std::string>();
       site.kernels = s.at("kernels").get<std::vector<std::string>>();
       site.loop = optionalIdFrom(s.at("loop"));
+      site.position = s.value("position", 0u);  // optional: added later in version 1
       map.sites.push_back(std::move(site));
     }
+    if (d.contains("files"))  // optional: added later in version 1
+      for (const json& f : d.at("files"))
+        map.files.push_back({f.at("path").get<std::string>(), f.at("sha256").get<std::string>(),
+                             f.at("first_site").get<unsigned>(), f.at("sites").get<unsigned>(),
+                             f.at("first_loop").get<unsigned>(), f.at("loops").get<unsigned>(),
+                             f.at("first_kernel").get<unsigned>(), f.at("kernels").get<unsigned>()});
     return map;
   });
   if (!parsed) return parsed.takeError();

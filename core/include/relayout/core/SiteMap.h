@@ -6,6 +6,7 @@
 #include <llvm/Support/Error.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ struct FieldInfo {
   unsigned offset = 0;
   unsigned size = 0;
   unsigned align = 0;
+  // An array field's extents, outermost first ("float [4][3]": {4, 3}); empty for a non-array.
+  std::vector<uint64_t> extents;
 };
 
 struct StructInfo {
@@ -47,6 +50,9 @@ struct FunctionInfo {
   std::vector<std::string> kernels;  // kernels that reach this function (itself, for a kernel)
   // For a function template: the instantiations whose accesses share its sites, e.g. "scale<float>".
   std::vector<std::string> instantiations;
+  // A hash of the function's own tokens (comments and whitespace ignored): a profile still
+  // describes this function's sites after edits elsewhere when the hash is unchanged.
+  std::string hash;
 };
 
 struct LoopInfo {
@@ -69,6 +75,21 @@ struct SiteInfo {
   std::string function;
   std::vector<std::string> kernels;
   std::optional<unsigned> loop;
+  // The site's position among its function's sites, in source order (0, 1, ...): with the
+  // function's hash it identifies the site across edits elsewhere.
+  unsigned position = 0;
+};
+
+// A project file whose device code this unit instrumented: the main source first, then the
+// headers (and included .cu files) it reached. Each file's sites, loops and kernels are
+// numbered in source order within the file, so a header has the same local ids in every unit
+// that includes it; the unit's ids are firstX + local id.
+struct InstrumentedFile {
+  std::string path;    // as given (main source), or relative to the working folder
+  std::string sha256;  // of the original bytes
+  unsigned firstSite = 0, numSites = 0;
+  unsigned firstLoop = 0, numLoops = 0;
+  unsigned firstKernel = 0, numKernels = 0;
 };
 
 struct SiteMap {
@@ -86,6 +107,9 @@ struct SiteMap {
   std::vector<std::string> kernels;
   std::vector<LoopInfo> loops;
   std::vector<SiteInfo> sites;  // sites[i].id == i
+  // Every instrumented file of the unit (main source first). Empty in site maps written before
+  // headers were instrumented: then the main source holds everything.
+  std::vector<InstrumentedFile> files;
 
   const StructInfo* findStruct(const std::string& name) const;
   nlohmann::json toJson() const;
