@@ -5,7 +5,10 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/StringSet.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
+
+#include <set>
 
 namespace relayout {
 
@@ -166,6 +169,24 @@ llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompila
     inner = std::make_unique<clang::tooling::FixedCompilationDatabase>(".", flags);
   }
   return std::make_unique<CudaCompilationDatabase>(std::move(inner));
+}
+
+}  // namespace relayout
+
+namespace relayout {
+
+std::vector<std::string> compileDatabaseFolders(const clang::tooling::CompilationDatabase& db) {
+  std::set<std::string> folders;
+  for (const clang::tooling::CompileCommand& command : db.getAllCompileCommands()) {
+    llvm::SmallString<256> file(command.Filename);
+    if (!llvm::sys::path::is_absolute(file)) {
+      llvm::SmallString<256> joined(command.Directory);
+      llvm::sys::path::append(joined, command.Filename);
+      file = joined;
+    }
+    folders.insert(llvm::sys::path::parent_path(file).str());
+  }
+  return {folders.begin(), folders.end()};
 }
 
 }  // namespace relayout

@@ -30,3 +30,11 @@ llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompila
     const std::string& buildDir, const std::vector<std::string>& flags);
 
 }  // namespace relayout
+
+namespace relayout {
+
+// The folders of a compile database's entries (their files' folders): the project's own folders,
+// whose headers are instrumented and rewritten with the sources. Empty for fixed flags.
+std::vector<std::string> compileDatabaseFolders(const clang::tooling::CompilationDatabase& db);
+
+}  // namespace relayout

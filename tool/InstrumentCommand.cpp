@@ -20,8 +20,12 @@ namespace cl = llvm::cl;
 static cl::SubCommand command("instrument",
                               "Instrument CUDA sources: every struct-field access in __global__ and __device__ "
                               "code gets a site id and a hook that classifies its warp's access on the GPU.\n"
-                              "Writes DIR/NAME.cu (build it with nvcc -I <relayout>/runtime/include -I <source "
-                              "folder>, link librelayout_rt.a -lcupti -lcuda) and DIR/NAME.sites.json.\n"
+                              "The project's own headers that the sources include (files below the sources' folders "
+                              "and their -I/-iquote folders) are instrumented too, once for all sources.\n"
+                              "Writes the instrumented tree under DIR, each file at its path relative to the common "
+                              "folder of the sources and headers (build the sources there with nvcc -I "
+                              "<relayout>/runtime/include, link librelayout_rt.a -lcupti -lcuda), and a "
+                              "NAME.sites.json beside each source.\n"
                               "Compiler flags (nvcc's) follow `--`, or come from -p BUILD/compile_commands.json.");
 static cl::list<std::string> files(cl::Positional, cl::desc("FILE.cu..."), cl::OneOrMore, cl::sub(command));
 static cl::opt<std::string> outDir("o", cl::desc("Output folder (default: relayout-out/instrumented)"),
@@ -42,42 +46,68 @@ static cl::opt<unsigned> traceLaunches("trace-launches",
                                        cl::desc("Trace the first N launches of each kernel (default 2; 0: all)"),
                                        cl::value_desc("N"), cl::init(2), cl::sub(command));
 
-static void reportInstrumentWarningsSummary(const std::vector<InstrumentedUnit>& units) {
-  for (const InstrumentedUnit& unit : units)
-    llvm::errs() << fmt::format("relayout: {}: {} access sites, {} loops, {} struct types\n", unit.sourcePath,
-                                unit.siteMap.sites.size(), unit.siteMap.loops.size(), unit.siteMap.structs.size());
+// Says what was found per unit, and never leaves "0 access sites" without a word of why.
+static void reportInstrumentSummary(const InstrumentResult& result) {
+  size_t total = 0;
+  for (const InstrumentedUnit& unit : result.units) {
+    const SiteMap& map = unit.siteMap;
+    total += map.sites.size();
+    std::string headers;
+    if (map.files.size() > 1) headers = fmt::format(" (in {} files)", map.files.size());
+    llvm::errs() << fmt::format("relayout: {}: {} access sites{}, {} loops, {} struct types\n", unit.sourcePath,
+                                map.sites.size(), headers, map.loops.size(), map.structs.size());
+  }
+  if (total == 0)
+    llvm::errs() << "relayout: warning: no struct-field access was found in the device code of these sources or "
+                    "of the project headers they include (the folders of the sources and of their -I flags); the "
+                    "warnings above say which uses could not be counted\n";
 }
 
 llvm::Error checkSourcesExist(const std::vector<std::string>& sources) {
-  for (const std::string& source : sources)
+  for (const std::string& source : sources) {
+    if (llvm::sys::fs::is_directory(source)) return fileError(source, "is a folder, not a source file");
     if (!llvm::sys::fs::is_regular_file(source)) return fileError(source, "no such source file");
+  }
   return llvm::Error::success();
+}
+
+std::string siteMapPathFor(const std::string& dir, const InstrumentedUnit& unit) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, unit.relativePath);
+  llvm::sys::path::replace_extension(path, ".sites.json");
+  return path.str().str();
 }
 
 llvm::Expected<std::vector<std::string>> stageInstrumented(const std::vector<std::string>& sources,
                                                            const std::string& buildDirectory,
                                                            const std::vector<std::string>& flags,
                                                            const InstrumentOptions& options, const std::string& dir,
-                                                           OutputSet& outputs, std::vector<InstrumentedUnit>* keep) {
+                                                           OutputSet& outputs, InstrumentResult* keep) {
   if (llvm::Error err = checkSourcesExist(sources)) return err;
   auto db = makeCompilationDatabase(buildDirectory, flags);
   if (!db) return db.takeError();
-  auto units = instrumentSources(sources, **db, options);
-  if (!units) return units.takeError();
+  InstrumentOptions withFolders = options;
+  for (const std::string& folder : compileDatabaseFolders(**db)) withFolders.projectFolders.push_back(folder);
+  auto result = instrumentSources(sources, **db, withFolders);
+  if (!result) return result.takeError();
   std::vector<std::string> siteMaps;
-  std::set<std::string> stems;
-  for (const InstrumentedUnit& unit : *units) {
-    llvm::StringRef stem = llvm::sys::path::stem(unit.sourcePath);
-    llvm::StringRef extension = llvm::sys::path::extension(unit.sourcePath);
-    if (!stems.insert(stem.str()).second)
-      return fileError(unit.sourcePath, "another source has the same name; instrument them into separate folders");
-    std::string base = (llvm::Twine(dir) + "/" + stem).str();
-    outputs.add(base + extension.str(), unit.instrumentedText);
-    outputs.add(base + ".sites.json", unit.siteMap.toJson().dump(1) + "\n");
-    siteMaps.push_back(base + ".sites.json");
+  std::set<std::string> written;
+  auto place = [&](const std::string& relative) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, relative);
+    return path.str().str();
+  };
+  for (const InstrumentedUnit& unit : result->units) {
+    std::string siteMap = siteMapPathFor(dir, unit);
+    if (!written.insert(siteMap).second)
+      return fileError(unit.sourcePath, "another source has the same name in the same folder");
+    outputs.add(place(unit.relativePath), unit.instrumentedText);
+    outputs.add(siteMap, unit.siteMap.toJson().dump(1) + "\n");
+    siteMaps.push_back(siteMap);
   }
-  reportInstrumentWarningsSummary(*units);
-  if (keep) *keep = std::move(*units);
+  for (const InstrumentedHeader& header : result->headers) outputs.add(place(header.relativePath), header.text);
+  reportInstrumentSummary(*result);
+  if (keep) *keep = std::move(*result);
   return siteMaps;
 }
 

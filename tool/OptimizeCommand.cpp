@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
 #include <llvm/Support/StringSaver.h>
@@ -47,9 +48,31 @@ static cl::opt<bool> noTrace("no-trace",
 static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
+// The instrumented copy of each project include folder goes before the folder itself, so that
+// instrumented headers are found first; folders outside the instrumented tree stay as they are.
+static std::vector<std::string> instrumentedIncludeFlags(const std::vector<std::string>& flags, const std::string& root,
+                                                         const std::string& instrumentedDir) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    llvm::StringRef flag = flags[i];
+    std::string folder;
+    if ((flag == "-I" || flag == "-iquote") && i + 1 < flags.size()) folder = flags[i + 1];
+    else if (flag.starts_with("-I") && flag.size() > 2) folder = flag.substr(flag.starts_with("-I=") ? 3 : 2).str();
+    llvm::SmallString<256> real;
+    if (!folder.empty() && !llvm::sys::fs::real_path(folder, real)) {
+      llvm::StringRef rest = real.str();
+      if (rest.consume_front(root) && (rest.empty() || rest.starts_with("/")))
+        out.push_back("-I" + instrumentedDir + rest.str());
+    }
+    out.push_back(flags[i]);
+  }
+  return out;
+}
+
 // nvcc builds the instrumented program with the user's flags, the runtime and CUPTI.
-static llvm::Error buildInstrumented(const std::vector<InstrumentedUnit>& units, const std::string& instrumentedDir,
+static llvm::Error buildInstrumented(const InstrumentResult& instrumented, const std::string& instrumentedDir,
                                      const std::vector<std::string>& flags, const std::string& program) {
+  const std::vector<InstrumentedUnit>& units = instrumented.units;
   std::vector<std::string> args = {RELAYOUT_NVCC, "-lineinfo", "-I", RELAYOUT_RUNTIME_INCLUDE_DIR};
   if (std::none_of(flags.begin(), flags.end(), [](const std::string& f) { return isNvccArchFlag(f); }))
     args.push_back("-arch=native");
@@ -59,9 +82,9 @@ static llvm::Error buildInstrumented(const std::vector<InstrumentedUnit>& units,
     if (dir.empty()) dir = ".";
     if (sourceDirs.insert(dir.str().str()).second) args.insert(args.end(), {"-I", dir.str().str()});
   }
-  args.insert(args.end(), flags.begin(), flags.end());
-  for (const InstrumentedUnit& unit : units)
-    args.push_back(instrumentedDir + "/" + llvm::sys::path::filename(unit.sourcePath).str());
+  std::vector<std::string> includeFirst = instrumentedIncludeFlags(flags, instrumented.root, instrumentedDir);
+  args.insert(args.end(), includeFirst.begin(), includeFirst.end());
+  for (const InstrumentedUnit& unit : units) args.push_back(instrumentedDir + "/" + unit.relativePath);
   args.insert(args.end(), {"-o", program, RELAYOUT_RUNTIME_LIBRARY, "-L" RELAYOUT_CUPTI_LIBRARY_DIR,
                            "-Xlinker", "-rpath=" RELAYOUT_CUPTI_LIBRARY_DIR, "-lcupti", "-lcuda"});
   std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
@@ -74,7 +97,7 @@ static llvm::Error buildInstrumented(const std::vector<InstrumentedUnit>& units,
   return llvm::Error::success();
 }
 
-static llvm::Expected<std::string> obtainProfile(const std::vector<InstrumentedUnit>& units,
+static llvm::Expected<std::string> obtainProfile(const InstrumentResult& units,
                                                  const std::string& instrumentedDir,
                                                  const std::vector<std::string>& flags) {
   GpuAvailability gpu = detectGpu();
@@ -106,7 +129,7 @@ static llvm::Expected<std::string> obtainProfile(const std::vector<InstrumentedU
 static int run(const std::vector<std::string>& trailing) {
   const std::string instrumentedDir = outDir + "/instrumented";
   OutputSet instrumented;
-  std::vector<InstrumentedUnit> units;
+  InstrumentResult units;
   InstrumentOptions options;
   if (llvm::Error err = sampling.apply(options)) return reportError(std::move(err));
   // The trace lets the model mode decide (it records only what the sampling classifies: the first

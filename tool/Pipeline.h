@@ -23,7 +23,10 @@ llvm::Expected<std::vector<std::string>> stageInstrumented(const std::vector<std
                                                            const std::string& buildDir,
                                                            const std::vector<std::string>& flags,
                                                            const InstrumentOptions& options, const std::string& outDir,
-                                                           OutputSet& outputs, std::vector<InstrumentedUnit>* units);
+                                                           OutputSet& outputs, InstrumentResult* result);
+
+// Where stageInstrumented puts the site map of a unit: beside its instrumented source.
+std::string siteMapPathFor(const std::string& dir, const InstrumentedUnit& unit);
 
 // Runs PROGRAM ARGS with RELAYOUT_PROFILE set, and checks that it wrote a readable profile.
 // hw: also RELAYOUT_HW=1, so that the runtime records per-line SASS metrics (profile --hw).

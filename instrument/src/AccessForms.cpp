@@ -249,12 +249,11 @@ bool SiteCollector::visitElement(clang::Expr* e) {
   }
   if (const auto* call = up.get<clang::CallExpr>()) {
     const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (callee && isDeviceDefinition(callee) &&
-        sm_.isWrittenInMainFile(sm_.getExpansionLoc(callee->getDefinition()->getLocation())))
+    if (callee && isDeviceDefinition(callee) && inProjectFile(callee->getDefinition()->getLocation()))
       return true;  // a reference parameter: its uses are sites of the callee
     warn(sm_.getExpansionLoc(e->getExprLoc()),
          fmt::format("element of {} passed by reference to {} is not instrumented: that function is not device code "
-                     "of this file",
+                     "of the project's files",
                      name, callee ? callee->getQualifiedNameAsString() : std::string("an indirect call")),
          e->getSourceRange());
     return true;

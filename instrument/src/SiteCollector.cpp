@@ -2,8 +2,11 @@
 
 #include "RecordInfo.h"
 
+#include "relayout/instrument/FunctionHash.h"
+
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
+#include <llvm/Support/FileSystem.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -50,8 +53,8 @@ bool endsBeforeSemicolon(const clang::Stmt* s) {
 
 }  // namespace
 
-SiteCollector::SiteCollector(clang::ASTContext& context, clang::Rewriter& rewriter)
-    : context_(context), sm_(context.getSourceManager()), rewriter_(rewriter) {
+SiteCollector::SiteCollector(clang::ASTContext& context, std::function<bool(llvm::StringRef)> isProjectFile)
+    : context_(context), sm_(context.getSourceManager()), isProjectFile_(std::move(isProjectFile)) {
   warningId_ = context.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Warning, "%0");
 }
 
@@ -61,10 +64,32 @@ void SiteCollector::warn(clang::SourceLocation loc, llvm::StringRef message, cla
   if (range.isValid()) builder << range;
 }
 
+std::optional<FilePlace> SiteCollector::projectPlace(clang::SourceLocation loc) const {
+  if (loc.isInvalid() || !loc.isFileID()) return std::nullopt;
+  auto [fileId, offset] = sm_.getDecomposedLoc(loc);
+  auto [cached, added] = const_cast<SiteCollector*>(this)->projectFileOf_.try_emplace(fileId);
+  if (added) {
+    clang::OptionalFileEntryRef entry = sm_.getFileEntryRefForID(fileId);
+    if (entry && !sm_.isInSystemHeader(loc)) {
+      llvm::StringRef real = entry->getFileEntry().tryGetRealPathName();
+      std::string path = real.empty() ? entry->getName().str() : real.str();
+      if (isProjectFile_(path)) cached->second = path;
+    }
+  }
+  if (!cached->second) return std::nullopt;
+  return FilePlace{*cached->second, offset};
+}
+
+SourceLocation SiteCollector::where(clang::SourceLocation loc) const {
+  SourceLocation out = presumedLocation(loc, sm_);
+  if (auto place = projectPlace(sm_.getFileLoc(loc))) out.file = place->file;
+  return out;
+}
+
 bool SiteCollector::TraverseDecl(clang::Decl* decl) {
   auto* fn = llvm::dyn_cast_or_null<clang::FunctionDecl>(decl);
   if (!fn || fn->isImplicit() || !fn->doesThisDeclarationHaveABody() || !isDeviceFunction(fn) ||
-      fn->isDependentContext() || !sm_.isWrittenInMainFile(sm_.getExpansionLoc(fn->getLocation())))
+      fn->isDependentContext() || !inProjectFile(fn->getLocation()))
     return Base::TraverseDecl(decl);
   const clang::FunctionDecl* written = writtenFunction(fn);
   auto [entry, added] = functionIndex_.try_emplace(written, functions_.size());
@@ -72,9 +97,11 @@ bool SiteCollector::TraverseDecl(clang::Decl* decl) {
     FunctionInfo info;
     info.name = written->getQualifiedNameAsString();
     info.isKernel = written->hasAttr<clang::CUDAGlobalAttr>();
-    info.location = presumedLocation(written->getLocation(), sm_);
+    info.location = where(written->getLocation());
+    info.hash = functionTokenHash(*written);
     if (info.isKernel) addKernelEntry(written, info.name);
     functions_.push_back(std::move(info));
+    writtenFunctions_.push_back(written);
   }
   if (fn->isTemplateInstantiation()) functions_[entry->second].instantiations.push_back(displayName(fn));
   const clang::FunctionDecl* outer = function_;
@@ -91,16 +118,16 @@ bool SiteCollector::TraverseDecl(clang::Decl* decl) {
 // Every kernel stores its id first thing, so that helpers it calls count under it (rt.cuh).
 void SiteCollector::addKernelEntry(const clang::FunctionDecl* kernel, const std::string& name) {
   const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(kernel->getBody());
-  const unsigned id = unsigned(kernelNames_.size());
-  if (!body || !body->getLBracLoc().isFileID() || !sm_.isWrittenInMainFile(body->getLBracLoc())) {
-    warn(kernel->getLocation(), fmt::format("kernel {} does not store its id: its body is not written in this "
-                                            "file; helpers it calls are counted as called from an unknown kernel",
+  std::optional<FilePlace> brace = body ? projectPlace(body->getLBracLoc()) : std::nullopt;
+  if (!brace) {
+    warn(kernel->getLocation(), fmt::format("kernel {} does not store its id: its body is written inside a macro; "
+                                            "helpers it calls are counted as called from an unknown kernel",
                                             name));
     return;
   }
-  kernelNames_.push_back(name);
-  const unsigned at = sm_.getFileOffset(body->getLBracLoc()) + 1;
-  wraps_.push_back({at, at, fmt::format(" __rl_enter({});", id), ""});
+  FileFindings& file = files_[brace->file];
+  file.path = brace->file;
+  file.kernels[brace->offset + 1] = RawKernel{name, brace->offset + 1};
 }
 
 template <class Traverse>
@@ -108,27 +135,25 @@ bool SiteCollector::traverseLoop(clang::Stmt* loop, clang::Stmt* body, clang::So
                                  Traverse traverse) {
   if (!function_ || inConstexpr_) return traverse();  // a hook is not a constant expression
   clang::SourceLocation at = sm_.getExpansionLoc(loop->getBeginLoc());
-  unsigned key = sm_.getFileOffset(at);
-  auto [found, added] = loopAt_.try_emplace(key, unsigned(loops_.size()));
-  const unsigned id = found->second;
-  if (added) {
-    LoopInfo info;
-    info.id = id;
-    info.kind = kind;
-    info.function = functions_[functionIndex_.at(writtenFunction(function_))].name;
-    info.location = presumedLocation(at, sm_);
-    if (!loopStack_.empty()) info.parent = loopStack_.back();
-    loops_.push_back(info);
+  std::optional<FilePlace> place = projectPlace(at);
+  if (!place) return traverse();  // a loop written in a macro body of a library header
+  FileFindings& file = files_[place->file];
+  file.path = place->file;
+  if (!file.loops.count(place->offset)) {
+    RawLoop raw;
+    raw.info.kind = kind;
+    raw.info.function = functions_[functionIndex_.at(writtenFunction(function_))].name;
+    raw.info.location = where(at);
+    if (!loopStack_.empty()) raw.parent = loopStack_.back();
     // The counter goes first in the body: `{ __rl_loop(ID);` or, for a body without braces,
     // `) { __rl_loop(ID); BODY }`.
     const clang::LangOptions& lo = context_.getLangOpts();
-    Wrap wrap;
     bool placed = false;
     if (const auto* block = llvm::dyn_cast<clang::CompoundStmt>(body)) {
-      if (block->getLBracLoc().isFileID() && block->getRBracLoc().isFileID() &&
-          sm_.isWrittenInMainFile(block->getLBracLoc())) {
-        wrap = {sm_.getFileOffset(block->getLBracLoc()) + 1, sm_.getFileOffset(block->getRBracLoc()),
-                fmt::format(" __rl_loop({});", id), ""};
+      auto open = projectPlace(block->getLBracLoc()), close = projectPlace(block->getRBracLoc());
+      if (open && close && open->file == place->file) {
+        raw.begin = open->offset + 1;
+        raw.end = close->offset;
         placed = true;
       }
     } else {
@@ -138,27 +163,30 @@ bool SiteCollector::traverseLoop(clang::Stmt* loop, clang::Stmt* body, clang::So
       while (const auto* attributed = llvm::dyn_cast<clang::AttributedStmt>(inner)) inner = attributed->getSubStmt();
       clang::CharSourceRange r =
           clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(inner->getSourceRange()), sm_, lo);
-      if (r.isValid() && headerEnd.isFileID() && sm_.isWrittenInMainFile(r.getBegin())) {
+      if (r.isValid() && headerEnd.isFileID()) {
         clang::SourceLocation end = r.getEnd();
         if (endsBeforeSemicolon(inner)) {
           clang::SourceLocation last = clang::Lexer::GetBeginningOfToken(end.getLocWithOffset(-1), sm_, lo);
           end = clang::Lexer::findLocationAfterToken(last, clang::tok::semi, sm_, lo, false);
         }
-        if (end.isValid()) {
-          unsigned begin = sm_.getFileOffset(headerEnd) + clang::Lexer::MeasureTokenLength(headerEnd, sm_, lo);
-          wrap = {begin, sm_.getFileOffset(end), fmt::format(" {{ __rl_loop({});", id), " }"};
+        auto header = projectPlace(headerEnd), stop = projectPlace(end);
+        if (header && stop && header->file == place->file && stop->file == place->file) {
+          raw.begin = header->offset + clang::Lexer::MeasureTokenLength(headerEnd, sm_, lo);
+          raw.end = stop->offset;
+          raw.addBraces = true;
           placed = true;
         }
       }
     }
     if (placed)
-      wraps_.push_back(std::move(wrap));
+      file.loops[place->offset] = std::move(raw);
     else
-      warn(at, fmt::format("{} loop {} is not counted: its body is written inside a macro", kind, id));
+      warn(at, fmt::format("{} loop is not counted: its body is written inside a macro", kind));
   }
-  loopStack_.push_back(id);
+  const bool counted = file.loops.count(place->offset) != 0;
+  if (counted) loopStack_.push_back(*place);
   bool result = traverse();
-  loopStack_.pop_back();
+  if (counted) loopStack_.pop_back();
   return result;
 }
 
@@ -182,9 +210,9 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
   return true;
 }
 
-// The main file's text of an access: inside a macro argument it is the argument's spelling; an
-// access written inside a macro body (or an included file) cannot be hooked there and is reported.
-std::optional<std::pair<unsigned, unsigned>> SiteCollector::fileRange(const clang::Expr* e, llvm::StringRef what) {
+// The text of an access in a project file: inside a macro argument it is the argument's spelling;
+// an access written inside a macro body, or in a library header, cannot be hooked and is reported.
+std::optional<SiteCollector::FileRange> SiteCollector::fileRange(const clang::Expr* e, llvm::StringRef what) {
   if (inConstexpr_) {
     warn(e->getExprLoc(), (what + " is not instrumented: it is in a constexpr function (hooks are not constant "
                                   "expressions)").str());
@@ -197,34 +225,35 @@ std::optional<std::pair<unsigned, unsigned>> SiteCollector::fileRange(const clan
          (what + " is not instrumented: it is written inside a macro body (pass it as a macro argument)").str());
     return std::nullopt;
   }
-  if (!sm_.isWrittenInMainFile(r.getBegin())) {
-    warn(e->getExprLoc(), (what + " is not instrumented: it is in an included file (instrument that file too)").str());
+  auto begin = projectPlace(r.getBegin()), end = projectPlace(r.getEnd());
+  if (!begin || !end || begin->file != end->file) {
+    warn(e->getExprLoc(), (what + " is not instrumented: it is in a file outside the project's folders (the "
+                                  "folders of the sources and of their -I/-iquote flags)").str());
     return std::nullopt;
   }
-  return std::make_pair(sm_.getFileOffset(r.getBegin()), sm_.getFileOffset(r.getEnd()));
+  return FileRange{begin->file, begin->offset, end->offset, r.getBegin()};
 }
 
 // Text hooked once already: a macro argument expanded twice, or another instantiation of a
 // template. Its counters then cover every expansion.
-std::optional<unsigned> SiteCollector::existingSite(std::pair<unsigned, unsigned> range,
-                                                    const std::string& structName, AccessKind access,
-                                                    clang::SourceLocation loc) {
-  auto it = siteAt_.find(range);
-  if (it == siteAt_.end()) return std::nullopt;
-  auto [first, count] = it->second;
-  for (unsigned id = first; id < first + count; ++id)
-    if (sites_[id].access != access) sites_[id].access = AccessKind::ReadWrite;
-  if (sites_[first].structName != structName)
-    warn(loc, fmt::format("this access is to {} here but to {} in another instantiation; both are counted as site {}",
-                          structName, sites_[first].structName, first));
-  return first;
+bool SiteCollector::existingAccess(const FileRange& range, const std::string& structName, AccessKind access,
+                                   clang::SourceLocation loc) {
+  auto file = files_.find(range.file);
+  if (file == files_.end()) return false;
+  auto it = file->second.accesses.find({range.begin, range.end});
+  if (it == file->second.accesses.end()) return false;
+  for (SiteInfo& site : it->second.sites)
+    if (site.access != access) site.access = AccessKind::ReadWrite;
+  if (it->second.sites.front().structName != structName)
+    warn(loc, fmt::format("this access is to {} here but to {} in another instantiation; both are counted as one site",
+                          structName, it->second.sites.front().structName));
+  return true;
 }
 
 SiteInfo SiteCollector::newSite(const clang::RecordDecl* record, const Touched& touched, AccessKind access,
                                 clang::SourceLocation loc) {
   SiteInfo site;
-  site.id = static_cast<unsigned>(sites_.size());
-  site.location = presumedLocation(loc, sm_);
+  site.location = where(loc);
   site.structName = recordName(record);
   site.field = touched.field->getNameAsString();
   site.member = touched.member;
@@ -232,7 +261,7 @@ SiteInfo SiteCollector::newSite(const clang::RecordDecl* record, const Touched& 
   site.size = touched.size;
   site.access = access;
   site.function = functions_[functionIndex_.at(writtenFunction(function_))].name;
-  if (!loopStack_.empty()) site.loop = loopStack_.back();
+  functionsWithSites_.insert(site.function);
   return site;
 }
 
@@ -240,63 +269,90 @@ void SiteCollector::addFieldSite(const clang::Expr* access, const clang::RecordD
   std::string what = fmt::format("access to {}.{}", recordName(record), touched.member);
   auto range = fileRange(access, what);
   if (!range) return;
-  clang::SourceLocation loc = sm_.getComposedLoc(sm_.getMainFileID(), range->first);
+  clang::SourceLocation loc = range->at;
   AccessKind kind = accessKindOf(access);
-  if (existingSite(*range, recordName(record), kind, loc)) return;
-  SiteInfo site = newSite(record, touched, kind, loc);
-  siteAt_[*range] = {site.id, 1u};
-  // The hook evaluates the access once and yields the same lvalue: *__rl_site(id, &(access)).
-  wraps_.push_back({range->first, range->second, fmt::format("(*__rl_site({}, &(", site.id), ")))"});
-  sites_.push_back(std::move(site));
+  if (existingAccess(*range, recordName(record), kind, loc)) return;
+  RawAccess raw;
+  raw.begin = range->begin;
+  raw.end = range->end;
+  raw.sites.push_back(newSite(record, touched, kind, loc));
+  if (!loopStack_.empty()) raw.loop = loopStack_.back();
+  FileFindings& file = files_[range->file];
+  file.path = range->file;
+  file.accesses[{range->begin, range->end}] = std::move(raw);
 }
 
 void SiteCollector::addWholeSites(const clang::Expr* element, const clang::RecordDecl* record, AccessKind access) {
   std::string name = recordName(record);
   auto range = fileRange(element, "whole-element use of " + name);
   if (!range) return;
-  clang::SourceLocation loc = sm_.getComposedLoc(sm_.getMainFileID(), range->first);
-  if (existingSite(*range, name, access, loc)) return;
+  clang::SourceLocation loc = range->at;
+  if (existingAccess(*range, name, access, loc)) return;
   auto [it, inserted] = structs_.try_emplace(name);
   if (inserted) it->second = describeRecord(record, context_);
-  const unsigned first = static_cast<unsigned>(sites_.size());
-  std::string offsets;
+  RawAccess raw;
+  raw.begin = range->begin;
+  raw.end = range->end;
+  raw.whole = true;
   for (const clang::FieldDecl* field : record->fields()) {
     if (field->isBitField()) continue;  // no address of its own; the fields around it are counted
     const FieldInfo* info = it->second.field(field->getNameAsString());
-    sites_.push_back(newSite(record, {field, info->name, info->offset, info->size}, access, loc));
-    offsets += fmt::format(", {}u", info->offset);
+    raw.sites.push_back(newSite(record, {field, info->name, info->offset, info->size}, access, loc));
   }
-  if (sites_.size() == first) return;
-  siteAt_[*range] = {first, unsigned(sites_.size()) - first};
-  // Every field's hook on the one element address, then the copy or assignment as written.
-  wraps_.push_back({range->first, range->second, "(*__rl_struct(&(", fmt::format("), {}u{}))", first, offsets)});
+  if (raw.sites.empty()) return;
+  if (!loopStack_.empty()) raw.loop = loopStack_.back();
+  FileFindings& file = files_[range->file];
+  file.path = range->file;
+  file.accesses[{range->begin, range->end}] = std::move(raw);
 }
 
-// At one offset: the ends of wraps that close there (innermost first), then the starts of wraps
-// that open there (outermost first), so that nested hooks stay nested.
-void SiteCollector::applyWraps() {
-  std::map<unsigned, std::vector<std::pair<const Wrap*, bool>>> at;  // offset -> (wrap, opens)
-  for (const Wrap& w : wraps_) {
-    at[w.begin].push_back({&w, true});
-    at[w.end].push_back({&w, false});
-  }
-  clang::FileID main = sm_.getMainFileID();
-  for (auto& [offset, list] : at) {
-    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
-      if (a.second != b.second) return !a.second;           // closings before openings
-      if (!a.second) return a.first->begin > b.first->begin;  // inner closes first
-      return a.first->end > b.first->end;                    // outer opens first
-    });
-    std::string text;
-    for (const auto& [w, opens] : list) text += opens ? w->prefix : w->suffix;
-    if (!text.empty()) rewriter_.InsertText(sm_.getComposedLoc(main, offset), text, /*InsertAfter=*/true, false);
+// A kernel or device function that takes a pointer to a candidate struct and has no site of its
+// own: say so, since "0 access sites" with no word is what users met on code whose accesses the
+// tool cannot see.
+void SiteCollector::reportUnusedStructParameters() {
+  // Whether a function or a device function it calls (statically, in this unit) has a site.
+  auto reachesSites = [&](const clang::FunctionDecl* fn) {
+    std::vector<const clang::FunctionDecl*> work{fn->getCanonicalDecl()};
+    std::set<const clang::FunctionDecl*> seen(work.begin(), work.end());
+    while (!work.empty()) {
+      const clang::FunctionDecl* f = work.back();
+      work.pop_back();
+      if (auto it = functionIndex_.find(writtenFunction(f));
+          it != functionIndex_.end() && functionsWithSites_.count(functions_[it->second].name))
+        return true;
+      for (const clang::FunctionDecl* callee : callees_[f])
+        if (seen.insert(callee).second) work.push_back(callee);
+    }
+    return false;
+  };
+  for (size_t i = 0; i < functions_.size(); ++i) {
+    const clang::FunctionDecl* fn = writtenFunctions_[i];
+    bool walkedHere = false;  // a template's instantiations are what was walked
+    for (const clang::FunctionDecl* w : walked_) walkedHere |= writtenFunction(w) == fn;
+    if (!walkedHere) continue;
+    bool reached = reachesSites(fn);
+    for (const clang::FunctionDecl* w : walked_)
+      if (writtenFunction(w) == fn) reached |= reachesSites(w);
+    if (reached) continue;
+    for (const clang::ParmVarDecl* param : fn->parameters()) {
+      clang::QualType type = param->getType();
+      if (!type->isPointerType()) continue;
+      const clang::RecordDecl* record = type->getPointeeType()->getAsRecordDecl();
+      if (!isLayoutCandidate(record, sm_)) continue;
+      warn(param->getLocation(),
+           fmt::format("{} {} takes {} '{}' but relayout found no access through it, here or in the device "
+                       "functions it calls: field accesses in member functions, in files outside the project's "
+                       "folders and through other pointer types are not seen",
+                       functions_[i].isKernel ? "kernel" : "device function", functions_[i].name,
+                       type.getAsString(context_.getPrintingPolicy()), param->getName().str()));
+    }
   }
 }
 
-void SiteCollector::collect(SiteMap& map) {
+void SiteCollector::collect(UnitFindings& findings) {
   markReferenceParameters();
   TraverseDecl(context_.getTranslationUnitDecl());
-  applyWraps();
+  reportUnusedStructParameters();
 
   // Kernels (each instantiation by name) reaching each function through static calls in this unit.
   std::vector<std::set<std::string>> reachedBy(functions_.size());
@@ -313,17 +369,16 @@ void SiteCollector::collect(SiteMap& map) {
         if (seen.insert(callee).second) work.push_back(callee);
     }
   }
-  std::map<std::string, std::set<std::string>> kernelsOf;  // by name, as sites name their function
-  for (size_t i = 0; i < functions_.size(); ++i) {
-    functions_[i].kernels.assign(reachedBy[i].begin(), reachedBy[i].end());
-    kernelsOf[functions_[i].name].insert(reachedBy[i].begin(), reachedBy[i].end());
+  for (size_t i = 0; i < functions_.size(); ++i) functions_[i].kernels.assign(reachedBy[i].begin(), reachedBy[i].end());
+  for (auto& [name, info] : structs_) {
+    // Absolute now: relative names are relative to the compile command's folder, the working
+    // folder only while the tool runs.
+    llvm::SmallString<256> path(info.location.file);
+    if (!path.empty() && !llvm::sys::fs::real_path(info.location.file, path)) info.location.file = path.str().str();
+    findings.structs.emplace(name, std::move(info));
   }
-  for (SiteInfo& site : sites_) site.kernels.assign(kernelsOf[site.function].begin(), kernelsOf[site.function].end());
-  for (auto& [name, info] : structs_) map.structs.push_back(std::move(info));
-  map.functions = std::move(functions_);
-  map.kernels = std::move(kernelNames_);
-  map.loops = std::move(loops_);
-  map.sites = std::move(sites_);
+  findings.functions = std::move(functions_);
+  for (auto& [path, file] : files_) findings.files[path] = std::move(file);
 }
 
 }  // namespace relayout

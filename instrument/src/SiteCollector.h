@@ -1,12 +1,15 @@
-// Walks the device code of one translation unit: finds struct-field accesses (sites) and loops,
-// wraps each site in the runtime hook and puts a counter at the start of each loop body, and fills
-// the site map. Which expressions are accesses: AccessForms.cpp.
+// Walks the device code of one translation unit: finds struct-field accesses (sites), loops and
+// kernel entries in every project file the unit reads (its main source and the project's own
+// headers), with their byte offsets. Ids and hooks come later, over all units (Assemble.cpp).
+// Which expressions are accesses: AccessForms.cpp.
 #pragma once
 
-#include "relayout/core/SiteMap.h"
+#include "Collection.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/Rewrite/Core/Rewriter.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <functional>
 
 #include <map>
 #include <set>
@@ -19,11 +22,12 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   using Base = clang::RecursiveASTVisitor<SiteCollector>;
 
  public:
-  SiteCollector(clang::ASTContext& context, clang::Rewriter& rewriter);
+  // isProjectFile: whether an absolute path is one of the project's own files (instrumented),
+  // rather than a system, CUDA or library header.
+  SiteCollector(clang::ASTContext& context, std::function<bool(llvm::StringRef)> isProjectFile);
 
-  // Visits the whole translation unit, then completes `map` (structs, functions, loops, sites)
-  // and applies the hooks to the rewriter.
-  void collect(SiteMap& map);
+  // Visits the whole translation unit and fills `findings`.
+  void collect(UnitFindings& findings);
 
   // Templates: accesses are found in each instantiation (where types are known) and hooked once
   // in the pattern's text; the patterns themselves are not walked.
@@ -41,10 +45,11 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   bool VisitCallExpr(clang::CallExpr* call);
 
  private:
-  // A hook around a range of the main file: [begin, end) byte offsets.
-  struct Wrap {
+  // A range of a project file: its absolute path and [begin, end) byte offsets.
+  struct FileRange {
+    std::string file;
     unsigned begin = 0, end = 0;
-    std::string prefix, suffix;
+    clang::SourceLocation at;  // the range's start
   };
   // A touched part of an element, from a top-level field down: "pos.x" at offset 12, size 4.
   struct Touched {
@@ -66,36 +71,41 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   bool traverseLoop(clang::Stmt* loop, clang::Stmt* body, clang::SourceLocation headerEnd, const char* kind,
                     Traverse traverse);
   void warn(clang::SourceLocation loc, llvm::StringRef message, clang::SourceRange range = {});
-  std::optional<std::pair<unsigned, unsigned>> fileRange(const clang::Expr* e, llvm::StringRef what);
-  std::optional<unsigned> existingSite(std::pair<unsigned, unsigned> range, const std::string& structName,
-                                       AccessKind access, clang::SourceLocation loc);
+  // The project file and offset of a location spelled in one (not in a macro body).
+  std::optional<FilePlace> projectPlace(clang::SourceLocation loc) const;
+  // file:line:col with the file's absolute path when it is a project file.
+  SourceLocation where(clang::SourceLocation loc) const;
+  bool inProjectFile(clang::SourceLocation loc) const { return projectPlace(sm_.getExpansionLoc(loc)).has_value(); }
+  std::optional<FileRange> fileRange(const clang::Expr* e, llvm::StringRef what);
+  bool existingAccess(const FileRange& range, const std::string& structName, AccessKind access,
+                      clang::SourceLocation loc);
   SiteInfo newSite(const clang::RecordDecl* record, const Touched& touched, AccessKind access,
                    clang::SourceLocation loc);
   void addFieldSite(const clang::Expr* access, const clang::RecordDecl* record, const Touched& touched);
   void addWholeSites(const clang::Expr* element, const clang::RecordDecl* record, AccessKind access);
-  void applyWraps();
   void addKernelEntry(const clang::FunctionDecl* kernel, const std::string& name);
+  void reportUnusedStructParameters();
 
   clang::ASTContext& context_;
   const clang::SourceManager& sm_;
-  clang::Rewriter& rewriter_;
+  std::function<bool(llvm::StringRef)> isProjectFile_;
+  std::map<clang::FileID, std::optional<std::string>> projectFileOf_;  // cache: absolute path, or none
   unsigned warningId_;
 
   const clang::FunctionDecl* function_ = nullptr;  // the device function (or instantiation) being walked
   bool inConstexpr_ = false;
-  std::vector<unsigned> loopStack_;
-  std::vector<LoopInfo> loops_;
-  std::vector<std::string> kernelNames_;  // by kernel id
-  std::map<unsigned, unsigned> loopAt_;  // file offset of a loop -> id (instantiations share it)
-  std::vector<SiteInfo> sites_;
-  std::map<std::pair<unsigned, unsigned>, std::pair<unsigned, unsigned>> siteAt_;  // file range -> first id, count
-  std::vector<Wrap> wraps_;
+  std::vector<FilePlace> loopStack_;
+  std::map<std::string, FileFindings> files_;
   std::map<std::string, StructInfo> structs_;
+  // Functions with at least one site in this unit, and device functions with a struct-pointer
+  // parameter, for the "no access recorded" note.
+  std::set<std::string> functionsWithSites_;
   // Reference parameters bound to elements at some call in this unit: (function, index).
   std::set<std::pair<const clang::FunctionDecl*, unsigned>> elementParams_;
 
   // Functions as written (a template's pattern stands for its instantiations) and the decls walked.
   std::vector<FunctionInfo> functions_;
+  std::vector<const clang::FunctionDecl*> writtenFunctions_;  // parallel to functions_
   std::map<const clang::FunctionDecl*, size_t> functionIndex_;
   std::vector<const clang::FunctionDecl*> walked_;
   std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>> callees_;

@@ -20,3 +20,6 @@ config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 config.environment["PATH"] = os.pathsep.join([os.path.dirname(config.filecheck), os.environ.get("PATH", "")])
 # Built sample programs: build/samples/NAME/sample_NAME_VARIANT.
 config.substitutions.append(("%samplebin", os.path.join(config.relayout_bin_root, "samples")))
+# What an instrumented program links: the runtime library (CUPTI and the driver come from the toolkit).
+config.substitutions.append(("%runtime_lib", os.path.join(config.relayout_bin_root, "runtime", "librelayout_rt.a")))
+config.substitutions.append(("%runtime_include", config.runtime_include))

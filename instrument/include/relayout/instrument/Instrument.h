@@ -26,19 +26,41 @@ struct InstrumentOptions {
   // What `instrument --trace` and `optimize` use: 32 MiB of records on the GPU per source file,
   // room for each kernel's share to hold several warps' long runs of accesses.
   static constexpr unsigned long long kDefaultTraceCapacity = 1ull << 20;
+  // Folders whose files are the project's own, besides those of the sources and of their
+  // -I/-iquote flags (e.g. every compile database entry's folder).
+  std::vector<std::string> projectFolders;
 };
 
 struct InstrumentedUnit {
   std::string sourcePath;        // as given
-  std::string instrumentedText;  // compiles with nvcc -I <runtime/include>, -I <source folder>
+  std::string relativePath;      // from InstrumentResult::root: where its instrumented copy goes
+  std::string instrumentedText;  // compiles with nvcc -I <runtime/include> beside its instrumented headers
   SiteMap siteMap;
 };
 
-// Parses each source with the flags `db` gives and instruments it. Clang's own diagnostics go to
-// stderr; if any source fails to compile the result is an error and nothing is returned.
-// Accesses that cannot be instrumented are reported as warnings with their location.
-llvm::Expected<std::vector<InstrumentedUnit>> instrumentSources(const std::vector<std::string>& sources,
-                                                                const clang::tooling::CompilationDatabase& db,
-                                                                const InstrumentOptions& options);
+// A project header (or a .cu file another includes) that some unit reads.
+struct InstrumentedHeader {
+  std::string path;          // absolute
+  std::string relativePath;  // from InstrumentResult::root
+  std::string text;          // instrumented, or the original with a #line when it has no hook
+  bool instrumented = false;
+};
+
+struct InstrumentResult {
+  // The common folder of the sources and the headers: outputs keep their paths relative to it,
+  // so that the instrumented tree resolves `#include "../include/p.h"` as the original does.
+  std::string root;
+  std::vector<InstrumentedUnit> units;  // in the order given
+  std::vector<InstrumentedHeader> headers;
+};
+
+// Parses each source with the flags `db` gives and instruments it, with the project headers the
+// sources include (files under the project's folders: those of the sources, of their -I/-iquote
+// flags and InstrumentOptions::projectFolders; never system, CUDA or compiler headers). Clang's own
+// diagnostics go to stderr; if any source fails to compile the result is an error. Accesses that
+// cannot be instrumented are reported as warnings with their location.
+llvm::Expected<InstrumentResult> instrumentSources(const std::vector<std::string>& sources,
+                                                   const clang::tooling::CompilationDatabase& db,
+                                                   const InstrumentOptions& options);
 
 }  // namespace relayout

@@ -1,0 +1,73 @@
+// What the walk of one translation unit finds, before any id is given: per project file, the
+// accesses, loops and kernel entries at their byte offsets. Ids are given afterwards over all units
+// together (Assemble.cpp), so that a header included by several units is numbered once, in source
+// order, and instrumented once.
+#pragma once
+
+#include "relayout/core/SiteMap.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace relayout {
+
+// A place in a project file: its absolute path and a byte offset.
+struct FilePlace {
+  std::string file;
+  unsigned offset = 0;
+  auto operator<=>(const FilePlace&) const = default;
+};
+
+// One hooked expression: a field access (one site) or a whole element copied or assigned (one
+// site per field, hooked on the element's address with each field's offset).
+struct RawAccess {
+  unsigned begin = 0, end = 0;  // [begin, end) in the file
+  bool whole = false;
+  std::vector<SiteInfo> sites;  // ids unset; `loop` unset (see loop below); location set
+  std::optional<FilePlace> loop;  // the innermost enclosing loop, by its place
+};
+
+// A loop whose body starts with a counter: `{ __rl_loop(ID);` inside existing braces, or braces
+// added around a body written without them.
+struct RawLoop {
+  LoopInfo info;  // id and parent unset
+  std::optional<FilePlace> parent;
+  unsigned begin = 0, end = 0;  // where the counter goes, and where added braces close
+  bool addBraces = false;
+};
+
+struct RawKernel {
+  std::string name;
+  unsigned at = 0;  // just after the body's `{`
+};
+
+// Accesses in source order; of two that start together the outer first (`(*q).x` before `*q`).
+struct OuterFirst {
+  bool operator()(const std::pair<unsigned, unsigned>& a, const std::pair<unsigned, unsigned>& b) const {
+    return a.first != b.first ? a.first < b.first : a.second > b.second;
+  }
+};
+using AccessMap = std::map<std::pair<unsigned, unsigned>, RawAccess, OuterFirst>;
+
+struct FileFindings {
+  std::string path;  // absolute
+  AccessMap accesses;
+  std::map<unsigned, RawLoop> loops;  // by the loop's offset
+  std::map<unsigned, RawKernel> kernels;
+  bool empty() const { return accesses.empty() && loops.empty() && kernels.empty(); }
+};
+
+struct UnitFindings {
+  std::string mainFile;                     // absolute
+  std::string mainSha256;
+  std::map<std::string, FileFindings> files;  // every project file the unit reads, by absolute path
+  std::map<std::string, std::string> texts;   // their original bytes
+  std::map<std::string, StructInfo> structs;
+  std::vector<FunctionInfo> functions;       // location.file absolute; kernels: this unit's
+};
+
+}  // namespace relayout

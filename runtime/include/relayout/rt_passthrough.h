@@ -1,0 +1,20 @@
+// The hooks as no-ops, for a translation unit relayout did not instrument that includes a header
+// it did (e.g. a host-only .cpp built beside an instrumented program): such a unit counts nothing.
+#pragma once
+
+#if defined(__CUDACC__)
+#define RELAYOUT_PASSTHROUGH_HD_ __host__ __device__ __forceinline__
+#else
+#define RELAYOUT_PASSTHROUGH_HD_ inline
+#endif
+
+template <class T>
+RELAYOUT_PASSTHROUGH_HD_ T* __rl_site(unsigned, T* p) {
+  return p;
+}
+template <class T, class... Offsets>
+RELAYOUT_PASSTHROUGH_HD_ T* __rl_struct(T* p, unsigned, Offsets...) {
+  return p;
+}
+RELAYOUT_PASSTHROUGH_HD_ void __rl_loop(unsigned) {}
+RELAYOUT_PASSTHROUGH_HD_ void __rl_enter(unsigned) {}
