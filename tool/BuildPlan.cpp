@@ -119,7 +119,6 @@ std::vector<NvccCommand> planSeparateCompiles(const BuildRequest& request, const
       arch = {"-arch=native"};
       args.push_back(arch.front());
     }
-    bool unitRelocatable = isRelocatable(unit.flags);
     if (!contains(unit.flags, {"-dc", "--device-c"})) args.push_back("-c");
     args.insert(args.end(), {unit.instrumentedSource, "-o", object});
     commands.push_back(std::move(compile));
@@ -136,7 +135,7 @@ std::vector<NvccCommand> planSeparateCompiles(const BuildRequest& request, const
       if (withValue) ++i;
     }
     if (hostCompiler.empty()) hostCompiler = pick(unit.flags, isHostCompilerFlag);
-    relocatable |= unitRelocatable;
+    relocatable |= isRelocatable(unit.flags);
     objects.push_back(object);
   }
   NvccCommand link{{toolchain.nvcc}, request.program, "linking " + request.program};

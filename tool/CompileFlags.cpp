@@ -207,7 +207,6 @@ std::vector<std::string> rebuildFlags(const clang::tooling::CompileCommand& comm
     llvm::StringRef arg = line[i];
     if (kOutputFlags.contains(arg)) continue;
     if (kOutputFlagsWithValue.contains(arg)) { ++i; continue; }
-    if (arg.starts_with("-o") && arg.size() > 2 && !arg.starts_with("-odir")) continue;  // "-oFILE"
     if (arg.starts_with("--output-file=") || arg.starts_with("--dependency-output=") || arg.starts_with("-MF") ||
         arg.starts_with("-MT") || arg.starts_with("-MQ"))
       continue;

@@ -44,7 +44,9 @@ static cl::opt<bool> noTrace("no-trace",
                              cl::desc("Profile without the trace: the paper's rule decides instead of the traffic "
                                       "model (cheaper to profile; see docs/results/selection-h100.md)"),
                              cl::sub(command));
-static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
+static cl::opt<std::string> buildDir("p",
+                                     cl::desc("Build folder holding compile_commands.json: each source is parsed "
+                                              "and compiled with its own (nvcc) entry there"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
 static cl::opt<bool> buildOnly(
