@@ -2,6 +2,7 @@
 
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/JSONCompilationDatabase.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/StringSet.h>
 #include <llvm/Support/FileSystem.h>
@@ -169,6 +170,93 @@ llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompila
     inner = std::make_unique<clang::tooling::FixedCompilationDatabase>(".", flags);
   }
   return std::make_unique<CudaCompilationDatabase>(std::move(inner));
+}
+
+namespace {
+
+// Flags of a compile command that say where its output and dependency files go: a rebuild
+// chooses its own.
+const llvm::StringSet<> kOutputFlags = {"-c", "--compile", "-MD", "-MMD", "--generate-dependencies-with-compile",
+                                        "--generate-nonsystem-dependencies-with-compile"};
+const llvm::StringSet<> kOutputFlagsWithValue = {"-o", "--output-file", "-MF", "--dependency-output", "-MT", "-MQ",
+                                                 "-odir", "--output-directory"};
+// Flags whose value is a path, written apart ("-I dir") or attached ("-Idir", "--include-path=dir").
+const llvm::StringSet<> kPathFlags = {"-I", "-isystem", "-include", "--include-path", "--system-include",
+                                      "--pre-include", "-iquote"};
+
+std::string absoluteIn(llvm::StringRef directory, llvm::StringRef path) {
+  llvm::SmallString<256> result(path);
+  if (!llvm::sys::path::is_absolute(result)) {
+    result = directory;
+    llvm::sys::path::append(result, path);
+  }
+  llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
+  return result.str().str();
+}
+
+// Where the compiler is in a command line: after a compiler launcher, if there is one.
+size_t compilerIndex(const std::vector<std::string>& line) {
+  static const llvm::StringSet<> kLaunchers = {"ccache", "sccache", "distcc"};
+  return line.size() > 1 && kLaunchers.contains(llvm::sys::path::filename(line.front())) ? 1 : 0;
+}
+
+// The flags of `command` as a rebuild needs them (see DatabaseCompile).
+std::vector<std::string> rebuildFlags(const clang::tooling::CompileCommand& command) {
+  const std::string source = absoluteIn(command.Directory, command.Filename);
+  const std::vector<std::string>& line = command.CommandLine;
+  std::vector<std::string> flags;
+  for (size_t i = compilerIndex(line) + 1; i < line.size(); ++i) {
+    llvm::StringRef arg = line[i];
+    if (kOutputFlags.contains(arg)) continue;
+    if (kOutputFlagsWithValue.contains(arg)) { ++i; continue; }
+    if (arg.starts_with("--output-file=") || arg.starts_with("--dependency-output=") || arg.starts_with("-MF") ||
+        arg.starts_with("-MT") || arg.starts_with("-MQ"))
+      continue;
+    if (!arg.starts_with("-") && absoluteIn(command.Directory, arg) == source) continue;
+    if (kPathFlags.contains(arg) && i + 1 < line.size()) {
+      flags.push_back(arg.str());
+      flags.push_back(absoluteIn(command.Directory, line[++i]));
+      continue;
+    }
+    bool attachedPath = false;
+    for (llvm::StringRef name : {"--include-path=", "--system-include=", "--pre-include=", "-isystem", "-iquote", "-I"})
+      if (arg.starts_with(name) && arg.size() > name.size() && !attachedPath) {
+        flags.push_back((name + absoluteIn(command.Directory, arg.substr(name.size()))).str());
+        attachedPath = true;
+      }
+    if (!attachedPath) flags.push_back(arg.str());
+  }
+  return flags;
+}
+
+}  // namespace
+
+llvm::Expected<std::vector<DatabaseCompile>> readDatabaseCompiles(const std::string& buildDir,
+                                                                  const std::vector<std::string>& sources) {
+  const std::string databasePath = buildDir + "/compile_commands.json";
+  std::string message;
+  auto database = clang::tooling::JSONCompilationDatabase::loadFromFile(
+      databasePath, message, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!database) return llvm::createStringError(llvm::inconvertibleErrorCode(), databasePath + ": " + message);
+  std::vector<DatabaseCompile> compiles;
+  for (const std::string& source : sources) {
+    llvm::SmallString<256> absolute(source);
+    llvm::sys::fs::make_absolute(absolute);
+    llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+    std::vector<clang::tooling::CompileCommand> commands = database->getCompileCommands(absolute);
+    if (commands.empty() || commands.front().CommandLine.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     source + ": not compiled by " + databasePath + "; relayout builds each source "
+                                     "with its own entry there");
+    const clang::tooling::CompileCommand& command = commands.front();  // a source built twice: its first entry
+    llvm::StringRef compiler = command.CommandLine[compilerIndex(command.CommandLine)];
+    if (llvm::sys::path::stem(compiler) != "nvcc")
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     source + ": " + databasePath + " compiles it with '" + compiler +
+                                         "'; relayout builds CUDA sources with nvcc");
+    compiles.push_back({source, compiler.str(), rebuildFlags(command)});
+  }
+  return compiles;
 }
 
 }  // namespace relayout

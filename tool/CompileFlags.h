@@ -29,6 +29,20 @@ std::vector<std::string> cudaParseFlags(const std::vector<std::string>& translat
 llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompilationDatabase(
     const std::string& buildDir, const std::vector<std::string>& flags);
 
+// How BUILD/compile_commands.json compiles one source, for building it again with nvcc: the
+// entry's flags with the compiler, the source, the output, -c and dependency-file flags left out,
+// and include paths made absolute against the entry's folder (so the flags work from anywhere).
+struct DatabaseCompile {
+  std::string source;              // as given
+  std::string compiler;            // the entry's compiler, as written
+  std::vector<std::string> flags;  // nvcc's flags
+};
+
+// The entry of each source, in order. Errors name a source the database does not list, a source
+// whose entry does not use nvcc, or a missing or malformed database.
+llvm::Expected<std::vector<DatabaseCompile>> readDatabaseCompiles(const std::string& buildDir,
+                                                                  const std::vector<std::string>& sources);
+
 }  // namespace relayout
 
 namespace relayout {

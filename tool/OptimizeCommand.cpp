@@ -1,4 +1,5 @@
 // relayout optimize: instrument, build, profile, analyze and rewrite in one go.
+#include "BuildPlan.h"
 #include "Commands.h"
 #include "CompileFlags.h"
 #include "Gpu.h"
@@ -12,12 +13,8 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
-#include <llvm/Support/Program.h>
 #include <llvm/Support/StringSaver.h>
 #include <llvm/Support/raw_ostream.h>
-
-#include <algorithm>
-#include <set>
 
 namespace relayout {
 
@@ -29,7 +26,10 @@ static cl::SubCommand command("optimize",
                               "  DIR/instrumented/  instrumented sources, site maps and program\n"
                               "  DIR/profile.json   the profile;  DIR/plan.json, DIR/report.{md,html,json}  the decision\n"
                               "  DIR/rewritten/     the rewritten sources\n"
-                              "Flags after `--` are nvcc's, used to build the instrumented program and to parse.\n"
+                              "Flags after `--` are nvcc's, used to parse and to build the instrumented program with "
+                              "one nvcc command. With -p BUILD, each source is parsed and compiled with its own "
+                              "entry in BUILD/compile_commands.json (its -I, -D, -std, -arch, -rdc...; objects in "
+                              "DIR/instrumented/obj/), then linked with relayout's runtime and CUPTI.\n"
                               "Without a GPU, --recorded-profile names a profile recorded earlier on a GPU from "
                               "the same sources; relayout says when it uses one.");
 static cl::list<std::string> files(cl::Positional, cl::desc("FILE.cu..."), cl::OneOrMore, cl::sub(command));
@@ -45,12 +45,14 @@ static cl::opt<bool> noTrace("no-trace",
                              cl::desc("Profile without the trace: the paper's rule decides instead of the traffic "
                                       "model (cheaper to profile; see docs/results/selection-h100.md)"),
                              cl::sub(command));
-static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
+static cl::opt<std::string> buildDir("p",
+                                     cl::desc("Build folder holding compile_commands.json: each source is parsed "
+                                              "and compiled with its own (nvcc) entry there"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
-// The instrumented copy of each project include folder goes before the folder itself, so that
-// instrumented headers are found first; folders outside the instrumented tree stay as they are.
-static std::vector<std::string> instrumentedIncludeFlags(const std::vector<std::string>& flags, const std::string& root,
+// The instrumented copies of the project's include folders (those of `flags` below the instrumented
+// tree's root), so that instrumented headers are found before the originals.
+static std::vector<std::string> instrumentedIncludeRoots(const std::vector<std::string>& flags, const std::string& root,
                                                          const std::string& instrumentedDir) {
   std::vector<std::string> out;
   for (size_t i = 0; i < flags.size(); ++i) {
@@ -59,61 +61,52 @@ static std::vector<std::string> instrumentedIncludeFlags(const std::vector<std::
     if ((flag == "-I" || flag == "-iquote") && i + 1 < flags.size()) folder = flags[i + 1];
     else if (flag.starts_with("-I") && flag.size() > 2) folder = flag.substr(flag.starts_with("-I=") ? 3 : 2).str();
     llvm::SmallString<256> real;
-    if (!folder.empty() && !llvm::sys::fs::real_path(folder, real)) {
-      llvm::StringRef rest = real.str();
-      if (rest.consume_front(root) && (rest.empty() || rest.starts_with("/")))
-        out.push_back("-I" + instrumentedDir + rest.str());
-    }
-    out.push_back(flags[i]);
+    if (folder.empty() || llvm::sys::fs::real_path(folder, real)) continue;
+    llvm::StringRef rest = real.str();
+    if (rest.consume_front(root) && (rest.empty() || rest.starts_with("/")) &&
+        std::find(out.begin(), out.end(), instrumentedDir + rest.str()) == out.end())
+      out.push_back(instrumentedDir + rest.str());
   }
   return out;
 }
 
-// nvcc builds the instrumented program with the user's flags, the runtime and CUPTI.
-static llvm::Error buildInstrumented(const InstrumentResult& instrumented, const std::string& instrumentedDir,
-                                     const std::vector<std::string>& flags, const std::string& program) {
-  const std::vector<InstrumentedUnit>& units = instrumented.units;
-  std::vector<std::string> args = {RELAYOUT_NVCC, "-lineinfo", "-I", RELAYOUT_RUNTIME_INCLUDE_DIR};
-  if (std::none_of(flags.begin(), flags.end(), [](const std::string& f) { return isNvccArchFlag(f); }))
-    args.push_back("-arch=native");
-  std::set<std::string> sourceDirs;
-  for (const InstrumentedUnit& unit : units) {
-    llvm::SmallString<256> dir(llvm::sys::path::parent_path(unit.sourcePath));
-    if (dir.empty()) dir = ".";
-    if (sourceDirs.insert(dir.str().str()).second) args.insert(args.end(), {"-I", dir.str().str()});
-  }
-  std::vector<std::string> includeFirst = instrumentedIncludeFlags(flags, instrumented.root, instrumentedDir);
-  args.insert(args.end(), includeFirst.begin(), includeFirst.end());
-  for (const InstrumentedUnit& unit : units) args.push_back(instrumentedDir + "/" + unit.relativePath);
-  args.insert(args.end(), {"-o", program, RELAYOUT_RUNTIME_LIBRARY, "-L" RELAYOUT_CUPTI_LIBRARY_DIR,
-                           "-Xlinker", "-rpath=" RELAYOUT_CUPTI_LIBRARY_DIR, "-lcupti", "-lcuda"});
-  std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
-  llvm::errs() << "relayout: building the instrumented program: " << llvm::join(args, " ") << "\n";
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(RELAYOUT_NVCC, argRefs, std::nullopt, {}, 0, 0, &message);
-  if (rc != 0)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "nvcc could not build the instrumented program" + (message.empty() ? "" : ": " + message));
-  return llvm::Error::success();
+static cl::opt<bool> buildOnly(
+    "build-only",
+    cl::desc("Stop after building the instrumented program DIR/instrumented/program (needs no GPU): run it with "
+             "`relayout profile` where the GPU is, then use that profile with analyze or --recorded-profile"),
+    cl::sub(command));
+
+// relayout's runtime and CUPTI, as this relayout was built with them.
+static RuntimeToolchain thisToolchain() {
+  return {RELAYOUT_NVCC, RELAYOUT_RUNTIME_INCLUDE_DIR, RELAYOUT_RUNTIME_LIBRARY, RELAYOUT_CUPTI_LIBRARY_DIR};
 }
 
-static llvm::Expected<std::string> obtainProfile(const InstrumentResult& units,
-                                                 const std::string& instrumentedDir,
-                                                 const std::vector<std::string>& flags) {
-  GpuAvailability gpu = detectGpu();
-  if (!gpu.available) {
-    if (recordedProfile.empty())
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "cannot profile: " + gpu.why + "; give --recorded-profile P.json to use a "
-                                     "profile recorded on a GPU from the same sources");
-    auto profile = Profile::load(recordedProfile);
-    if (!profile) return profile.takeError();
-    llvm::errs() << fmt::format("relayout: no GPU here ({}): using the profile recorded on {} at {} from {}\n",
-                                gpu.why, profile->device, profile->created, recordedProfile.getValue());
-    return recordedProfile.getValue();
+// How the instrumented program is built: with -p, each source by its own compile database entry,
+// then one link; otherwise one nvcc command with the flags after `--`.
+static llvm::Expected<BuildRequest> describeBuild(const std::vector<std::string>& trailing,
+                                                  const std::string& instrumentedDir) {
+  BuildRequest request;
+  request.program = instrumentedDir + "/program";
+  std::vector<DatabaseCompile> compiles;
+  if (!buildDir.empty()) {
+    auto read = readDatabaseCompiles(buildDir, files);
+    if (!read) return read.takeError();
+    compiles = std::move(*read);
+    request.compileSeparately = true;
+    request.objectDir = instrumentedDir + "/obj";
   }
-  std::string program = instrumentedDir + "/program";
-  if (llvm::Error err = buildInstrumented(units, instrumentedDir, flags, program)) return err;
+  for (size_t i = 0; i < files.size(); ++i) {
+    UnitToBuild unit;
+    unit.originalSource = files[i];
+    unit.instrumentedSource = instrumentedDir + "/" + llvm::sys::path::filename(files[i]).str();
+    unit.flags = buildDir.empty() ? trailing : compiles[i].flags;
+    request.units.push_back(std::move(unit));
+  }
+  // The instrumented sources' places and include roots are known once instrument has run (run()).
+  return request;
+}
+
+static llvm::Expected<std::string> profileOnGpu(const std::string& program) {
   llvm::BumpPtrAllocator allocator;
   llvm::StringSaver saver(allocator);
   llvm::SmallVector<const char*, 16> tokens;
@@ -126,8 +119,30 @@ static llvm::Expected<std::string> obtainProfile(const InstrumentResult& units,
   return profilePath;
 }
 
+static llvm::Expected<std::string> useRecordedProfile(const GpuAvailability& gpu) {
+  auto profile = Profile::load(recordedProfile);
+  if (!profile) return profile.takeError();
+  llvm::errs() << fmt::format("relayout: no GPU here ({}): using the profile recorded on {} at {} from {}\n",
+                              gpu.why, profile->device, profile->created, recordedProfile.getValue());
+  return recordedProfile.getValue();
+}
+
 static int run(const std::vector<std::string>& trailing) {
+  if (buildOnly && (recordedProfile.getNumOccurrences() || runArgs.getNumOccurrences()))
+    return reportError("--build-only stops before the profiled run: --run and --recorded-profile have no use with it");
+  const GpuAvailability gpu = detectGpu();
+  if (!gpu.available && !buildOnly && recordedProfile.empty())
+    return reportError("cannot profile: " + gpu.why + "; give --recorded-profile P.json to use a profile recorded "
+                       "on a GPU from the same sources, or --build-only to stop after building the instrumented "
+                       "program");
   const std::string instrumentedDir = outDir + "/instrumented";
+  const bool building = buildOnly || gpu.available;
+  BuildRequest build;
+  if (building) {  // the database is read first, so that an entry it lacks stops us before any output
+    auto described = describeBuild(trailing, instrumentedDir);
+    if (!described) return reportError(described.takeError());
+    build = std::move(*described);
+  }
   OutputSet instrumented;
   InstrumentResult units;
   InstrumentOptions options;
@@ -140,7 +155,23 @@ static int run(const std::vector<std::string>& trailing) {
   if (!siteMaps) return reportError(siteMaps.takeError());
   if (llvm::Error err = instrumented.commit(files)) return reportError(std::move(err));
 
-  auto profilePath = obtainProfile(units, instrumentedDir, trailing);
+  // Each unit's instrumented copy sits at its path in the instrumented tree, beside the
+  // instrumented headers, whose folders are searched before the originals.
+  for (size_t i = 0; i < build.units.size() && i < units.units.size(); ++i) {
+    build.units[i].instrumentedSource = instrumentedDir + "/" + units.units[i].relativePath;
+    for (const std::string& root : instrumentedIncludeRoots(build.units[i].flags, units.root, instrumentedDir))
+      if (std::find(build.instrumentedIncludeRoots.begin(), build.instrumentedIncludeRoots.end(), root) ==
+          build.instrumentedIncludeRoots.end())
+        build.instrumentedIncludeRoots.push_back(root);
+  }
+  if (building)
+    if (llvm::Error err = runBuild(planBuild(build, thisToolchain()))) return reportError(std::move(err));
+  if (buildOnly) {
+    llvm::errs() << "relayout: built " << build.program << "; profile it on a GPU with `relayout profile -o "
+                 << "PROFILE.json -- " << build.program << " ARGS`\n";
+    return 0;
+  }
+  auto profilePath = gpu.available ? profileOnGpu(build.program) : useRecordedProfile(gpu);
   if (!profilePath) return reportError(profilePath.takeError());
   auto analysis = analyzeFiles(*siteMaps, *profilePath);
   if (!analysis) return reportError(analysis.takeError());

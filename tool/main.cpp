@@ -35,7 +35,8 @@ static const char kOverview[] =
     "  relayout analyze --sites S.json... --profile P.json [-o PLAN.json]  choose layouts, print a report\n"
     "  relayout rewrite --plan PLAN.json FILE.cu... [-o DIR|--diff|--in-place] [-- NVCC-FLAGS]\n"
     "  relayout rewrite --sites S.json --layout soa FILE.cu...              force a layout, for experiments\n"
-    "  relayout optimize FILE.cu... [-o DIR] [--run 'ARGS'] [-- NVCC-FLAGS] all of the above in one go\n\n"
+    "  relayout optimize FILE.cu... [-o DIR] [--run 'ARGS'] [--build-only] [-p BUILD | -- NVCC-FLAGS]\n"
+    "                                                                       all of the above in one go\n\n"
     "Compiler flags follow `--` and are nvcc's (translated for Clang), or come from\n"
     "BUILD/compile_commands.json with -p. `relayout SUBCOMMAND --help` explains each one.\n";
 

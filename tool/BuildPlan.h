@@ -1,0 +1,57 @@
+// Building a program from instrumented sources with nvcc. A plan is only data, the nvcc commands
+// in the order they run, so that it can be printed, tested and run, and reused by anything that
+// drives nvcc for relayout (optimize today, a compiler wrapper later).
+#pragma once
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace relayout {
+
+// One nvcc invocation: args[0] is nvcc; `output` the file it writes (its folder is made before it
+// runs); `what` says in a few words what it makes, for errors.
+struct NvccCommand {
+  std::vector<std::string> args;
+  std::string output;
+  std::string what;
+  std::string text() const;  // the command line, shell-quoted where needed
+};
+
+// What relayout adds to every build: its runtime and CUPTI.
+struct RuntimeToolchain {
+  std::string nvcc;
+  std::string runtimeIncludeDir;  // holds relayout/rt.cuh
+  std::string runtimeLibrary;     // librelayout_rt.a
+  std::string cuptiLibraryDir;
+};
+
+struct UnitToBuild {
+  std::string originalSource;      // as given; its folder is searched for the headers it includes
+  std::string instrumentedSource;  // the instrumented copy that is compiled
+  std::vector<std::string> flags;  // nvcc's flags for this unit: from the compile database, or the same for all
+};
+
+struct BuildRequest {
+  std::vector<UnitToBuild> units;
+  // Folders holding instrumented copies of project headers, searched before every original include
+  // folder so that those copies win.
+  std::vector<std::string> instrumentedIncludeRoots;
+  // true: each unit compiled with its own flags into objectDir, then one link (compile database);
+  // false: one nvcc command compiles and links every unit with the units' shared flags.
+  bool compileSeparately = false;
+  std::string objectDir;
+  std::string program;
+};
+
+// The commands that build `request.program`. The GPU architecture is the flags' own (-arch,
+// -gencode, ...; the link takes every unit's), otherwise the GPU of this machine (-arch=native).
+// Relocatable device code (-rdc=true, -dc) in any unit makes the link a device link too.
+std::vector<NvccCommand> planBuild(const BuildRequest& request, const RuntimeToolchain& toolchain);
+
+// Runs the commands in order, each printed first as "relayout: building the instrumented program: ...";
+// stops at the first that fails, with an error saying which.
+llvm::Error runBuild(const std::vector<NvccCommand>& commands);
+
+}  // namespace relayout
