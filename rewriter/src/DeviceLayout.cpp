@@ -1,5 +1,7 @@
 #include "DeviceLayout.h"
 
+#include <clang/Basic/IdentifierTable.h>
+#include <clang/Basic/LangOptions.h>
 #include <llvm/ADT/StringExtras.h>
 
 #include <set>
@@ -13,6 +15,17 @@ static llvm::Error planError(const llvm::Twine& message) {
 static bool isIdentifier(llvm::StringRef s) {
   if (s.empty() || llvm::isDigit(s[0])) return false;
   return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+// A keyword of CUDA C++ (`int`, `and`, `co_await`) or a name reserved to the implementation
+// (`__x`, `_X`): not a member name generated code may declare.
+static bool isKeywordOrReserved(llvm::StringRef s) {
+  clang::LangOptions lang;
+  lang.CPlusPlus = lang.CPlusPlus11 = lang.CPlusPlus14 = lang.CPlusPlus17 = lang.CPlusPlus20 = true;
+  lang.CXXOperatorNames = lang.Bool = lang.WChar = lang.Char8 = lang.Coroutines = lang.CUDA = true;
+  clang::IdentifierTable table(lang);
+  const clang::IdentifierInfo& id = table.get(s);
+  return id.isKeyword(lang) || id.isCPlusPlusOperatorKeyword() || clang::isReservedInAllContexts(id.isReserved(lang));
 }
 
 const DeviceArray* DeviceLayout::arrayOf(const std::string& field) const {
@@ -61,6 +74,8 @@ llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std:
         return planError("plan lays out struct '" + s + "' as soa but its cluster '" + c.name + "' has several fields");
       if (!isIdentifier(c.name))
         return planError("plan's cluster '" + c.name + "' of struct '" + s + "' is not a C++ identifier");
+      if (isKeywordOrReserved(c.name))
+        return planError("plan's cluster '" + c.name + "' of struct '" + s + "' is a C++ keyword or reserved name");
       array.member = c.name;
       array.clusterStruct = baseName + "_" + c.name;
     }

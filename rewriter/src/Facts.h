@@ -118,6 +118,10 @@ struct StructDef {
   unsigned insertOffset = 0;
   bool insertAtLineStart = false;  // at the start of the line after the definition
   bool blankLineFollows = false;
+  // The start of the line where the outermost declaration holding the definition begins (the
+  // struct, or its outermost namespace): the headers the generated code needs go there, at
+  // namespace scope.
+  unsigned includeOffset = 0;
   std::vector<FieldFacts> fields;
   std::vector<std::string> refusals;  // rendered warnings about the struct itself
   std::string keptNote;               // rendered note: the struct keeps its layout

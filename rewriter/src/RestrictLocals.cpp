@@ -119,6 +119,9 @@ void UseCollector::emitRestrictLocals() {
       if (!field) continue;
       clang::QualType type = clang::TypeName::getFullyQualifiedType(field->getType(), context_);
       Decl decl{pointerTo(type, local->second) + init, "", &array};
+      if (hasUnnamedSpelling(type.getAsString(policy)))  // `union {...} u`: named through the member
+        decl.text = (r.pointeeConst ? "const " : "") + std::string("decltype(") + memberPath(field) +
+                    ")* __restrict__ " + local->second + init;
       if (splittable(field, *r.info))
         decl.split = pointerTo(context_.getBaseElementType(type), local->second) + init;
       decls.push_back(std::move(decl));

@@ -106,6 +106,8 @@ llvm::Error checkPlan(const Plan& plan, const ProgramFacts& facts) {
       if (s.layout != Layout::AoS) {
         if (auto layout = rw::makeDeviceLayout(s, def.spelled, fields); !layout)
           all = llvm::joinErrors(std::move(all), layout.takeError());
+        else if (llvm::Error clash = rw::checkGeneratedNames(*layout, def))
+          all = llvm::joinErrors(std::move(all), std::move(clash));
       } else {
         for (const std::string& f : s.fields)
           if (!known.count(f))
@@ -214,6 +216,13 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   RewriteResult result;
   std::set<std::string> seen;
   std::vector<Edit> accepted;  // sorted, unique
+  // Per file, what its accepted layouts include and the earliest place one can go.
+  struct Includes {
+    unsigned offset = ~0u;
+    std::set<std::string> headers;
+    bool cudaRuntime = false;
+  };
+  std::map<std::string, Includes> includes;
   for (const StructPlan& s : plan.structs) {
     if (s.layout == Layout::AoS) continue;
     StructOutcome outcome{s.name, s.layout, false};
@@ -262,6 +271,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     auto split = [&](const std::string& field) { return !kept.count(field); };
 
     std::vector<Edit> edits;
+    std::map<std::string, Includes> structIncludes;
     unsigned helpers = 0;
     if (warnings.empty()) {
       for (const rw::Entity* e : device) {
@@ -289,7 +299,12 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
         auto layout = rw::makeDeviceLayout(s, def->spelled, fields);
         if (!layout) return layout.takeError();  // checked above
         decideSplits(*layout, *def, kept);
-        std::string code = rw::emitDeviceLayout(*layout, *def, helpers);
+        rw::EmittedLayout emitted = rw::emitDeviceLayout(*layout, *def, helpers);
+        Includes& in = structIncludes[def->file];
+        in.offset = std::min(in.offset, def->includeOffset);
+        in.headers.insert(emitted.headers.begin(), emitted.headers.end());
+        in.cudaRuntime |= emitted.callsRuntime;
+        std::string code = std::move(emitted.code);
         code = def->insertAtLineStart ? "\n" + code + (def->blankLineFollows ? "" : "\n")
                                       : "\n\n" + code;
         edits.push_back(Edit{def->file, def->insertOffset, 0, 0, code});
@@ -304,6 +319,12 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
                            "its edits overlap with another rewrite here; relayout does not combine them");
       } else {
         accepted = std::move(merged);
+        for (const auto& [file, in] : structIncludes) {
+          Includes& all = includes[file];
+          all.offset = std::min(all.offset, in.offset);
+          all.headers.insert(in.headers.begin(), in.headers.end());
+          all.cudaRuntime |= in.cudaRuntime;
+        }
       }
     }
     if (!warnings.empty()) {
@@ -319,6 +340,10 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   }
   for (const StructOutcome& o : result.structs) result.ok &= o.rewritten;
 
+  // One block of includes per file, at the place of its first generated layout's.
+  for (const auto& [file, in] : includes)
+    accepted.push_back(Edit{file, in.offset, 0, 0, rw::emitIncludes(in.headers, in.cudaRuntime), true});
+  std::sort(accepted.begin(), accepted.end());
   std::map<std::string, std::vector<Edit>> byFile;
   for (const Edit& e : accepted) byFile[e.file].push_back(e);
   std::set<std::string> written;

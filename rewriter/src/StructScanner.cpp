@@ -21,6 +21,23 @@ static std::string spelledName(const clang::RecordDecl* record) {
   return "";
 }
 
+bool hasUnnamedSpelling(const std::string& spelled) {
+  return spelled.find("(unnamed") != std::string::npos || spelled.find("(anonymous") != std::string::npos ||
+         spelled.find("(lambda") != std::string::npos;
+}
+
+std::string memberPath(const clang::FieldDecl* field) {
+  const clang::RecordDecl* record = field->getParent();
+  clang::PrintingPolicy policy = record->getASTContext().getPrintingPolicy();
+  policy.SuppressUnwrittenScope = true;  // no "(anonymous namespace)::"
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (record->getIdentifier()) record->printQualifiedName(os, policy);
+  else if (const clang::TypedefNameDecl* typedefName = record->getTypedefNameForAnonDecl())
+    typedefName->printQualifiedName(os, policy);
+  return text + "::" + field->getNameAsString();
+}
+
 namespace {
 
 class DefinitionFinder : public clang::RecursiveASTVisitor<DefinitionFinder> {
@@ -93,6 +110,15 @@ FieldFacts StructScanner::describeField(const clang::FieldDecl* field) {
   FieldFacts facts;
   facts.name = field->getNameAsString();
   spell(type, facts.type, facts.valueDecl, facts.pointerType, facts.pointerDecl);
+  if (hasUnnamedSpelling(facts.type)) {
+    // `union { float f; int i; } u;`: its type has no name to write, so generated code names it
+    // through the member (valid in an unevaluated operand since C++11).
+    std::string named = "decltype(" + memberPath(field) + ")";
+    facts.type = named;
+    facts.valueDecl = named + " @";
+    facts.pointerType = named + "*";
+    facts.pointerDecl = named + "* @";
+  }
   facts.size = context_.getTypeSizeInChars(field->getType()).getQuantity();
   facts.align = context_.getTypeAlignInChars(field->getType()).getQuantity();
   facts.isArray = field->getType()->isArrayType();
@@ -174,6 +200,9 @@ void StructScanner::checkShape(const clang::RecordDecl* record, const DeviceLayo
     else if (type->isReferenceType()) refuse(field->getLocation(), name + "is a reference");
     else if (type.isConstQualified() || type.isVolatileQualified())
       refuse(field->getLocation(), name + "is const or volatile");
+    else if (type->isArrayType() && hasUnnamedSpelling(clang::QualType(type->getBaseElementTypeUnsafe(), 0).getAsString()))
+      refuse(field->getLocation(), name + "is an array of a type without a name, which its split arrays would "
+                                          "have to spell");
     else if (context_.getTypeAlignInChars(type).getQuantity() > 16)
       refuse(field->getLocation(), name + "is aligned to more than 16 bytes, more than new[] guarantees for "
                                           "the host staging buffer");
@@ -218,7 +247,27 @@ bool StructScanner::findInsertion(const clang::RecordDecl* record, StructDef& de
     def.insertOffset = after;
   }
   def.file = edits_.filePath(*brace);
+  def.includeOffset = includePoint(record, *brace);
   return true;
+}
+
+// The start of the line of the outermost declaration holding `record` (its typedef for `typedef
+// struct {...} P;`), so headers included there land at global scope; the struct's own line where
+// that declaration starts in another file.
+unsigned StructScanner::includePoint(const clang::RecordDecl* record, clang::SourceLocation brace) {
+  const clang::Decl* outer = record;
+  while (!outer->getDeclContext()->isTranslationUnit())
+    outer = clang::Decl::castFromDeclContext(outer->getDeclContext());
+  clang::SourceLocation begin = outer->getBeginLoc();
+  if (outer == record)
+    if (const clang::TypedefNameDecl* typedefName = record->getTypedefNameForAnonDecl())
+      begin = typedefName->getBeginLoc();
+  const clang::SourceManager& sm = context_.getSourceManager();
+  auto written = edits_.written(begin);
+  if (!written || sm.getFileID(*written) != sm.getFileID(brace)) written = edits_.written(record->getBeginLoc());
+  llvm::StringRef data = edits_.fileData(*written);
+  size_t lineStart = data.rfind('\n', sm.getFileOffset(*written));
+  return lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
 }
 
 }  // namespace relayout::rw

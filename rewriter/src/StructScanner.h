@@ -28,6 +28,11 @@ struct PlannedStruct {
 // rule as the site map's).
 std::string recordName(const clang::RecordDecl* record);
 
+// Whether clang's spelling of a type names something code cannot write: "(unnamed union at ...)".
+bool hasUnnamedSpelling(const std::string& spelled);
+// "sim::P::u": the member as generated code names it from any scope, for `decltype(sim::P::u)`.
+std::string memberPath(const clang::FieldDecl* field);
+
 class StructScanner {
  public:
   StructScanner(clang::ASTContext& context, const Plan& plan, SourceEdits& edits, DiagRenderer& diags,
@@ -42,6 +47,7 @@ class StructScanner {
   void addDefinition(const clang::RecordDecl* record, const StructPlan& plan);
   void checkShape(const clang::RecordDecl* record, const DeviceLayout& layout, StructDef& def);
   bool findInsertion(const clang::RecordDecl* record, StructDef& def, clang::SourceLocation& end);
+  unsigned includePoint(const clang::RecordDecl* record, clang::SourceLocation brace);
   FieldFacts describeField(const clang::FieldDecl* field);
 
   clang::ASTContext& context_;
