@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
 #include <llvm/Support/StringSaver.h>
@@ -103,7 +104,30 @@ static llvm::Expected<std::string> obtainProfile(const std::vector<InstrumentedU
   return profilePath;
 }
 
+// Everything after the instrumented sources are written: profile, decide, rewrite.
+static llvm::Error profileAnalyzeRewrite(const std::vector<InstrumentedUnit>& units,
+                                         const std::vector<std::string>& siteMaps, const std::string& instrumentedDir,
+                                         const std::vector<std::string>& trailing) {
+  auto profilePath = obtainProfile(units, instrumentedDir, trailing);
+  if (!profilePath) return profilePath.takeError();
+  auto analysis = analyzeFiles(siteMaps, *profilePath);
+  if (!analysis) return analysis.takeError();
+  llvm::outs() << renderTerminalReport(*analysis);
+
+  OutputSet outputs;
+  const std::string planPath = outDir + "/plan.json";
+  outputs.add(planPath, analysis->plan.toJson().dump(1) + "\n");
+  outputs.add(outDir + "/report.md", renderMarkdownReport(*analysis));
+  outputs.add(outDir + "/report.html", renderHtmlReport(*analysis));
+  outputs.add(outDir + "/report.json", renderJsonReport(*analysis).dump(1) + "\n");
+  RewriteDestination rewritten{RewriteOutput::OutRoot, outDir + "/rewritten", ""};
+  if (llvm::Error err = rewriteAndStage(analysis->plan, planPath, files, buildDir, trailing, rewritten, outputs))
+    return err;
+  return outputs.commit(files);
+}
+
 static int run(const std::vector<std::string>& trailing) {
+  if (llvm::Error err = checkGivenOnce(outDir)) return reportError(std::move(err));
   const std::string instrumentedDir = outDir + "/instrumented";
   OutputSet instrumented;
   std::vector<InstrumentedUnit> units;
@@ -115,24 +139,18 @@ static int run(const std::vector<std::string>& trailing) {
   options.traceLaunches = 2;
   auto siteMaps = stageInstrumented(files, buildDir, trailing, options, instrumentedDir, instrumented, &units);
   if (!siteMaps) return reportError(siteMaps.takeError());
+  // What the profiling step builds and records beside the outputs (removed again on failure).
+  std::vector<std::string> byProfiling;
+  for (const std::string& file : {instrumentedDir + "/program", outDir + "/profile.json", outDir + "/profile.trace"})
+    if (!llvm::sys::fs::exists(file)) byProfiling.push_back(file);
   if (llvm::Error err = instrumented.commit(files)) return reportError(std::move(err));
 
-  auto profilePath = obtainProfile(units, instrumentedDir, trailing);
-  if (!profilePath) return reportError(profilePath.takeError());
-  auto analysis = analyzeFiles(*siteMaps, *profilePath);
-  if (!analysis) return reportError(analysis.takeError());
-  llvm::outs() << renderTerminalReport(*analysis);
-
-  OutputSet outputs;
-  const std::string planPath = outDir + "/plan.json";
-  outputs.add(planPath, analysis->plan.toJson().dump(1) + "\n");
-  outputs.add(outDir + "/report.md", renderMarkdownReport(*analysis));
-  outputs.add(outDir + "/report.html", renderHtmlReport(*analysis));
-  outputs.add(outDir + "/report.json", renderJsonReport(*analysis).dump(1) + "\n");
-  if (llvm::Error err = rewriteAndStage(analysis->plan, planPath, files, buildDir, trailing, RewriteOutput::Directory,
-                                        outDir + "/rewritten", outputs))
+  if (llvm::Error err = profileAnalyzeRewrite(units, *siteMaps, instrumentedDir, trailing)) {
+    // A failed run leaves nothing of its own behind.
+    for (const std::string& file : byProfiling) llvm::sys::fs::remove(file);
+    instrumented.removeCommitted();
     return reportError(std::move(err));
-  if (llvm::Error err = outputs.commit(files)) return reportError(std::move(err));
+  }
   llvm::errs() << "relayout: plan, report and rewritten sources are in " << outDir << "\n";
   return 0;
 }

@@ -20,3 +20,26 @@ config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 config.environment["PATH"] = os.pathsep.join([os.path.dirname(config.filecheck), os.environ.get("PATH", "")])
 # Built sample programs: build/samples/NAME/sample_NAME_VARIANT.
 config.substitutions.append(("%samplebin", os.path.join(config.relayout_bin_root, "samples")))
+
+# Tests that fill a small file system mount a tmpfs of a few KB; that needs root (or CAP_SYS_ADMIN).
+def _can_mount_tmpfs():
+    import subprocess, tempfile
+    folder = tempfile.mkdtemp(prefix="relayout-lit-")
+    try:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", folder],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+        if mounted:
+            subprocess.run(["umount", folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return mounted
+    except OSError:
+        return False
+    finally:
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass
+
+if _can_mount_tmpfs():
+    config.available_features.add("tmpfs-mount")
+else:
+    lit_config.note("the full-disk tests are skipped: this user cannot mount a tmpfs")
