@@ -28,7 +28,7 @@ static cl::SubCommand command("optimize",
                               "choose a layout per struct and rewrite the sources, all under the output folder:\n"
                               "  DIR/instrumented/  instrumented sources, site maps and program\n"
                               "  DIR/profile.json   the profile;  DIR/plan.json, DIR/report.{md,html,json}  the decision\n"
-                              "  DIR/rewritten/     the rewritten sources and headers, in the sources' tree (rewrite --out-root)\n"
+                              "  DIR/rewritten/     the rewritten sources and headers, in the sources' tree\n"
                               "Outputs appear only when a step succeeds; a failed run removes what it wrote.\n"
                               "Flags after `--` are nvcc's, used to build the instrumented program and to parse.\n"
                               "Without a GPU, --recorded-profile names a profile recorded earlier on a GPU from "

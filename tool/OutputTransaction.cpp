@@ -77,7 +77,8 @@ std::string uniqueBeside(const std::string& file, const char* suffix) {
 
 nlohmann::json toJson(const Journal& journal) {
   nlohmann::json files = nlohmann::json::array();
-  for (const Entry& e : journal.entries) files.push_back({{"path", e.path}, {"staged", e.staged}, {"backup", e.backup}});
+  for (const Entry& e : journal.entries)
+    files.push_back({{"path", e.path}, {"staged", e.staged}, {"backup", e.backup}});
   return {{"format", "relayout-journal"}, {"version", 1}, {"pid", journal.pid}, {"committed", journal.committed},
           {"folders", journal.folders}, {"files", files}};
 }
@@ -234,7 +235,7 @@ llvm::Expected<CommittedOutputs> commitOutputs(const std::vector<StagedOutput>& 
   journalFolder = absolute(journalFolder);
   std::vector<std::string> folders = {journalFolder};
   for (const StagedOutput& out : outputs) folders.push_back(path::parent_path(out.path).str());
-  if (llvm::Error err = recoverInterruptedRuns(folders)) return std::move(err);
+  if (llvm::Error err = recoverInterruptedRuns(folders)) return err;
 
   HeldSignals held;
   Journal journal;
@@ -255,7 +256,8 @@ llvm::Expected<CommittedOutputs> commitOutputs(const std::vector<StagedOutput>& 
     std::vector<std::string> missing;  // innermost first
     for (llvm::StringRef f = folder; !f.empty() && !fs::exists(f); f = path::parent_path(f)) missing.push_back(f.str());
     for (auto f = missing.rbegin(); f != missing.rend(); ++f) {
-      if (::mkdir(f->c_str(), 0777) != 0 && errno != EEXIST) return fail(systemError("cannot create folder", *f, errno));
+      if (::mkdir(f->c_str(), 0777) != 0 && errno != EEXIST)
+        return fail(systemError("cannot create folder", *f, errno));
       journal.folders.push_back(*f);
     }
   }

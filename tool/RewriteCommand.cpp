@@ -129,7 +129,8 @@ static llvm::Expected<std::vector<std::string>> treeDestinations(const std::vect
                         "keep their tree",
                         destination.dir, pathFromWorkingFolder(paths.front()), pathFromWorkingFolder(p),
                         destination.dir));
-    for (const std::string& p : paths) destinations.push_back(destination.dir + "/" + llvm::sys::path::filename(p).str());
+    for (const std::string& p : paths)
+      destinations.push_back(destination.dir + "/" + llvm::sys::path::filename(p).str());
   } else {
     std::string root = destination.inRoot.empty() ? commonFolder(paths) : absolutePath(destination.inRoot);
     for (const std::string& p : paths) {
@@ -168,7 +169,8 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   // Every given source is written (so that an output tree builds), and every header that changed.
   std::vector<const RewrittenFile*> written, changed;
   for (const RewrittenFile& file : result->files) {
-    bool given = std::any_of(sources.begin(), sources.end(), [&](const std::string& s) { return samePath(s, file.path); });
+    bool given =
+        std::any_of(sources.begin(), sources.end(), [&](const std::string& s) { return samePath(s, file.path); });
     if (given || file.rewritten != file.original) written.push_back(&file);
     if (file.rewritten != file.original) changed.push_back(&file);
     if (destination.mode != RewriteOutput::InPlace) outputs.protect(file.path);
@@ -192,6 +194,11 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
         diffText += *d;
       }
       llvm::outs() << diffText;
+      llvm::outs().flush();
+      if (std::error_code ec = llvm::outs().error()) {
+        llvm::outs().clear_error();  // else LLVM ends the process with "IO failure on output stream"
+        return llvm::createStringError(ec, "cannot write the diff to standard output: " + ec.message());
+      }
       return llvm::Error::success();
     }
   }
@@ -221,14 +228,17 @@ static int run(const std::vector<std::string>& trailing) {
                      : inPlace ? RewriteOutput::InPlace
                      : !outDir.empty() ? RewriteOutput::Folder
                                        : RewriteOutput::OutRoot;
-  destination.dir = !outDir.empty() ? outDir.getValue() : !outRoot.empty() ? outRoot.getValue() : "relayout-out/rewritten";
+  destination.dir = !outDir.empty()    ? outDir.getValue()
+                    : !outRoot.empty() ? outRoot.getValue()
+                                       : "relayout-out/rewritten";
   destination.inRoot = inRoot;
   OutputSet staged;
   std::string planName = planPath.empty() ? sites.front() : planPath.getValue();
   if (llvm::Error err = rewriteAndStage(*plan, planName, files, buildDir, trailing, destination, staged))
     return reportError(std::move(err));
-  if (llvm::Error err = staged.commit(destination.mode == RewriteOutput::InPlace ? std::vector<std::string>{} : std::vector<std::string>(files.begin(), files.end())))
-    return reportError(std::move(err));
+  std::vector<std::string> inputs;  // --in-place is the one output allowed over them
+  if (destination.mode != RewriteOutput::InPlace) inputs.assign(files.begin(), files.end());
+  if (llvm::Error err = staged.commit(inputs)) return reportError(std::move(err));
   if (destination.mode == RewriteOutput::Folder || destination.mode == RewriteOutput::OutRoot)
     llvm::errs() << "relayout: wrote " << staged.files().size() << " files to " << destination.dir << "\n";
   if (destination.mode == RewriteOutput::InPlace)
