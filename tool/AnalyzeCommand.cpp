@@ -85,6 +85,8 @@ llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPat
 
 static int run(const std::vector<std::string>& trailing) {
   if (!trailing.empty()) return reportError("analyze takes no arguments after `--`");
+  for (const cl::Option* option : std::initializer_list<const cl::Option*>{&output, &markdown, &html, &jsonReport})
+    if (llvm::Error err = checkGivenOnce(*option)) return reportError(std::move(err));
   AnalyzeOptions options;
   options.clusters = !noClusters;
   options.tracePath = tracePath;
@@ -109,7 +111,7 @@ static int run(const std::vector<std::string>& trailing) {
   if (!markdown.empty()) outputs.add(markdown, renderMarkdownReport(*analysis));
   if (!html.empty()) outputs.add(html, renderHtmlReport(*analysis));
   if (!jsonReport.empty()) outputs.add(jsonReport, renderJsonReport(*analysis).dump(1) + "\n");
-  if (llvm::Error err = outputs.commit({})) return reportError(std::move(err));
+  if (llvm::Error err = outputs.commit(sites)) return reportError(std::move(err));
   llvm::outs() << renderTerminalReport(*analysis);
   llvm::errs() << "relayout: plan written to " << output << "\n";
   return 0;

@@ -112,6 +112,7 @@ llvm::Expected<std::vector<std::string>> stageInstrumented(const std::vector<std
 }
 
 static int run(const std::vector<std::string>& trailing) {
+  if (llvm::Error err = checkGivenOnce(outDir)) return reportError(std::move(err));
   InstrumentOptions options;
   if (llvm::Error err = sampling.apply(options)) return reportError(std::move(err));
   const bool traceOptionsGiven = traceCapacity.getNumOccurrences() || traceLaunches.getNumOccurrences();

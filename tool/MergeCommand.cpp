@@ -20,6 +20,7 @@ static cl::opt<std::string> output("o", cl::desc("Merged profile to write"), cl:
 
 static int run(const std::vector<std::string>& trailing) {
   if (!trailing.empty()) return reportError("merge takes no arguments after `--`");
+  if (llvm::Error err = checkGivenOnce(output)) return reportError(std::move(err));
   std::vector<std::pair<std::string, Profile>> profiles;
   for (const std::string& path : inputs) {
     auto profile = Profile::load(path);

@@ -25,7 +25,8 @@ static cl::SubCommand command("optimize",
                               "choose a layout per struct and rewrite the sources, all under the output folder:\n"
                               "  DIR/instrumented/  instrumented sources, site maps and program\n"
                               "  DIR/profile.json   the profile;  DIR/plan.json, DIR/report.{md,html,json}  the decision\n"
-                              "  DIR/rewritten/     the rewritten sources\n"
+                              "  DIR/rewritten/     the rewritten sources and headers, in the sources' tree\n"
+                              "Outputs appear only when a step succeeds; a failed run removes what it wrote.\n"
                               "Flags after `--` are nvcc's, used to parse and to build the instrumented program with "
                               "one nvcc command. With -p BUILD, each source is parsed and compiled with its own "
                               "entry in BUILD/compile_commands.json (its -I, -D, -std, -arch, -rdc...; objects in "
@@ -127,7 +128,27 @@ static llvm::Expected<std::string> useRecordedProfile(const GpuAvailability& gpu
   return recordedProfile.getValue();
 }
 
+// What follows the profile: decide, report and rewrite.
+static llvm::Error analyzeAndRewrite(const std::vector<std::string>& siteMaps, const std::string& profilePath,
+                                     const std::vector<std::string>& trailing) {
+  auto analysis = analyzeFiles(siteMaps, profilePath);
+  if (!analysis) return analysis.takeError();
+  llvm::outs() << renderTerminalReport(*analysis);
+
+  OutputSet outputs;
+  const std::string planPath = outDir + "/plan.json";
+  outputs.add(planPath, analysis->plan.toJson().dump(1) + "\n");
+  outputs.add(outDir + "/report.md", renderMarkdownReport(*analysis));
+  outputs.add(outDir + "/report.html", renderHtmlReport(*analysis));
+  outputs.add(outDir + "/report.json", renderJsonReport(*analysis).dump(1) + "\n");
+  RewriteDestination rewritten{RewriteOutput::OutRoot, outDir + "/rewritten", ""};
+  if (llvm::Error err = rewriteAndStage(analysis->plan, planPath, files, buildDir, trailing, rewritten, outputs))
+    return err;
+  return outputs.commit(files);
+}
+
 static int run(const std::vector<std::string>& trailing) {
+  if (llvm::Error err = checkGivenOnce(outDir)) return reportError(std::move(err));
   if (buildOnly && (recordedProfile.getNumOccurrences() || runArgs.getNumOccurrences()))
     return reportError("--build-only stops before the profiled run: --run and --recorded-profile have no use with it");
   const GpuAvailability gpu = detectGpu();
@@ -153,6 +174,10 @@ static int run(const std::vector<std::string>& trailing) {
   options.traceLaunches = 2;
   auto siteMaps = stageInstrumented(files, buildDir, trailing, options, instrumentedDir, instrumented, &units);
   if (!siteMaps) return reportError(siteMaps.takeError());
+  // What the profiling step builds and records beside the outputs (removed again on failure).
+  std::vector<std::string> byProfiling;
+  for (const std::string& file : {instrumentedDir + "/program", outDir + "/profile.json", outDir + "/profile.trace"})
+    if (!llvm::sys::fs::exists(file)) byProfiling.push_back(file);
   if (llvm::Error err = instrumented.commit(files)) return reportError(std::move(err));
 
   // Each unit's instrumented copy sits at its path in the instrumented tree, beside the
@@ -164,29 +189,25 @@ static int run(const std::vector<std::string>& trailing) {
           build.instrumentedIncludeRoots.end())
         build.instrumentedIncludeRoots.push_back(root);
   }
-  if (building)
-    if (llvm::Error err = runBuild(planBuild(build, thisToolchain()))) return reportError(std::move(err));
+  auto rest = [&]() -> llvm::Error {
+    if (building)
+      if (llvm::Error err = runBuild(planBuild(build, thisToolchain()))) return err;
+    if (buildOnly) return llvm::Error::success();
+    auto profilePath = gpu.available ? profileOnGpu(build.program) : useRecordedProfile(gpu);
+    if (!profilePath) return profilePath.takeError();
+    return analyzeAndRewrite(*siteMaps, *profilePath, trailing);
+  };
+  if (llvm::Error err = rest()) {
+    // A failed run leaves nothing of its own behind.
+    for (const std::string& file : byProfiling) llvm::sys::fs::remove(file);
+    instrumented.removeCommitted();
+    return reportError(std::move(err));
+  }
   if (buildOnly) {
     llvm::errs() << "relayout: built " << build.program << "; profile it on a GPU with `relayout profile -o "
                  << "PROFILE.json -- " << build.program << " ARGS`\n";
     return 0;
   }
-  auto profilePath = gpu.available ? profileOnGpu(build.program) : useRecordedProfile(gpu);
-  if (!profilePath) return reportError(profilePath.takeError());
-  auto analysis = analyzeFiles(*siteMaps, *profilePath);
-  if (!analysis) return reportError(analysis.takeError());
-  llvm::outs() << renderTerminalReport(*analysis);
-
-  OutputSet outputs;
-  const std::string planPath = outDir + "/plan.json";
-  outputs.add(planPath, analysis->plan.toJson().dump(1) + "\n");
-  outputs.add(outDir + "/report.md", renderMarkdownReport(*analysis));
-  outputs.add(outDir + "/report.html", renderHtmlReport(*analysis));
-  outputs.add(outDir + "/report.json", renderJsonReport(*analysis).dump(1) + "\n");
-  if (llvm::Error err = rewriteAndStage(analysis->plan, planPath, files, buildDir, trailing, RewriteOutput::Directory,
-                                        outDir + "/rewritten", outputs))
-    return reportError(std::move(err));
-  if (llvm::Error err = outputs.commit(files)) return reportError(std::move(err));
   llvm::errs() << "relayout: plan, report and rewritten sources are in " << outDir << "\n";
   return 0;
 }

@@ -10,34 +10,95 @@
 #include <llvm/ADT/ScopeExit.h>
 #include <llvm/Support/Program.h>
 
+#include <set>
+
 namespace relayout {
 
 void OutputSet::add(std::string path, std::string contents) {
-  files_.emplace_back(std::move(path), std::move(contents));
+  files_.push_back({absolutePath(path), std::move(contents)});
+}
+
+std::string absolutePath(llvm::StringRef path) {
+  llvm::SmallString<256> out(path);
+  llvm::sys::fs::make_absolute(out);
+  llvm::sys::path::remove_dots(out, /*remove_dot_dot=*/true);
+  return out.str().str();
 }
 
 bool samePath(const std::string& a, const std::string& b) {
   auto normal = [](const std::string& p) {
     llvm::SmallString<256> out;
-    if (llvm::sys::fs::real_path(p, out)) {  // does not exist yet: make it absolute and tidy
-      out = p;
-      llvm::sys::fs::make_absolute(out);
-      llvm::sys::path::remove_dots(out, true);
-    }
+    if (llvm::sys::fs::real_path(p, out)) return absolutePath(p);  // does not exist yet
     return out.str().str();
   };
   return normal(a) == normal(b);
 }
 
-llvm::Error OutputSet::commit(const std::vector<std::string>& protectedPaths) const {
-  for (const auto& [path, contents] : files_)
-    for (const std::string& source : protectedPaths)
-      if (samePath(path, source))
-        return fileError(path, "refusing to overwrite an input source (choose another output folder, or "
-                               "use --in-place to change sources deliberately)");
-  for (const auto& [path, contents] : files_)
-    if (llvm::Error err = writeFileAtomically(path, contents)) return err;
+std::string commonFolder(const std::vector<std::string>& absolutePaths) {
+  if (absolutePaths.empty()) return absolutePath(".");
+  std::vector<llvm::StringRef> common(llvm::sys::path::begin(absolutePaths.front()),
+                                      llvm::sys::path::end(absolutePaths.front()));
+  common.pop_back();  // the file name
+  for (const std::string& p : absolutePaths) {
+    std::vector<llvm::StringRef> parts(llvm::sys::path::begin(p), llvm::sys::path::end(p));
+    parts.pop_back();
+    size_t same = 0;
+    while (same < common.size() && same < parts.size() && common[same] == parts[same]) ++same;
+    common.resize(same);
+  }
+  llvm::SmallString<256> out;
+  for (llvm::StringRef part : common) llvm::sys::path::append(out, part);
+  return out.empty() ? "/" : out.str().str();
+}
+
+std::optional<std::string> pathInside(llvm::StringRef folder, llvm::StringRef path) {
+  std::string prefix = folder.str();
+  if (!llvm::StringRef(prefix).ends_with("/")) prefix += "/";
+  if (!path.starts_with(prefix)) return std::nullopt;
+  return path.drop_front(prefix.size()).str();
+}
+
+std::string pathFromWorkingFolder(llvm::StringRef path) {
+  llvm::SmallString<256> cwd;
+  if (llvm::sys::fs::current_path(cwd)) return path.str();
+  std::string file = absolutePath(path);
+  std::string up;
+  for (std::string folder = cwd.str().str(); !folder.empty() && folder != "/";
+       folder = llvm::sys::path::parent_path(folder).str(), up += "../")
+    if (auto inside = pathInside(folder, file)) return up + *inside;
+  return file;
+}
+
+llvm::Error checkGivenOnce(const llvm::cl::Option& option) {
+  if (option.getNumOccurrences() > 1)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "-" + option.ArgStr.str() + " is given " +
+                                       std::to_string(option.getNumOccurrences()) + " times; give it once");
   return llvm::Error::success();
+}
+
+llvm::Error OutputSet::commit(const std::vector<std::string>& inputs) {
+  std::vector<std::string> guarded = protected_;
+  guarded.insert(guarded.end(), inputs.begin(), inputs.end());
+  std::set<std::string> seen;
+  for (const StagedOutput& file : files_) {
+    if (!seen.insert(file.path).second) return fileError(file.path, "two outputs of this run have this path");
+    for (const std::string& input : guarded)
+      if (samePath(file.path, input))
+        return fileError(file.path, "refusing to overwrite an input source (choose another output folder, or use "
+                                    "--in-place to change sources deliberately)");
+  }
+  auto committed = commitOutputs(files_, journalFolder_);
+  if (!committed) return committed.takeError();
+  committed_ = std::move(*committed);
+  return llvm::Error::success();
+}
+
+void OutputSet::removeCommitted() {
+  for (const std::string& file : committed_.newFiles) llvm::sys::fs::remove(file);
+  for (auto folder = committed_.newFolders.rbegin(); folder != committed_.newFolders.rend(); ++folder)
+    llvm::sys::fs::remove(*folder);  // only when empty
+  committed_ = {};
 }
 
 // diffutils' `diff -u` does the diffing; the texts go through temporary files.

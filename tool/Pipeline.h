@@ -38,11 +38,21 @@ llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPat
 // Overrides every struct in `plan` with `layout` (aos or soa), for experiments.
 llvm::Error forceLayout(Plan& plan, const std::string& layout);
 
+// Where rewritten sources go. Folder (-o): every file into one folder, refused when they lie in
+// several; OutRoot (--out-root): each file at its path relative to inRoot (default: the common
+// folder of the files) under dir; Diff: a unified diff on stdout; InPlace: over the files
+// themselves (symbolic links followed), keeping FILE.orig.
+enum class RewriteOutput { Folder, OutRoot, Diff, InPlace };
+struct RewriteDestination {
+  RewriteOutput mode = RewriteOutput::OutRoot;
+  std::string dir;
+  std::string inRoot;
+};
+
 // Rewrites `sources` by `plan` (refusing sources the plan was not made for) and stages the
-// results: into outDir, as a diff printed to stdout, or over the sources with .orig backups.
-enum class RewriteOutput { Directory, Diff, InPlace };
+// results for `destination`: every given source and every header that changed.
 llvm::Error rewriteAndStage(const Plan& plan, const std::string& planPath, const std::vector<std::string>& sources,
-                            const std::string& buildDir, const std::vector<std::string>& flags, RewriteOutput mode,
-                            const std::string& outDir, OutputSet& outputs);
+                            const std::string& buildDir, const std::vector<std::string>& flags,
+                            const RewriteDestination& destination, OutputSet& outputs);
 
 }  // namespace relayout

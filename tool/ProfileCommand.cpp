@@ -125,21 +125,27 @@ llvm::Error runProfiled(const std::vector<std::string>& commandLine, const std::
   if (hw && !profile->hw)
     llvm::errs() << "relayout: warning: --hw: the profile has no hardware metrics (the program's `relayout: --hw:` "
                     "message says why)\n";
+  std::string text;
   if (hw && profile->hw) {
     // The runtime's file stands for the first run; the joined lines are written anew.
-    llvm::Error err = addOtherKernels(program, commandLine, profilePath, *profile);
-    if (!err) err = writeFileAtomically(temp, profile->toJson().dump(2) + "\n");
-    if (err) {
+    if (llvm::Error err = addOtherKernels(program, commandLine, profilePath, *profile)) {
       llvm::sys::fs::remove(temp);
       return err;
     }
+    text = profile->toJson().dump(2) + "\n";
+  } else {
+    auto written = readFile(temp);
+    if (!written) return written.takeError();
+    text = std::move(*written);
   }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, profilePath))
-    return fileError(profilePath, "cannot write: " + ec.message());
-  return llvm::Error::success();
+  llvm::sys::fs::remove(temp);
+  OutputSet outputs;  // the profile appears whole, like every output
+  outputs.add(profilePath, std::move(text));
+  return outputs.commit();
 }
 
 static int run(const std::vector<std::string>& trailing) {
+  if (llvm::Error err = checkGivenOnce(output)) return reportError(std::move(err));
   if (llvm::Error err = runProfiled(trailing, output, hwMetrics)) return reportError(std::move(err));
   llvm::errs() << "relayout: profile written to " << output << "\n";
   return 0;

@@ -8,6 +8,7 @@
 #include "relayout/rewriter/Rewriter.h"
 
 #include <fmt/format.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -22,19 +23,37 @@ static cl::SubCommand command("rewrite",
                               "Rewrite CUDA sources to the layouts a plan chose: struct definitions, device "
                               "allocations, copies, kernel parameters and accesses. A struct with a use that "
                               "cannot be rewritten safely is reported with its location and left unchanged.\n"
-                              "Nothing is written unless the whole run succeeds; the sources themselves change "
-                              "only with --in-place (which keeps FILE.orig).");
+                              "Nothing is written unless the whole run succeeds, and then every file or none; "
+                              "a file the run read is never overwritten, except with --in-place (which keeps "
+                              "FILE.orig).");
 static cl::list<std::string> files(cl::Positional, cl::desc("FILE.cu..."), cl::OneOrMore, cl::sub(command));
 static cl::opt<std::string> planPath("plan", cl::desc("Plan written by `relayout analyze`"), cl::value_desc("PLAN.json"),
                                      cl::sub(command));
 static cl::list<std::string> sites("sites",
                                    cl::desc("Without --plan: site maps whose structs --layout applies to"),
                                    cl::value_desc("S.sites.json"), cl::CommaSeparated, cl::sub(command));
-static cl::opt<std::string> outDir("o", cl::desc("Output folder (default: relayout-out/rewritten)"),
-                                   cl::value_desc("DIR"), cl::init("relayout-out/rewritten"), cl::sub(command));
-static cl::opt<bool> diff("diff", cl::desc("Print a unified diff instead of writing files"), cl::sub(command));
-static cl::opt<bool> inPlace("in-place", cl::desc("Rewrite the sources themselves, keeping FILE.orig backups"),
-                             cl::sub(command));
+static cl::opt<std::string> outDir("o",
+                                   cl::desc("Output folder for sources that all lie in one folder: each file as "
+                                            "DIR/NAME (files from several folders: use --out-root)"),
+                                   cl::value_desc("DIR"), cl::sub(command));
+static cl::opt<std::string> outRoot("out-root",
+                                    cl::desc("Output tree (default: relayout-out/rewritten): every given source, "
+                                             "and every header that changed, at its path relative to --in-root "
+                                             "under DIR; headers that did not change are not copied"),
+                                    cl::value_desc("DIR"), cl::sub(command));
+static cl::opt<std::string> inRoot("in-root",
+                                   cl::desc("With --out-root: the folder whose tree DIR mirrors (default: the "
+                                            "deepest folder holding every file written)"),
+                                   cl::value_desc("ROOT"), cl::sub(command));
+static cl::opt<bool> diff("diff",
+                          cl::desc("Print a unified diff instead of writing files, with paths relative to the "
+                                   "working folder (git apply and patch -p1 take it from there)"),
+                          cl::sub(command));
+static cl::opt<bool> inPlace("in-place",
+                            cl::desc("Rewrite the sources and the headers that change themselves (the target, "
+                                     "for a symbolic link), keeping the original as FILE.orig; an existing "
+                                     "FILE.orig is never replaced, so it keeps the first original"),
+                            cl::sub(command));
 static cl::opt<std::string> layout("layout", cl::desc("Force this layout on every struct in the plan (experiments)"),
                                    cl::value_desc("soa|aos"), cl::sub(command));
 static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
@@ -95,9 +114,51 @@ static llvm::Error checkPlanSources(const Plan& plan, const std::string& path, c
   return llvm::Error::success();
 }
 
+// Folder and OutRoot outputs: where each written file goes, in order.
+static llvm::Expected<std::vector<std::string>> treeDestinations(const std::vector<const RewrittenFile*>& written,
+                                                                 const RewriteDestination& destination) {
+  std::vector<std::string> destinations;
+  std::vector<std::string> paths;
+  for (const RewrittenFile* file : written) paths.push_back(absolutePath(file->path));
+  if (destination.mode == RewriteOutput::Folder) {
+    for (const std::string& p : paths)
+      if (llvm::sys::path::parent_path(p) != llvm::sys::path::parent_path(paths.front()))
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            fmt::format("-o {} would put files from several folders ({} and {}) into one; use --out-root {} to "
+                        "keep their tree",
+                        destination.dir, pathFromWorkingFolder(paths.front()), pathFromWorkingFolder(p),
+                        destination.dir));
+    for (const std::string& p : paths)
+      destinations.push_back(destination.dir + "/" + llvm::sys::path::filename(p).str());
+  } else {
+    std::string root = destination.inRoot.empty() ? commonFolder(paths) : absolutePath(destination.inRoot);
+    for (const std::string& p : paths) {
+      auto relative = pathInside(root, p);
+      if (!relative) return fileError(p, "is not inside --in-root " + root + "; give a folder that holds every file");
+      destinations.push_back(destination.dir + "/" + *relative);
+    }
+  }
+  return destinations;
+}
+
+static llvm::Error stageInPlace(const std::vector<const RewrittenFile*>& changed, OutputSet& outputs) {
+  for (const RewrittenFile* file : changed) {
+    llvm::SmallString<256> target;  // a symbolic link stays; the file it names changes
+    if (llvm::sys::fs::real_path(file->path, target)) return fileError(file->path, "cannot resolve its path");
+    std::string backup = target.str().str() + ".orig";
+    outputs.add(target.str().str(), file->rewritten);
+    if (llvm::sys::fs::exists(backup))
+      reportNote(backup + ": kept as it is, from an earlier --in-place run (it holds the first original)");
+    else
+      outputs.add(backup, file->original);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std::vector<std::string>& sources,
                             const std::string& buildDirectory, const std::vector<std::string>& flags,
-                            RewriteOutput mode, const std::string& dir, OutputSet& outputs) {
+                            const RewriteDestination& destination, OutputSet& outputs) {
   if (llvm::Error err = checkSourcesExist(sources)) return err;
   if (llvm::Error err = checkPlanSources(plan, path, sources)) return err;
   auto db = makeCompilationDatabase(buildDirectory, flags);
@@ -105,57 +166,84 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   auto result = rewriteSources(plan, sources, **db);
   if (!result) return result.takeError();
   for (const std::string& line : result->diagnostics) llvm::errs() << line << "\n";
-  std::string diffText;
-  std::set<std::string> names;
+  // Every given source is written (so that an output tree builds), and every header that changed.
+  std::vector<const RewrittenFile*> written, changed;
   for (const RewrittenFile& file : result->files) {
-    bool given = std::any_of(sources.begin(), sources.end(), [&](const std::string& s) { return samePath(s, file.path); });
-    switch (mode) {
-      case RewriteOutput::Directory:
-        if (!names.insert(llvm::sys::path::filename(file.path).str()).second)
-          return fileError(file.path, "another rewritten file has the same name; rewrite them into separate folders");
-        outputs.add(dir + "/" + llvm::sys::path::filename(file.path).str(), file.rewritten);
-        break;
-      case RewriteOutput::InPlace:
-        if (file.rewritten == file.original) break;
-        // --in-place changes only the files named on the command line.
-        if (!given)
-          return fileError(file.path, "would change too, but it was not given on the command line: name it "
-                                      "as well, or write to a folder with -o");
-        outputs.add(file.path + ".orig", file.original);
-        outputs.add(file.path, file.rewritten);
-        break;
-      case RewriteOutput::Diff: {
-        auto d = unifiedDiff(file.path, file.original, file.rewritten);
+    bool given =
+        std::any_of(sources.begin(), sources.end(), [&](const std::string& s) { return samePath(s, file.path); });
+    if (given || file.rewritten != file.original) written.push_back(&file);
+    if (file.rewritten != file.original) changed.push_back(&file);
+    if (destination.mode != RewriteOutput::InPlace) outputs.protect(file.path);
+  }
+  switch (destination.mode) {
+    case RewriteOutput::Folder:
+    case RewriteOutput::OutRoot: {
+      auto destinations = treeDestinations(written, destination);
+      if (!destinations) return destinations.takeError();
+      for (size_t i = 0; i < written.size(); ++i) outputs.add((*destinations)[i], written[i]->rewritten);
+      return llvm::Error::success();
+    }
+    case RewriteOutput::InPlace:
+      outputs.setJournalFolder(llvm::sys::path::parent_path(absolutePath(sources.front())).str());
+      return stageInPlace(changed, outputs);
+    case RewriteOutput::Diff: {
+      std::string diffText;
+      for (const RewrittenFile* file : changed) {
+        auto d = unifiedDiff(pathFromWorkingFolder(file->path), file->original, file->rewritten);
         if (!d) return d.takeError();
         diffText += *d;
-        break;
       }
+      llvm::outs() << diffText;
+      llvm::outs().flush();
+      if (std::error_code ec = llvm::outs().error()) {
+        llvm::outs().clear_error();  // else LLVM ends the process with "IO failure on output stream"
+        return llvm::createStringError(ec, "cannot write the diff to standard output: " + ec.message());
+      }
+      return llvm::Error::success();
     }
   }
-  if (mode == RewriteOutput::Diff) llvm::outs() << diffText;
   return llvm::Error::success();
 }
 
 static int run(const std::vector<std::string>& trailing) {
+  for (const cl::Option* option : std::initializer_list<const cl::Option*>{&outDir, &outRoot, &inRoot, &planPath})
+    if (llvm::Error err = checkGivenOnce(*option)) return reportError(std::move(err));
   if (diff && inPlace) return reportError("--diff and --in-place exclude each other");
-  if (outDir.getNumOccurrences() && (diff || inPlace)) return reportError("-o cannot be combined with --diff or --in-place");
+  int outputs = bool(diff) + bool(inPlace) + !outDir.empty() + !outRoot.empty();
+  if (outputs > 1) return reportError("give one of -o, --out-root, --diff and --in-place");
+  if (!inRoot.empty() && outRoot.empty()) return reportError("--in-root goes with --out-root");
   if (planPath.empty() == sites.empty())
     return reportError("give either --plan PLAN.json, or --sites S.sites.json with --layout");
   if (!sites.empty() && layout.empty()) return reportError("--sites needs --layout soa|aos");
+  // A run killed while it wrote here is undone before the sources are read.
+  std::vector<std::string> folders;
+  for (const std::string& file : files) folders.push_back(llvm::sys::path::parent_path(absolutePath(file)).str());
+  if (llvm::Error err = recoverInterruptedRuns(folders)) return reportError(std::move(err));
   auto plan = planPath.empty() ? planFromSiteMaps(sites) : Plan::load(planPath);
   if (!plan) return reportError(plan.takeError());
   if (!layout.empty())
     if (llvm::Error err = forceLayout(*plan, layout)) return reportError(std::move(err));
-  RewriteOutput mode = diff ? RewriteOutput::Diff : inPlace ? RewriteOutput::InPlace : RewriteOutput::Directory;
-  OutputSet outputs;
+  RewriteDestination destination;
+  destination.mode = diff      ? RewriteOutput::Diff
+                     : inPlace ? RewriteOutput::InPlace
+                     : !outDir.empty() ? RewriteOutput::Folder
+                                       : RewriteOutput::OutRoot;
+  destination.dir = !outDir.empty()    ? outDir.getValue()
+                    : !outRoot.empty() ? outRoot.getValue()
+                                       : "relayout-out/rewritten";
+  destination.inRoot = inRoot;
+  OutputSet staged;
   std::string planName = planPath.empty() ? sites.front() : planPath.getValue();
-  if (llvm::Error err = rewriteAndStage(*plan, planName, files, buildDir, trailing, mode, outDir, outputs))
+  if (llvm::Error err = rewriteAndStage(*plan, planName, files, buildDir, trailing, destination, staged))
     return reportError(std::move(err));
-  std::vector<std::string> protect;
-  if (mode != RewriteOutput::InPlace) protect.assign(files.begin(), files.end());
-  if (llvm::Error err = outputs.commit(protect)) return reportError(std::move(err));
-  if (mode == RewriteOutput::Directory) llvm::errs() << "relayout: wrote " << outputs.files().size() << " files to " << outDir << "\n";
-  if (mode == RewriteOutput::InPlace) llvm::errs() << "relayout: rewrote " << outputs.files().size() / 2 << " sources in place (backups: .orig)\n";
+  std::vector<std::string> inputs;  // --in-place is the one output allowed over them
+  if (destination.mode != RewriteOutput::InPlace) inputs.assign(files.begin(), files.end());
+  if (llvm::Error err = staged.commit(inputs)) return reportError(std::move(err));
+  if (destination.mode == RewriteOutput::Folder || destination.mode == RewriteOutput::OutRoot)
+    llvm::errs() << "relayout: wrote " << staged.files().size() << " files to " << destination.dir << "\n";
+  if (destination.mode == RewriteOutput::InPlace)
+    llvm::errs() << "relayout: wrote " << staged.files().size()
+                 << " files in place (the files that changed, and FILE.orig for those that had none)\n";
   return 0;
 }
 

@@ -7,6 +7,9 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/ADT/StringExtras.h>
 
+#include <cerrno>
+#include <unistd.h>
+
 namespace relayout {
 
 std::string sha256Hex(llvm::StringRef bytes) {
@@ -58,19 +61,25 @@ llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents) 
   auto file = createTempFileBeside(path);
   if (!file) return file.takeError();
   const std::string& temp = file->path;
+  auto failed = [&](std::error_code ec) {
+    llvm::sys::fs::remove(temp);
+    return llvm::createStringError(ec, "cannot write " + path + ": " + ec.message());
+  };
   {
     llvm::raw_fd_ostream out(file->fd, /*shouldClose=*/true);
     out << contents;
+    out.flush();
+    std::error_code synced;
+    if (!out.has_error() && ::fsync(file->fd) != 0) synced = std::error_code(errno, std::generic_category());
     out.close();
     if (out.has_error()) {
-      llvm::sys::fs::remove(temp);
-      return fileError(path, "cannot write: " + out.error().message());
+      std::error_code ec = out.error();
+      out.clear_error();  // else the stream's destructor ends the process with "LLVM ERROR: IO failure"
+      return failed(ec);
     }
+    if (synced) return failed(synced);
   }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    llvm::sys::fs::remove(temp);
-    return fileError(path, "cannot write: " + ec.message());
-  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) return failed(ec);
   return llvm::Error::success();
 }
 

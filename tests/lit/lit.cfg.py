@@ -23,3 +23,26 @@ config.substitutions.append(("%samplebin", os.path.join(config.relayout_bin_root
 # What an instrumented program links: the runtime library (CUPTI and the driver come from the toolkit).
 config.substitutions.append(("%runtime_lib", os.path.join(config.relayout_bin_root, "runtime", "librelayout_rt.a")))
 config.substitutions.append(("%runtime_include", config.runtime_include))
+
+# Tests that fill a small file system mount a tmpfs of a few KB; that needs root (or CAP_SYS_ADMIN).
+def _can_mount_tmpfs():
+    import subprocess, tempfile
+    folder = tempfile.mkdtemp(prefix="relayout-lit-")
+    try:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", folder],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+        if mounted:
+            subprocess.run(["umount", folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return mounted
+    except OSError:
+        return False
+    finally:
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass
+
+if _can_mount_tmpfs():
+    config.available_features.add("tmpfs-mount")
+else:
+    lit_config.note("the full-disk tests are skipped: this user cannot mount a tmpfs")
