@@ -100,11 +100,10 @@ llvm::Error checkPlan(const Plan& plan, const ProgramFacts& facts) {
     for (const rw::StructDef& def : facts.defs) {
       if (def.name != s.name || !places.insert({def.file, def.insertOffset}).second) continue;
       found = true;
-      std::vector<std::string> fields;
-      for (const rw::FieldFacts& f : def.fields) fields.push_back(f.name);
-      std::set<std::string> known(fields.begin(), fields.end());
+      std::set<std::string> known;
+      for (const rw::FieldFacts& f : def.fields) known.insert(f.name);
       if (s.layout != Layout::AoS) {
-        if (auto layout = rw::makeDeviceLayout(s, def.spelled, fields); !layout)
+        if (auto layout = rw::makeDeviceLayout(s, def.spelled, def.fields); !layout)
           all = llvm::joinErrors(std::move(all), layout.takeError());
       } else {
         for (const std::string& f : s.fields)
@@ -162,18 +161,6 @@ const Edit* firstConflict(const std::vector<Edit>& sorted) {
     if (b.offset < a.offset + a.length || sameInsertion) return &b;
   }
   return nullptr;
-}
-
-// Marks the array fields that are split by index: those of plain arrays (SoA, or a one-field
-// cluster), except those some use needs per element. Multi-field clusters keep their arrays.
-void decideSplits(rw::DeviceLayout& layout, const rw::StructDef& def, const std::map<std::string, rw::KeptField>& kept) {
-  for (rw::DeviceArray& array : layout.arrays)
-    for (const rw::FieldFacts& f : def.fields) {
-      if (!array.clusterStruct.empty()) break;
-      if (f.name != array.fields[0] || !f.isArray) continue;
-      if (auto k = kept.find(f.name); k != kept.end()) array.keptWhy = k->second.comment;
-      else array.split = true;
-    }
 }
 
 std::string applyEdits(std::string text, const std::vector<Edit>& edits) {
@@ -284,11 +271,11 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     }
     if (warnings.empty()) {
       for (const rw::StructDef* def : defs) {
-        std::vector<std::string> fields;
-        for (const rw::FieldFacts& f : def->fields) fields.push_back(f.name);
-        auto layout = rw::makeDeviceLayout(s, def->spelled, fields);
+        auto layout = rw::makeDeviceLayout(s, def->spelled, def->fields);
         if (!layout) return layout.takeError();  // checked above
-        decideSplits(*layout, *def, kept);
+        std::map<std::string, std::string> keptWhy;  // array fields some use needs per element
+        for (const auto& [field, why] : kept) keptWhy[field] = why.comment;
+        rw::decideSplits(*layout, keptWhy);
         std::string code = rw::emitDeviceLayout(*layout, *def, helpers);
         code = def->insertAtLineStart ? "\n" + code + (def->blankLineFollows ? "" : "\n")
                                       : "\n\n" + code;
