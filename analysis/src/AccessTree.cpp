@@ -1,5 +1,7 @@
 #include "relayout/analysis/AccessTree.h"
 
+#include "relayout/core/LayoutMapping.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -37,21 +39,14 @@ bool shareField(const LoopNode& a, const LoopNode& b) {
   return false;
 }
 
-// sizeof an __align__(16) struct of these fields in declaration order; a single field stays a
-// plain array of itself (alignment gains nothing without a second member to load with it).
+// sizeof the cluster's storage (core/LayoutMapping.h: an __align__(16) struct of two or more
+// fields, a plain array of a lone field) and the padding that adds.
 void sizeCluster(const StructInfo& s, FieldCluster& c) {
-  unsigned offset = 0, maxAlign = 1;
-  c.dataBytes = 0;
-  for (const std::string& name : c.fields) {
-    const FieldInfo* f = s.field(name);
-    unsigned align = std::max(1u, f->align);
-    offset = (offset + align - 1) / align * align + f->size;
-    maxAlign = std::max(maxAlign, align);
-    c.dataBytes += f->size;
-  }
-  unsigned structAlign = c.fields.size() == 1 ? maxAlign : std::max(16u, maxAlign);
-  c.bytes = (offset + structAlign - 1) / structAlign * structAlign;
-  c.paddingBytes = c.bytes - c.dataBytes;
+  const LayoutMapping mapping = LayoutMapping::clustered(mappedFields(s), {c.fields});
+  const ClusterStorage storage = mapping.clusters().empty() ? ClusterStorage{} : mapping.clusters()[0];
+  c.dataBytes = static_cast<unsigned>(storage.dataBytes);
+  c.bytes = static_cast<unsigned>(storage.bytes);
+  c.paddingBytes = static_cast<unsigned>(storage.paddingBytes());
 }
 
 // "ns::calcForce<float>(P*, int)" -> "calcForce".

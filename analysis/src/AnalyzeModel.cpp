@@ -62,6 +62,8 @@ std::vector<double> laneTargets(const ReplayResult& replay, size_t unitIndex, co
   double matched = 0;
   for (const KernelSiteCounters& ks : unit.kernelSites) {
     if (ks.site != site || ks.kernel == "?") continue;
+    // Launches named by kernel id carry the site map's name itself; sameKernel's looser match
+    // serves profiles without kernel ids (launchKernel).
     for (size_t k = 0; k < kernels; ++k)
       if (replayed[k] > 0 && sameKernel(ks.kernel, replay.kernels[k])) {
         target[k] = std::max(0.0, target[k]) + double(ks.counters.laneExecs) * period;
@@ -83,6 +85,17 @@ std::vector<double> laneTargets(const ReplayResult& replay, size_t unitIndex, co
     target[k] = std::max(0.0, target[k]);
   }
   return target;
+}
+
+// The site map's name of a traced launch's kernel: from the kernel id the GPU recorded for a unit
+// with a site map. Fallback for profiles written before kernel ids were carried (the committed
+// ones): CUPTI's demangled name with its return type and parameters cut off, matched to site map
+// names by sameKernel.
+std::string launchKernel(const TracedLaunch& launch, const std::vector<ReplayUnit>& units) {
+  for (const auto& [unit, kernel] : launch.unitKernels)
+    if (unit < units.size() && units[unit].map && kernel < units[unit].map->kernels.size())
+      return units[unit].map->kernels[kernel];
+  return kernelNameFromDemangled(launch.kernel);
 }
 
 }  // namespace
@@ -119,7 +132,7 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
     structs.push_back(std::move(m));
   }
   std::vector<std::string> launchKernels;
-  for (const TracedLaunch& l : profile.trace->launches) launchKernels.push_back(kernelNameFromDemangled(l.kernel));
+  for (const TracedLaunch& l : profile.trace->launches) launchKernels.push_back(launchKernel(l, replayUnits));
   auto replay = replayTrace(*trace, replayUnits, structs, launchKernels);
   if (!replay) return replay.takeError();
 

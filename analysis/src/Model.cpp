@@ -83,121 +83,62 @@ constexpr uint64_t kIndexMask = (uint64_t(1) << kTagShift) - 1;
 constexpr uint64_t kEmpty = ~uint64_t(0);
 constexpr size_t kWarpSlots = 4096;
 
-// Where a field's bytes start under one layout: element e's field is at e * stride + offset
-// within the array (region) of cluster `region`.
-struct Place {
-  uint64_t stride = 0;
-  uint64_t offset = 0;
-  uint16_t region = 0;
+// The candidate layouts of one struct, as core/LayoutMapping.h stores them.
+struct StructMappings {
+  LayoutMapping layouts[kModelLayouts];
+  bool clustered = false;  // the struct has a clustered candidate
 };
+
+StructMappings mapStruct(const StructLayoutModel& m) {
+  StructMappings out;
+  std::vector<MappedField> fields = mappedFields(m.info);
+  out.layouts[size_t(ModelLayout::AoS)] = LayoutMapping::aos(fields, m.info.size, m.info.align);
+  out.layouts[size_t(ModelLayout::SoA)] = LayoutMapping::soa(fields);
+  out.layouts[size_t(ModelLayout::AoSoA)] = LayoutMapping::aosoa(fields);
+  out.layouts[size_t(ModelLayout::Clustered)] = LayoutMapping::clustered(fields, m.clusters);
+  out.clustered = !m.clusters.empty();
+  return out;
+}
 
 struct SiteModel {
   bool active = false;
-  // Per layout, for an array field stored split by index (SoA; clustered when alone in its
-  // cluster): bytes of one array element, each index its own run; 0 when not split.
-  uint64_t runBytes[kModelLayouts] = {};
   bool dynamic = false;       // member index known only at run time ("hist[]")
-  bool clustered = false;     // the struct has a clustered candidate
+  bool clustered = false;     // the field has a place in the struct's clustered candidate
   uint8_t field = 0;
   uint64_t width = 1;         // bytes the lane touches
   uint64_t structSize = 0;
   uint64_t fieldOffset = 0, fieldSize = 0;
   uint64_t inField = 0;       // offset of the touched member in its field (static members)
-  Place place[kModelLayouts];
-  uint64_t tileBytes = 0;     // AoSoA: bytes of one tile of kAoSoATile elements
+  const LayoutMapping* mapping[kModelLayouts] = {};
+  FieldPlacement place[kModelLayouts];
 };
 
-// Sizes of an __align__(16) sub-struct of these fields (AccessTree's rule: one field stays a plain
-// array of itself) and the offset of each field in it, fields in declaration order.
-uint64_t layOutCluster(const StructInfo& s, const std::vector<std::string>& names, std::map<std::string, uint64_t>& at) {
-  uint64_t offset = 0, maxAlign = 1;
-  for (const FieldInfo& f : s.fields) {
-    if (std::find(names.begin(), names.end(), f.name) == names.end()) continue;
-    uint64_t align = std::max(1u, f.align);
-    offset = (offset + align - 1) / align * align;
-    at[f.name] = offset;
-    offset += f.size;
-    maxAlign = std::max(maxAlign, align);
-  }
-  uint64_t structAlign = names.size() == 1 ? maxAlign : std::max<uint64_t>(16, maxAlign);
-  return std::max<uint64_t>(1, (offset + structAlign - 1) / structAlign * structAlign);
-}
-
-// Bytes of one element of an array field ("float [4][3]": 4), or 0 for a field that is no array.
-// The SoA rewrite stores an array field variable-major, one run of n values per index.
-uint64_t arrayElementBytes(const FieldInfo& f) {
-  uint64_t count = 1;
-  std::string type = f.type;
-  while (!type.empty() && type.back() == ']') {
-    const size_t open = type.rfind('[');
-    if (open == std::string::npos) return 0;
-    const std::string extent = type.substr(open + 1, type.size() - open - 2);
-    if (extent.empty() || extent.find_first_not_of("0123456789") != std::string::npos) return 0;
-    count *= std::stoull(extent);
-    type.resize(open);
-    while (!type.empty() && type.back() == ' ') type.pop_back();
-  }
-  return count > 1 && f.size % count == 0 ? f.size / count : 0;
-}
-
-// Arrays a field takes when stored split by index (its elements' count), else 1.
-uint16_t splitRuns(const FieldInfo& f) {
-  const uint64_t runBytes = arrayElementBytes(f);
-  return static_cast<uint16_t>(runBytes ? f.size / runBytes : 1);
-}
-
-SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m) {
+SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m, const StructMappings& mappings) {
   SiteModel sm;
   const StructInfo& s = m.info;
   auto fieldIt = std::find_if(s.fields.begin(), s.fields.end(), [&](const FieldInfo& f) { return f.name == site.field; });
   if (fieldIt == s.fields.end() || s.fields.size() > 256 || s.size == 0) return sm;
   const FieldInfo& f = *fieldIt;
+  const size_t index = static_cast<size_t>(fieldIt - s.fields.begin());
   sm.active = true;
-  sm.field = static_cast<uint8_t>(fieldIt - s.fields.begin());
+  sm.field = static_cast<uint8_t>(index);
   sm.dynamic = site.member.find("[]") != std::string::npos;
   sm.width = std::max(1u, site.size);
   sm.structSize = s.size;
   sm.fieldOffset = f.offset;
   sm.fieldSize = std::max(1u, f.size);
   sm.inField = site.offset >= f.offset ? site.offset - f.offset : 0;
-  sm.place[size_t(ModelLayout::AoS)] = {s.size, f.offset, 0};
-  // SoA: one array per field, or per index of an array field; the arrays are numbered in field order.
-  uint16_t firstRun = 0;
-  for (const FieldInfo& g : s.fields) {
-    if (&g == &f) break;
-    firstRun = static_cast<uint16_t>(firstRun + splitRuns(g));
-  }
-  uint64_t& soaRun = sm.runBytes[size_t(ModelLayout::SoA)];
-  soaRun = arrayElementBytes(f);
-  sm.place[size_t(ModelLayout::SoA)] = {soaRun ? soaRun : sm.fieldSize, 0, firstRun};
-  // AoSoA: a tile holds kAoSoATile elements of each field in turn (each run aligned to its field).
-  uint64_t tile = 0;
-  for (const FieldInfo& g : s.fields) {
-    uint64_t align = std::max(1u, g.align);
-    tile = (tile + align - 1) / align * align;
-    if (&g == &f) sm.place[size_t(ModelLayout::AoSoA)] = {std::max(1u, g.size), tile, 0};
-    tile += uint64_t(kAoSoATile) * std::max(1u, g.size);
-  }
-  uint64_t maxAlign = 1;
-  for (const FieldInfo& g : s.fields) maxAlign = std::max<uint64_t>(maxAlign, std::max(1u, g.align));
-  sm.tileBytes = (tile + maxAlign - 1) / maxAlign * maxAlign;
-  // Clustered: one array per cluster; an array field alone in its cluster is split by index, as
-  // the rewriter stores it (one run per index, like SoA). Arrays numbered in cluster order.
-  sm.place[size_t(ModelLayout::Clustered)] = sm.place[size_t(ModelLayout::AoS)];
-  uint16_t firstClusterRun = 0;
-  for (size_t c = 0; c < m.clusters.size() && c < 256; ++c) {
-    const FieldInfo* alone = m.clusters[c].size() == 1 ? s.field(m.clusters[c][0]) : nullptr;
-    if (std::find(m.clusters[c].begin(), m.clusters[c].end(), f.name) != m.clusters[c].end()) {
-      std::map<std::string, uint64_t> at;
-      uint64_t bytes = layOutCluster(s, m.clusters[c], at);
-      const uint64_t runBytes = alone ? arrayElementBytes(*alone) : 0;
-      sm.runBytes[size_t(ModelLayout::Clustered)] = runBytes;
-      sm.place[size_t(ModelLayout::Clustered)] = {runBytes ? runBytes : bytes, runBytes ? 0 : at[f.name],
-                                                  firstClusterRun};
-      sm.clustered = true;
+  for (size_t l = 0; l < kModelLayouts; ++l) {
+    const FieldPlacement* p = mappings.layouts[l].place(index);
+    if (l == size_t(ModelLayout::Clustered) && (!mappings.clustered || !p)) {
+      sm.mapping[l] = &mappings.layouts[size_t(ModelLayout::AoS)];
+      sm.place[l] = sm.place[size_t(ModelLayout::AoS)];
+      continue;
     }
-    firstClusterRun = static_cast<uint16_t>(firstClusterRun + (alone ? splitRuns(*alone) : 1));
+    sm.mapping[l] = &mappings.layouts[l];
+    sm.place[l] = *p;
   }
+  sm.clustered = sm.mapping[size_t(ModelLayout::Clustered)] == &mappings.layouts[size_t(ModelLayout::Clustered)];
   return sm;
 }
 
@@ -297,7 +238,8 @@ struct Lane {
 // out in increasing order. Specialized per layout so the loop has no layout branches.
 template <ModelLayout L>
 inline size_t laneKeys(const SiteModel& sm, size_t size, const Lane* lanes, uint64_t* keys, bool& sorted) {
-  const Place& p = sm.place[size_t(L)];
+  const FieldPlacement& p = sm.place[size_t(L)];
+  const LayoutMapping& mapping = *sm.mapping[size_t(L)];
   size_t n = 0;
   uint64_t prev = 0;
   for (size_t j = 0; j < size; ++j) {
@@ -306,17 +248,10 @@ inline size_t laneKeys(const SiteModel& sm, size_t size, const Lane* lanes, uint
     if (lane.raw) [[unlikely]] {
       tag = 0, offset = lane.addr;  // the same address in every layout
     } else {
-      tag = lane.tag + p.region;
-      const uint64_t e = lane.element;
-      if constexpr (L == ModelLayout::AoSoA)
-        offset = (e / kAoSoATile) * sm.tileBytes + p.offset + (e % kAoSoATile) * p.stride + lane.inField;
-      else if constexpr (L == ModelLayout::AoS)
-        offset = e * p.stride + p.offset + lane.inField + lane.baseLow;
-      else if (const uint64_t run = sm.runBytes[size_t(L)]) {
-        tag += lane.inField / run;  // the run of this index
-        offset = e * p.stride + lane.inField % run;
-      } else
-        offset = e * p.stride + p.offset + lane.inField;
+      const FieldAddress at = mapping.locate(p, lane.element, lane.inField);
+      tag = lane.tag + at.region;
+      offset = at.offset;
+      if constexpr (L == ModelLayout::AoS) offset += lane.baseLow;  // the allocation's own alignment
     }
     const uint64_t first = offset >> kSectorShift, last = (offset + sm.width - 1) >> kSectorShift;
     uint64_t key = (tag << kTagShift) | (first & kIndexMask);
@@ -350,6 +285,8 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
 
   TraceLimits limits;
   limits.launches = launchKernels.size();
+  std::vector<StructMappings> mappings;
+  for (const StructLayoutModel& m : structs) mappings.push_back(mapStruct(m));
   std::vector<SiteModel> sites;
   for (const ReplayUnit& unit : units) {
     result.firstSite.push_back(sites.size());
@@ -358,8 +295,8 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
       SiteModel sm;
       if (unit.map && id < unit.map->sites.size()) {
         const SiteInfo& site = unit.map->sites[id];
-        for (const StructLayoutModel& m : structs)
-          if (m.info.name == site.structName) sm = modelSite(site, m);
+        for (size_t m = 0; m < structs.size(); ++m)
+          if (structs[m].info.name == site.structName) sm = modelSite(site, structs[m], mappings[m]);
       }
       sites.push_back(sm);
     }

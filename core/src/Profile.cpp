@@ -20,6 +20,13 @@ static json counterRow(const SiteCounters& c) {
   return {c.warpExecs, c.laneExecs, c.sectors, c.lines, c.nearLanes, c.sharedWarps};
 }
 
+// A key of trace.launches[].unit_kernels: a unit index, in decimal.
+static unsigned unitIndexFrom(const std::string& key, const json& where) {
+  if (key.empty() || key.size() > 9 || key.find_first_not_of("0123456789") != std::string::npos)
+    throw json::other_error::create(501, "unit_kernels has the key '" + key + "', which is no unit index", &where);
+  return static_cast<unsigned>(std::stoul(key));
+}
+
 static SiteCounters counterRowFrom(const json& row, const std::string& unitSource) {
   auto v = row.get<std::vector<uint64_t>>();
   if (v.size() != std::size(kCounterColumns))
@@ -57,8 +64,13 @@ json Profile::toJson() const {
   }
   if (trace) {
     json launches = json::array();
-    for (const TracedLaunch& l : trace->launches)
+    for (const TracedLaunch& l : trace->launches) {
       launches.push_back({{"kernel", l.kernel}, {"grid_id", l.gridId}, {"stream", l.stream}});
+      if (!l.unitKernels.empty()) {
+        json& ids = launches.back()["unit_kernels"] = json::object();
+        for (const auto& [unit, kernel] : l.unitKernels) ids[std::to_string(unit)] = kernel;
+      }
+    }
     doc["trace"] = {{"file", trace->file},          {"records", trace->records},
                     {"dropped", trace->dropped},    {"capacity", trace->capacity},
                     {"block_period", trace->blockPeriod}, {"launches_per_kernel", trace->launchesPerKernel},
@@ -112,9 +124,13 @@ llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path)
       TraceInfo trace{t.at("file").get<std::string>(), t.at("records").get<uint64_t>(),
                       t.at("dropped").get<uint64_t>(), t.at("capacity").get<uint64_t>(),
                       t.at("block_period").get<unsigned>(), t.at("launches_per_kernel").get<unsigned>(), {}};
-      for (const json& l : t.at("launches"))
+      for (const json& l : t.at("launches")) {
         trace.launches.push_back({l.at("kernel").get<std::string>(), l.at("grid_id").get<uint64_t>(),
-                                  l.at("stream").get<uint64_t>()});
+                                  l.at("stream").get<uint64_t>(), {}});
+        if (l.contains("unit_kernels"))  // optional: added later in version 1
+          for (const auto& [unit, kernel] : l.at("unit_kernels").items())
+            trace.launches.back().unitKernels[unitIndexFrom(unit, l)] = kernel.get<unsigned>();
+      }
       trace.warpsPerLaunch = t.value("warps_per_launch", 0u);
       profile.trace = std::move(trace);
     }

@@ -8,6 +8,23 @@ using nlohmann::json;
 
 namespace relayout {
 
+// An array field's extents read from its spelled type ("float [4][3]": {4, 3}), for site maps
+// written before `extents` was: the only place that reads extents from a type's text.
+static std::vector<uint64_t> extentsFromType(std::string type) {
+  std::vector<uint64_t> extents;
+  while (!type.empty() && type.back() == ']') {
+    const size_t open = type.rfind('[');
+    if (open == std::string::npos) return {};
+    const std::string extent = type.substr(open + 1, type.size() - open - 2);
+    if (extent.empty() || extent.size() > 18 || extent.find_first_not_of("0123456789") != std::string::npos) return {};
+    extents.insert(extents.begin(), std::stoull(extent));
+    type.resize(open);
+    while (!type.empty() && type.back() == ' ') type.pop_back();
+  }
+  if (!type.empty() && type.back() == ')') return {};  // "int (*)[4]": a pointer to an array
+  return extents;
+}
+
 std::string SourceLocation::str() const { return fmt::format("{}:{}:{}", file, line, column); }
 
 const FieldInfo* StructInfo::field(const std::string& fieldName) const {
@@ -103,7 +120,9 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
         info.fields.push_back({f.at("name").get<std::string>(), f.at("type").get<std::string>(),
                                f.at("offset").get<unsigned>(), f.at("size").get<unsigned>(),
                                f.at("align").get<unsigned>(),
-                               f.value("extents", std::vector<uint64_t>{})});  // optional: added later in version 1
+                               f.contains("extents")  // optional: added later in version 1
+                                   ? f.at("extents").get<std::vector<uint64_t>>()
+                                   : extentsFromType(f.at("type").get<std::string>())});
       map.structs.push_back(std::move(info));
     }
     for (const json& f : d.at("functions")) {

@@ -43,6 +43,10 @@ StructInfo describeRecord(const clang::RecordDecl* record, clang::ASTContext& co
       f.size = static_cast<unsigned>(context.getTypeSizeInChars(field->getType()).getQuantity());
       f.align = static_cast<unsigned>(context.getTypeAlignInChars(field->getType()).getQuantity());
     }
+    // Arrays of arrays flatten into several extents, outermost first.
+    for (clang::QualType t = field->getType(); const clang::ConstantArrayType* array = context.getAsConstantArrayType(t);
+         t = array->getElementType())
+      f.extents.push_back(array->getSize().getZExtValue());
     info.fields.push_back(std::move(f));
   }
   return info;

@@ -61,7 +61,7 @@ class EditFinder : public clang::RecursiveASTVisitor<EditFinder> {
 
 bool UseCollector::splittable(const clang::FieldDecl* field, const EntityInfo& info) const {
   const DeviceArray* array = info.planned->layout->arrayOf(field->getNameAsString());
-  return array && array->clusterStruct.empty() && field->getType()->isConstantArrayType();
+  return array && array->splittable;
 }
 
 bool UseCollector::editedInside(const clang::Expr* expr) {

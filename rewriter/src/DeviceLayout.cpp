@@ -42,9 +42,32 @@ std::vector<std::string> DeviceLayout::declaredNames() const {
   return names;
 }
 
+std::vector<MappedField> mappedFields(const std::vector<FieldFacts>& fields) {
+  std::vector<MappedField> out;
+  for (const FieldFacts& f : fields) out.push_back({f.name, f.size, f.align, 0, f.dims});
+  return out;
+}
+
+static std::vector<std::vector<std::string>> clustersOf(const DeviceLayout& layout) {
+  std::vector<std::vector<std::string>> clusters;
+  for (const DeviceArray& a : layout.arrays) clusters.push_back(a.fields);
+  return clusters;
+}
+
+// Takes each array's storage from the mapping: its alignment and whether it is split.
+static void applyStorage(DeviceLayout& layout) {
+  for (size_t i = 0; i < layout.arrays.size(); ++i) {
+    const ClusterStorage& c = layout.storage.clusters()[i];
+    layout.arrays[i].align = c.align;
+    layout.arrays[i].split = c.split;
+  }
+}
+
 llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std::string& baseName,
-                                              const std::vector<std::string>& fields) {
+                                              const std::vector<FieldFacts>& fieldFacts) {
   const std::string& s = plan.name;
+  std::vector<std::string> fields;
+  for (const FieldFacts& f : fieldFacts) fields.push_back(f.name);
   std::set<std::string> known(fields.begin(), fields.end());
   for (const std::string& f : plan.fields)
     if (!known.count(f)) return planError("plan names field '" + f + "' of struct '" + s + "', which has no such field");
@@ -87,7 +110,20 @@ llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std:
     if (!placed.count(f)) return planError("plan leaves field '" + f + "' of struct '" + s + "' out of every cluster");
   // A name no array has; used only where some array is split.
   for (layout.strideMember = "stride"; members.count(layout.strideMember);) layout.strideMember += "_";
+  layout.storage = LayoutMapping::clustered(mappedFields(fieldFacts), clustersOf(layout));
+  applyStorage(layout);
+  for (DeviceArray& array : layout.arrays) array.splittable = array.split;
   return layout;
+}
+
+void decideSplits(DeviceLayout& layout, const std::map<std::string, std::string>& keptWhole) {
+  std::set<std::string> kept;
+  for (const DeviceArray& array : layout.arrays)
+    if (array.splittable && keptWhole.count(array.fields[0])) kept.insert(array.fields[0]);
+  layout.storage = LayoutMapping::clustered(layout.storage.fields(), clustersOf(layout), kept);
+  applyStorage(layout);
+  for (DeviceArray& array : layout.arrays)
+    if (array.splittable && !array.split) array.keptWhy = keptWhole.at(array.fields[0]);
 }
 
 std::string splitIndex(const std::vector<uint64_t>& dims, const std::vector<Subscript>& subscripts,

@@ -1,7 +1,12 @@
 // A planned struct's device form: the partition of its fields into arrays. SoA is the case where
 // every cluster holds one field; the clustered form packs several into an __align__(16) struct.
+// Where each field is stored is core's LayoutMapping (core/LayoutMapping.h); this adds the names
+// the generated code gives the arrays.
 #pragma once
 
+#include "Facts.h"
+
+#include "relayout/core/LayoutMapping.h"
 #include "relayout/core/Plan.h"
 
 #include <llvm/Support/Error.h>
@@ -17,8 +22,12 @@ struct DeviceArray {
   std::string member;               // its member in the device struct: the field, or the cluster name
   std::string clusterStruct;        // "Particle_pos" for a multi-field cluster, empty for a plain array
   std::vector<std::string> fields;  // in plan order
-  // An array field in a plain array (SoA, or a one-field cluster) stored by index (variable-major):
-  // one run of `stride` values per index. Decided for the whole program (Rewriter.cpp); `keptWhy` says why an array field is not split.
+  uint64_t align = 1;               // of one element (placement order: decreasing alignment)
+  // An array field the mapping splits by index (variable-major: one run of `stride` values per
+  // index) unless the whole program keeps it per element.
+  bool splittable = false;
+  // Whether it is split, decided for the whole program (decideSplits); `keptWhy` says why a
+  // splittable array field is not.
   bool split = false;
   std::string keptWhy;
 };
@@ -31,16 +40,25 @@ struct DeviceLayout {
   std::string reason;
   std::vector<DeviceArray> arrays;  // in plan order
   std::string strideMember;         // the member holding the count split arrays are spaced by
+  LayoutMapping storage;            // arrays[i] stores storage.clusters()[i]
 
   const DeviceArray* arrayOf(const std::string& field) const;
   // Every name the generated code declares in the struct's scope.
   std::vector<std::string> declaredNames() const;
 };
 
+// The struct's fields as the layout mapping takes them (their offsets in the struct play no part
+// in a device form).
+std::vector<MappedField> mappedFields(const std::vector<FieldFacts>& fields);
+
 // Checks `plan` against the struct's fields (each in exactly one cluster, cluster names usable as
 // identifiers) and derives the device form. Errors name the plan's struct and field.
 llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std::string& baseName,
-                                              const std::vector<std::string>& fields);
+                                              const std::vector<FieldFacts>& fields);
+
+// Splits every splittable array field except those in `keptWhole` (field -> why it stays per
+// element): the mapping is remade with them kept whole.
+void decideSplits(DeviceLayout& layout, const std::map<std::string, std::string>& keptWhole);
 
 // One subscript of an access to a split array: its text, parenthesized where an operand of `*`
 // needs it, or its value when it is an integer literal.

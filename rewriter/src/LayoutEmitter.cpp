@@ -52,15 +52,15 @@ class Emitter {
         const FieldFacts& f = fieldFacts(def, array.fields[0]);
         uint64_t runs = 1;
         for (uint64_t d : f.dims) runs *= d;
-        arrays_.push_back({&array, f.type, f.scalarPointerType, withName(f.scalarPointerDecl, array.member), f.align,
-                           f.dims, f.scalarType, runs});
+        arrays_.push_back({&array, f.type, f.scalarPointerType, withName(f.scalarPointerDecl, array.member),
+                           unsigned(array.align), f.dims, f.scalarType, runs});
         anySplit_ = true;
       } else if (array.clusterStruct.empty()) {
         const FieldFacts& f = fieldFacts(def, array.fields[0]);
-        arrays_.push_back({&array, f.type, f.pointerType, withName(f.pointerDecl, array.member), f.align});
+        arrays_.push_back({&array, f.type, f.pointerType, withName(f.pointerDecl, array.member), unsigned(array.align)});
       } else {
         arrays_.push_back({&array, array.clusterStruct, array.clusterStruct + "*",
-                           array.clusterStruct + "* " + array.member, 16});
+                           array.clusterStruct + "* " + array.member, unsigned(array.align)});
       }
     }
     placed_ = arrays_;

@@ -100,11 +100,10 @@ llvm::Error checkPlan(const Plan& plan, const ProgramFacts& facts) {
     for (const rw::StructDef& def : facts.defs) {
       if (def.name != s.name || !places.insert({def.file, def.insertOffset}).second) continue;
       found = true;
-      std::vector<std::string> fields;
-      for (const rw::FieldFacts& f : def.fields) fields.push_back(f.name);
-      std::set<std::string> known(fields.begin(), fields.end());
+      std::set<std::string> known;
+      for (const rw::FieldFacts& f : def.fields) known.insert(f.name);
       if (s.layout != Layout::AoS) {
-        if (auto layout = rw::makeDeviceLayout(s, def.spelled, fields); !layout)
+        if (auto layout = rw::makeDeviceLayout(s, def.spelled, def.fields); !layout)
           all = llvm::joinErrors(std::move(all), layout.takeError());
         else if (llvm::Error clash = rw::checkGeneratedNames(*layout, def))
           all = llvm::joinErrors(std::move(all), std::move(clash));
@@ -164,18 +163,6 @@ const Edit* firstConflict(const std::vector<Edit>& sorted) {
     if (b.offset < a.offset + a.length || sameInsertion) return &b;
   }
   return nullptr;
-}
-
-// Marks the array fields that are split by index: those of plain arrays (SoA, or a one-field
-// cluster), except those some use needs per element. Multi-field clusters keep their arrays.
-void decideSplits(rw::DeviceLayout& layout, const rw::StructDef& def, const std::map<std::string, rw::KeptField>& kept) {
-  for (rw::DeviceArray& array : layout.arrays)
-    for (const rw::FieldFacts& f : def.fields) {
-      if (!array.clusterStruct.empty()) break;
-      if (f.name != array.fields[0] || !f.isArray) continue;
-      if (auto k = kept.find(f.name); k != kept.end()) array.keptWhy = k->second.comment;
-      else array.split = true;
-    }
 }
 
 std::string applyEdits(std::string text, const std::vector<Edit>& edits) {
@@ -294,11 +281,11 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     }
     if (warnings.empty()) {
       for (const rw::StructDef* def : defs) {
-        std::vector<std::string> fields;
-        for (const rw::FieldFacts& f : def->fields) fields.push_back(f.name);
-        auto layout = rw::makeDeviceLayout(s, def->spelled, fields);
+        auto layout = rw::makeDeviceLayout(s, def->spelled, def->fields);
         if (!layout) return layout.takeError();  // checked above
-        decideSplits(*layout, *def, kept);
+        std::map<std::string, std::string> keptWhy;  // array fields some use needs per element
+        for (const auto& [field, why] : kept) keptWhy[field] = why.comment;
+        rw::decideSplits(*layout, keptWhy);
         rw::EmittedLayout emitted = rw::emitDeviceLayout(*layout, *def, helpers);
         Includes& in = structIncludes[def->file];
         in.offset = std::min(in.offset, def->includeOffset);

@@ -139,13 +139,11 @@ void StructScanner::addDefinition(const clang::RecordDecl* record, const StructP
   def.name = recordName(record);
   def.spelled = spelledName(record);
   for (const clang::FieldDecl* field : record->fields()) def.fields.push_back(describeField(field));
-  std::vector<std::string> fieldNames;
-  for (const FieldFacts& f : def.fields) fieldNames.push_back(f.name);
 
   clang::SourceLocation end;
   bool placed = findInsertion(record, def, end);
   if (plan.layout != Layout::AoS) {
-    auto layout = makeDeviceLayout(plan, def.spelled, fieldNames);
+    auto layout = makeDeviceLayout(plan, def.spelled, def.fields);
     PlannedStruct& entry = byName_[def.name];
     entry.plan = &plan;
     if (!entry.definition) {

@@ -211,9 +211,15 @@ std::string kernelBlocksJson(const RelayoutUnitDesc& u, const UnitData& d) {
 
 std::string traceJson(const TraceSummary& t, const std::string& file) {
   nlohmann::ordered_json launches = nlohmann::ordered_json::array();
-  for (const LaunchRecord& l : t.launches)
+  for (const LaunchRecord& l : t.launches) {
     launches.push_back({{"kernel", l.mangled.empty() ? "?" : demangle(l.mangled)}, {"grid_id", l.gridId},
                         {"stream", l.stream}});
+    if (!l.unitKernels.empty()) {
+      nlohmann::ordered_json ids = nlohmann::ordered_json::object();
+      for (const auto& [unit, kernel] : l.unitKernels) ids[std::to_string(unit)] = kernel;
+      launches.back()["unit_kernels"] = ids;
+    }
+  }
   nlohmann::ordered_json j = {{"file", file},
                               {"records", t.records},
                               {"dropped", t.dropped},

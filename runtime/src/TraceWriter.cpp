@@ -78,9 +78,11 @@ std::string writeTrace(const std::string& path, const std::vector<RelayoutUnitDe
         // CUPTI names the launch; failing that, the kernel id the GPU stored names its kernel.
         auto known = launchByGrid.find(grid);
         const bool named = r.launch < unit.num_kernels && unit.kernel_names;
-        summary.launches.push_back(known != launchByGrid.end() ? *known->second
-                                                               : LaunchRecord{grid, named ? unit.kernel_names[r.launch] : "", 0});
+        summary.launches.push_back(known != launchByGrid.end()
+                                       ? *known->second
+                                       : LaunchRecord{grid, named ? unit.kernel_names[r.launch] : "", 0, {}});
       }
+      if (r.launch < unit.num_kernels) summary.launches[index->second].unitKernels.emplace(unsigned(u), r.launch);
       r.launch = index->second;
       r.unit = static_cast<unsigned char>(u);
       r.element = kNoElement;

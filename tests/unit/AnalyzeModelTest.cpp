@@ -251,5 +251,20 @@ TEST(AnalyzePaperAttribution, HelperSiteCountsGoToTheKernelsThatCalledIt) {
   EXPECT_DOUBLE_EQ(d.clustering->tree.kernels[1].loops[0].count, 32);
 }
 
+// A launch carrying the unit's kernel id is named by the site map, whatever CUPTI called it; one
+// without (an older profile) only by CUPTI's name.
+TEST(AnalyzeModel, LaunchesAreNamedByTheRecordedKernelId) {
+  std::vector<TraceRecord> records;
+  for (uint32_t w = 0; w < 10; ++w) addGroup(records, 0, stride1(32 * w), w);
+  Fixture withId = withTrace(records, 320, {"?"});
+  withId.profile.trace->launches[0].unitKernels = {{0, 0}};
+  auto named = run(withId, particleMap());
+  ASSERT_TRUE(static_cast<bool>(named)) << llvm::toString(named.takeError());
+  EXPECT_EQ(named->plan.structs[0].details["model"]["kernels"][0]["kernel"], "k");
+  auto unnamed = run(withTrace(records, 320, {"?"}), particleMap());
+  ASSERT_TRUE(static_cast<bool>(unnamed)) << llvm::toString(unnamed.takeError());
+  EXPECT_EQ(unnamed->plan.structs[0].details["model"]["kernels"][0]["kernel"], "?");
+}
+
 }  // namespace
 }  // namespace relayout

@@ -62,6 +62,26 @@ TEST(SiteMapFormat, MemberPathsAndInstantiations) {
   EXPECT_TRUE(old->functions[0].instantiations.empty());
 }
 
+// extents came later in version 1: kept when present, read from the field's type when absent.
+TEST(SiteMapFormat, ExtentsOfOldSiteMapsComeFromTheType) {
+  SiteMap map = smallMap();
+  map.structs[0].fields.push_back({"n", "float [4][3]", 8, 48, 4, {4, 3}});
+  map.structs[0].fields.push_back({"q", "int (*)[4]", 56, 8, 8, {}});
+  map.structs[0].fields.push_back({"v", "float3 [2]", 64, 24, 4, {2}});
+  map.structs[0].size = 88;
+  auto back = SiteMap::fromJson(json::parse(map.toJson().dump()), "a.sites.json");
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->structs[0].field("n")->extents, (std::vector<uint64_t>{4, 3}));
+  json doc = map.toJson();
+  for (json& f : doc["structs"][0]["fields"]) f.erase("extents");
+  auto old = SiteMap::fromJson(doc, "old.sites.json");
+  ASSERT_TRUE(static_cast<bool>(old)) << llvm::toString(old.takeError());
+  EXPECT_EQ(old->structs[0].field("n")->extents, (std::vector<uint64_t>{4, 3}));
+  EXPECT_EQ(old->structs[0].field("v")->extents, (std::vector<uint64_t>{2}));
+  EXPECT_TRUE(old->structs[0].field("q")->extents.empty());  // a pointer to an array is no array
+  EXPECT_TRUE(old->structs[0].field("x")->extents.empty());
+}
+
 TEST(SiteMapFormat, MissingFieldIsAnErrorNamingTheFile) {
   json doc = smallMap().toJson();
   doc["sites"][0].erase("field");

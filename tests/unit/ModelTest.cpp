@@ -257,7 +257,7 @@ TEST(Model, SoAStoresArrayFieldsVariableMajor) {
   // per index (as the SoA rewrite stores it), the warp reads 128 contiguous bytes: 4 sectors;
   // element by element (16-byte stride) it would be 16. Then rho of the same elements: its own
   // array, 4 more sectors, not the nb runs' sectors.
-  StructInfo cell{"Cell", {"c.cu", 1, 8}, 20, 4, {{"rho", "float", 0, 4, 4}, {"nb", "int [4]", 4, 16, 4}}};
+  StructInfo cell{"Cell", {"c.cu", 1, 8}, 20, 4, {{"rho", "float", 0, 4, 4}, {"nb", "int [4]", 4, 16, 4, {4}}}};
   SiteMap map;
   map.sourcePath = "c.cu";
   map.structs.push_back(cell);

@@ -195,6 +195,9 @@ TEST_F(RuntimeTrace, GridsCuptiDidNotDescribe) {
   EXPECT_EQ(profile->trace->launches[0].kernel, "collide");  // kernel id 1
   EXPECT_EQ(profile->trace->launches[0].gridId, 77u);
   EXPECT_EQ(profile->trace->launches[1].kernel, "?");  // kernel id 2: not an instrumented kernel
+  // The kernel id reaches the profile per unit, so the analysis need not match names.
+  EXPECT_EQ(profile->trace->launches[0].unitKernels, (std::map<unsigned, unsigned>{{0, 1}}));
+  EXPECT_TRUE(profile->trace->launches[1].unitKernels.empty());
 }
 
 // The runtime writes the trace without core (it must not link LLVM); core's reader, which the

@@ -6,6 +6,7 @@
 #include "relayout/rt_abi.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct LaunchRecord {
   uint64_t gridId = 0;
   std::string mangled;  // "" when CUPTI gave no name
   uint64_t stream = 0;
+  // The trace: per unit index, the unit's kernel id the GPU recorded for this launch.
+  std::map<unsigned, unsigned> unitKernels;
 };
 
 // A device allocation the program made (cudaMalloc and relatives), for trace element indices.

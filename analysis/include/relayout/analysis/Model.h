@@ -6,6 +6,7 @@
 // sectors the same warp had not touched in its recent accesses (docs/analysis.md, "Model mode").
 #pragma once
 
+#include "relayout/core/LayoutMapping.h"
 #include "relayout/core/SiteMap.h"
 #include "relayout/core/Trace.h"
 
@@ -23,8 +24,6 @@ inline constexpr ModelLayout kAllModelLayouts[kModelLayouts] = {ModelLayout::AoS
                                                                 ModelLayout::AoSoA, ModelLayout::Clustered};
 const char* toString(ModelLayout layout);  // aos, soa, aosoa, clustered
 
-// Elements per AoSoA tile: one warp's worth, so a stride-1 warp reads each field contiguously.
-inline constexpr unsigned kAoSoATile = 32;
 // Sectors each warp remembers per layout (8-way sets by sector address, first in first out): a
 // sector the warp touched among its recent accesses is served by L1 and is not counted as
 // traffic again. 128 sectors = 4 KB, the share of a 256 KB L1 of one of 64 resident warps.
@@ -44,7 +43,8 @@ struct ModelCounts {
   }
 };
 
-// The candidate layouts of one struct.
+// The candidate layouts of one struct; where each field lies under each is core's layout mapping
+// (core/LayoutMapping.h), the rewriter's own.
 struct StructLayoutModel {
   StructInfo info;
   // The clustered candidate: the field access tree's sub-structs (field names, declaration

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +74,9 @@ struct TracedLaunch {
   std::string kernel;  // demangled; "?" if CUPTI did not report it
   uint64_t gridId = 0;
   uint64_t stream = 0;
+  // Per unit index, the unit's kernel id (its site map's kernels[]) recorded on the GPU; empty in
+  // profiles written before kernel ids were carried.
+  std::map<unsigned, unsigned> unitKernels;
 };
 
 // The profile's description of its binary trace, present when the program was instrumented
