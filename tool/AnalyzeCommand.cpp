@@ -3,7 +3,9 @@
 #include "Pipeline.h"
 
 #include "relayout/core/Files.h"
-#include "relayout/core/Sampling.h"
+#include "relayout/core/ProfileMatch.h"
+
+#include <llvm/ADT/StringExtras.h>
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -63,15 +65,29 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
     if (!map) return map.takeError();
     maps.push_back({path, std::move(*map)});
   }
-  auto profile = Profile::load(profileFile);
-  if (!profile) return profile.takeError();
   std::vector<const SiteMap*> mapPointers;
   for (const SiteMapFile& m : maps) mapPointers.push_back(&m.map);
-  scaleToWholeRun(*profile, mapPointers);  // sampled blocks and launches stand for the whole run
+  // Counts for the whole run, re-indexed to the site maps where the sources were edited since.
+  auto matched = loadProfileForAnalysis(profileFile, mapPointers);
+  if (!matched) return matched.takeError();
+  for (size_t i = 0; i < matched->units.size(); ++i)
+    if (!matched->units[i].changedFunctions.empty())
+      llvm::errs() << "relayout: profile: functions changed since the profile was recorded: "
+                   << maps[i].map.sourcePath << ": " << llvm::join(matched->units[i].changedFunctions, ", ") << "\n";
+  options.refusedStructs = matched->refusedStructs();
+  const Profile* profile = &matched->profile;
+  // The trace's site ids name the sites as recorded: only the paper rule reads edited sources.
+  const bool traceFits = matched->sameSources();
+  if (modeGiven && options.mode == AnalyzeMode::Model && !traceFits)
+    return fileError(profileFile, "was recorded from other versions of the sources: its trace cannot be replayed "
+                                  "against them (use --mode paper, or profile the current sources again)");
   if (!modeGiven) {
-    options.mode = profile->trace || !options.tracePath.empty() ? AnalyzeMode::Model : AnalyzeMode::Paper;
+    const bool haveTrace = profile->trace || !options.tracePath.empty();
+    options.mode = haveTrace && traceFits ? AnalyzeMode::Model : AnalyzeMode::Paper;
     llvm::errs() << "relayout: deciding in " << toString(options.mode) << " mode ("
-                 << (options.mode == AnalyzeMode::Model ? "the profile has a trace" : "the profile has no trace")
+                 << (options.mode == AnalyzeMode::Model ? "the profile has a trace"
+                     : haveTrace ? "the profile's trace describes other versions of the sources"
+                                 : "the profile has no trace")
                  << "; --mode chooses)\n";
   }
   auto analysis = analyze(maps, *profile, profileFile, options);

@@ -30,7 +30,9 @@ static cl::list<std::string> files(cl::Positional, cl::desc("FILE.cu..."), cl::O
 static cl::opt<std::string> planPath("plan", cl::desc("Plan written by `relayout analyze`"), cl::value_desc("PLAN.json"),
                                      cl::sub(command));
 static cl::list<std::string> sites("sites",
-                                   cl::desc("Without --plan: site maps whose structs --layout applies to"),
+                                   cl::desc("Without --plan: site maps whose structs --layout applies to. With "
+                                            "--plan: the current site maps of sources edited since the plan "
+                                            "was made, to check that the functions it decided on are unchanged"),
                                    cl::value_desc("S.sites.json"), cl::CommaSeparated, cl::sub(command));
 static cl::opt<std::string> outDir("o",
                                    cl::desc("Output folder for sources that all lie in one folder: each file as "
@@ -98,18 +100,35 @@ static llvm::Expected<Plan> planFromSiteMaps(const std::vector<std::string>& pat
   return plan;
 }
 
-// The plan must have been made for exactly these sources: a stale plan could name fields or
-// rely on accesses that changed.
+// The plan must have been made for these sources: a stale plan could name fields or rely on
+// accesses that changed. A source edited since is accepted when --sites gives its current site
+// map and the functions the plan decided on still hash the same (checkPlanFitsSiteMap).
 static llvm::Error checkPlanSources(const Plan& plan, const std::string& path, const std::vector<std::string>& sources) {
+  std::vector<SiteMap> currentMaps;
+  if (!planPath.empty())
+    for (const std::string& sitesPath : sites) {
+      auto map = SiteMap::load(sitesPath);
+      if (!map) return map.takeError();
+      currentMaps.push_back(std::move(*map));
+    }
   for (const std::string& source : sources) {
     auto text = readFile(source);
     if (!text) return text.takeError();
     std::string hash = sha256Hex(*text);
     bool known = false;
     for (const PlanSource& s : plan.sources) known |= s.sha256 == hash;
-    if (!known)
-      return fileError(path, fmt::format("was not made for {} as it is now (sha256 {}); analyze its profile again",
-                                         source, hash.substr(0, 12)));
+    if (known) continue;
+    auto current = std::find_if(currentMaps.begin(), currentMaps.end(),
+                                [&](const SiteMap& m) { return m.sourceSha256 == hash; });
+    if (current == currentMaps.end())
+      return fileError(path, fmt::format("was not made for {} as it is now (sha256 {}); analyze its profile again{}",
+                                         source, hash.substr(0, 12),
+                                         planPath.empty()      ? ""
+                                         : currentMaps.empty() ? ", or give its current site map with --sites"
+                                                               : " (no --sites map describes it as it is now)"));
+    if (llvm::Error err = checkPlanFitsSiteMap(plan, path, *current)) return err;
+    llvm::errs() << "relayout: " << path << " was made for another version of " << source
+                 << "; the functions it decided on are unchanged\n";
   }
   return llvm::Error::success();
 }
@@ -212,9 +231,9 @@ static int run(const std::vector<std::string>& trailing) {
   int outputs = bool(diff) + bool(inPlace) + !outDir.empty() + !outRoot.empty();
   if (outputs > 1) return reportError("give one of -o, --out-root, --diff and --in-place");
   if (!inRoot.empty() && outRoot.empty()) return reportError("--in-root goes with --out-root");
-  if (planPath.empty() == sites.empty())
+  if (planPath.empty() && sites.empty())
     return reportError("give either --plan PLAN.json, or --sites S.sites.json with --layout");
-  if (!sites.empty() && layout.empty()) return reportError("--sites needs --layout soa|aos");
+  if (planPath.empty() && layout.empty()) return reportError("--sites needs --layout soa|aos");
   // A run killed while it wrote here is undone before the sources are read.
   std::vector<std::string> folders;
   for (const std::string& file : files) folders.push_back(llvm::sys::path::parent_path(absolutePath(file)).str());

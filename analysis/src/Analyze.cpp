@@ -142,7 +142,14 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
     if (unit->sites.size() != map.sites.size())
       return fileError(profilePath, fmt::format("has {} sites for {} but the site map {} has {}", unit->sites.size(),
                                                 map.sourcePath, file.path, map.sites.size()));
-    analysis.plan.sources.push_back({map.sourcePath, map.sourceSha256});
+    PlanSource planSource{map.sourcePath, map.sourceSha256, {}};
+    // The functions whose sites the decisions read: a rewrite may accept this source after edits
+    // elsewhere while they still hash the same (checkPlanFitsSiteMap).
+    for (const FunctionInfo& f : map.functions)
+      if (!f.hash.empty() && std::any_of(map.sites.begin(), map.sites.end(),
+                                         [&](const SiteInfo& s) { return s.function == f.name; }))
+        planSource.functions.push_back({f.name, f.hash});
+    analysis.plan.sources.push_back(std::move(planSource));
     modelUnits.push_back({&file, unit, static_cast<size_t>(unit - profile.units.data())});
     // Measured loop Counts (thread-level body executions), where the profile has them.
     for (const LoopInfo& loop : map.loops)
@@ -203,6 +210,12 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
 
   for (auto& [name, d] : decisions) {
     const StructInfo& info = *structInfo[name];
+    auto refused = options.refusedStructs.find(name);
+    const bool undecided = refused != options.refusedStructs.end() && !options.forced;
+    if (undecided) {
+      d.layout = Layout::AoS;
+      d.clustering.reset();
+    }
     if (options.forced) forceDecision(d, *options.forced);
     StructPlan sp;
     sp.name = name;
@@ -214,7 +227,8 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
       for (const FieldCluster& c : d.clustering->clusters) sp.clusters.push_back({c.name, c.fields, c.paddingBytes});
     sp.reason = options.forced ? fmt::format("forced by --layout {}{}", toString(*options.forced),
                                              d.layout == *options.forced ? "" : forcedFallbackNote(d))
-                               : reasonFor(d, options.mode);
+                     : undecided ? "not decided: the profile is out of date for it: " + refused->second
+                                 : reasonFor(d, options.mode);
     nlohmann::json top = nlohmann::json::array();
     for (size_t i = 0; i < d.sites.size() && i < 20; ++i) top.push_back(evidenceJson(d.sites[i]));
     sp.details = {{"sites", top}, {"site_count", d.sites.size()},

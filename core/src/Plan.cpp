@@ -2,6 +2,8 @@
 
 #include "JsonRead.h"
 
+#include <algorithm>
+
 using nlohmann::json;
 
 namespace relayout {
@@ -37,7 +39,14 @@ const StructPlan* Plan::findStruct(const std::string& name) const {
 json Plan::toJson() const {
   json doc = {{"format", kFormat}, {"version", kVersion}, {"mode", mode}};
   json& sourceArray = doc["sources"] = json::array();
-  for (const PlanSource& s : sources) sourceArray.push_back({{"path", s.path}, {"sha256", s.sha256}});
+  for (const PlanSource& s : sources) {
+    json source = {{"path", s.path}, {"sha256", s.sha256}};
+    if (!s.functions.empty()) {
+      json& functions = source["functions"] = json::array();
+      for (const FunctionHash& f : s.functions) functions.push_back({{"name", f.name}, {"hash", f.hash}});
+    }
+    sourceArray.push_back(std::move(source));
+  }
   json& structArray = doc["structs"] = json::array();
   for (const StructPlan& s : structs) {
     json clusterArray = json::array();
@@ -57,8 +66,13 @@ llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
   return detail::parseDocument<Plan>(doc, path, kFormat, kVersion, [](const json& d) {
     Plan plan;
     plan.mode = d.at("mode").get<std::string>();
-    for (const json& s : d.at("sources"))
-      plan.sources.push_back({s.at("path").get<std::string>(), s.at("sha256").get<std::string>()});
+    for (const json& s : d.at("sources")) {
+      PlanSource source{s.at("path").get<std::string>(), s.at("sha256").get<std::string>(), {}};
+      if (s.contains("functions"))
+        for (const json& f : s.at("functions"))
+          source.functions.push_back({f.at("name").get<std::string>(), f.at("hash").get<std::string>()});
+      plan.sources.push_back(std::move(source));
+    }
     for (const json& s : d.at("structs")) {
       StructPlan sp;
       sp.name = s.at("name").get<std::string>();
@@ -77,6 +91,40 @@ llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
     }
     return plan;
   });
+}
+
+llvm::Error checkPlanFitsSiteMap(const Plan& plan, llvm::StringRef planPath, const SiteMap& current) {
+  const PlanSource* source = nullptr;
+  for (const PlanSource& s : plan.sources)
+    if (s.sha256 == current.sourceSha256) return llvm::Error::success();
+  for (const PlanSource& s : plan.sources)
+    if (s.path == current.sourcePath) source = &s;
+  if (!source)
+    return fileError(planPath, "was not made for " + current.sourcePath + "; analyze its profile again");
+  if (source->functions.empty())
+    return fileError(planPath, "was made for another version of " + current.sourcePath +
+                                   " and records no function hashes to check it by; analyze its profile again");
+  std::vector<std::string> changed;
+  for (const FunctionHash& f : source->functions) {
+    auto now = std::find_if(current.functions.begin(), current.functions.end(),
+                            [&](const FunctionInfo& c) { return c.name == f.name; });
+    if (now == current.functions.end())
+      changed.push_back(f.name + " (removed)");
+    else if (now->hash != f.hash)
+      changed.push_back(f.name + " (hash " + now->hash.substr(0, 12) + ", planned " + f.hash.substr(0, 12) + ")");
+  }
+  for (const StructInfo& s : current.structs) {
+    const StructPlan* planned = plan.findStruct(s.name);
+    if (!planned || planned->fields.empty()) continue;
+    std::vector<std::string> fields;
+    for (const FieldInfo& f : s.fields) fields.push_back(f.name);
+    if (fields != planned->fields) changed.push_back("struct " + s.name + " (fields differ)");
+  }
+  if (changed.empty()) return llvm::Error::success();
+  std::string list;
+  for (const std::string& c : changed) list += (list.empty() ? "" : ", ") + c;
+  return fileError(planPath, "was made for another version of " + current.sourcePath +
+                                 ", and what it decided on changed since: " + list + "; analyze its profile again");
 }
 
 llvm::Expected<Plan> Plan::load(llvm::StringRef path) {

@@ -35,6 +35,47 @@ static SiteCounters counterRowFrom(const json& row, const std::string& unitSourc
   return {v[0], v[1], v[2], v[3], v[4], v[5]};
 }
 
+static json functionsToJson(const std::vector<ProfiledFunction>& functions) {
+  json out = json::array();
+  for (const ProfiledFunction& f : functions) {
+    json entry = {{"name", f.name}, {"hash", f.hash}, {"sites", f.sites}};
+    if (!f.layouts.empty()) {
+      json& layouts = entry["site_layouts"] = json::array();
+      for (const SiteLayout& l : f.layouts) layouts.push_back({l.structSize, l.field, l.offset});
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+static std::vector<ProfiledFunction> functionsFromJson(const json& array, const UnitProfile& unit) {
+  std::vector<ProfiledFunction> functions;
+  for (const json& f : array) {
+    ProfiledFunction function{f.at("name").get<std::string>(), f.at("hash").get<std::string>(),
+                              f.at("sites").get<std::vector<unsigned>>(), {}};
+    for (unsigned site : function.sites)
+      if (site >= unit.sites.size())
+        throw json::other_error::create(501, "function " + function.name + " of unit " + unit.source +
+                                                 " names site " + std::to_string(site) + ", but the unit has " +
+                                                 std::to_string(unit.sites.size()) + " sites", &f);
+    if (f.contains("site_layouts")) {
+      for (const json& l : f.at("site_layouts")) {
+        auto v = l.get<std::vector<unsigned>>();
+        if (v.size() != 3)
+          throw json::other_error::create(501, "a site layout of function " + function.name + " has " +
+                                                   std::to_string(v.size()) + " numbers (expected 3)", &l);
+        function.layouts.push_back({v[0], v[1], v[2]});
+      }
+      if (function.layouts.size() != function.sites.size())
+        throw json::other_error::create(501, "function " + function.name + " of unit " + unit.source + " has " +
+                                                 std::to_string(function.sites.size()) + " sites but " +
+                                                 std::to_string(function.layouts.size()) + " site layouts", &f);
+    }
+    functions.push_back(std::move(function));
+  }
+  return functions;
+}
+
 json Profile::toJson() const {
   json doc = {{"format", kFormat}, {"version", kVersion}, {"device", device}, {"created", created},
               {"command", command}};
@@ -60,6 +101,7 @@ json Profile::toJson() const {
       for (const KernelSiteCounters& k : u.kernelSites)
         split.push_back({{"site", k.site}, {"kernel", k.kernel}, {"counters", counterRow(k.counters)}});
     }
+    if (!u.functions.empty()) unitJson["functions"] = functionsToJson(u.functions);
     unitArray.push_back(std::move(unitJson));
   }
   if (trace) {
@@ -117,6 +159,7 @@ llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path)
           unit.kernelSites.push_back(
               {site, k.at("kernel").get<std::string>(), counterRowFrom(k.at("counters"), unit.source)});
         }
+      if (u.contains("functions")) unit.functions = functionsFromJson(u.at("functions"), unit);
       profile.units.push_back(std::move(unit));
     }
     if (d.contains("trace")) {

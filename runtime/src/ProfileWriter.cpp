@@ -43,7 +43,8 @@ std::string str(const char* s) { return s ? s : ""; }
 
 void registerUnit(const RelayoutUnitDesc& unit) {
   // Older descriptors are prefixes of this one: copy only what they have.
-  const size_t size = unit.abi_version >= 4   ? sizeof(RelayoutUnitDesc)
+  const size_t size = unit.abi_version >= 5   ? sizeof(RelayoutUnitDesc)
+                      : unit.abi_version == 4 ? offsetof(RelayoutUnitDesc, num_functions)
                       : unit.abi_version == 3 ? offsetof(RelayoutUnitDesc, trace_warps)
                       : unit.abi_version == 2 ? offsetof(RelayoutUnitDesc, num_kernels)
                                               : offsetof(RelayoutUnitDesc, num_loops);
@@ -209,6 +210,31 @@ std::string kernelBlocksJson(const RelayoutUnitDesc& u, const UnitData& d) {
   return out;
 }
 
+// Per function of the unit (ABI 5): its token hash and its site ids in position order (ascending
+// ids: the instrumenter numbers a function's sites in source order), with where each site lay in
+// its struct, so that the analysis can reuse the counters of functions that did not change.
+std::string functionsJson(const RelayoutUnitDesc& u) {
+  if (u.abi_version < 5 || !u.num_functions || !u.function_names || !u.function_hashes || !u.site_functions)
+    return "";
+  std::vector<std::vector<unsigned>> sitesOf(u.num_functions);
+  for (unsigned s = 0; s < u.num_sites; ++s)
+    if (u.site_functions[s] < u.num_functions) sitesOf[u.site_functions[s]].push_back(s);
+  std::string out;
+  for (unsigned f = 0; f < u.num_functions; ++f) {
+    nlohmann::ordered_json row = {{"name", str(u.function_names[f])},
+                                  {"hash", str(u.function_hashes[f])},
+                                  {"sites", sitesOf[f]}};
+    if (u.site_info) {
+      nlohmann::ordered_json layouts = nlohmann::ordered_json::array();
+      for (unsigned s : sitesOf[f])
+        layouts.push_back({u.site_info[s].struct_size, u.site_info[s].field, u.site_info[s].offset});
+      row["site_layouts"] = layouts;
+    }
+    out += (out.empty() ? "\n        " : ",\n        ") + row.dump();
+  }
+  return out;
+}
+
 std::string traceJson(const TraceSummary& t, const std::string& file) {
   nlohmann::ordered_json launches = nlohmann::ordered_json::array();
   for (const LaunchRecord& l : t.launches) {
@@ -295,6 +321,8 @@ std::string writeProfile(const std::string& path, const ProfileMeta& meta, const
       out += "      \"kernel_blocks\": [" + blocks + "\n      ],\n";
     out += "      \"counter_columns\": " + json(kColumns).dump() + ",\n";
     out += "      \"loops\": " + json(d.loops).dump() + ",\n";
+    if (std::string functions = functionsJson(u); !functions.empty())
+      out += "      \"functions\": [" + functions + "\n      ],\n";
     if (std::string split = kernelSitesJson(u, d); !split.empty())
       out += "      \"kernel_sites\": [" + split + "\n      ],\n";
     out += "      \"sites\": [";

@@ -13,6 +13,10 @@ config.substitutions.append(("%relayout", config.relayout_tool))
 config.substitutions.append(("%FileCheck", config.filecheck))
 # Every emitted .cu is compiled for the GPU the project targets, as the user would build it.
 config.substitutions.append(("%nvcc", config.nvcc + " -arch=sm_90 -std=c++17 -I" + config.runtime_include))
+# What instrumented programs link, with only -lcupti -lcuda besides.
+config.substitutions.append(("%rtlib", os.path.join(config.relayout_bin_root, "runtime", "librelayout_rt.a")))
+config.substitutions.append(("%cudalibs", "-L" + os.path.join(os.path.dirname(os.path.dirname(config.nvcc)), "lib64")
+                             + " -L" + os.path.join(os.path.dirname(os.path.dirname(config.nvcc)), "extras", "CUPTI", "lib64")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%samples", os.path.join(config.relayout_src_root, "samples")))
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")

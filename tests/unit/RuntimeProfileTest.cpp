@@ -258,3 +258,55 @@ TEST_F(RuntimeProfile, FailedLoopFetchWritesNothing) {
   EXPECT_NE(err.find("loop counters"), std::string::npos) << err;
   EXPECT_FALSE(fs::exists(path));
 }
+
+// ABI 5: the unit names its functions with their token hashes and each site's function; the
+// profile lists per function its site ids in position order and where each lay in its struct.
+TEST_F(RuntimeProfile, FunctionsWithHashesAndSiteLayouts) {
+  static const char* const names[] = {"kick", "drift"};
+  static const char* const hashes[] = {"h-kick", "h-drift"};
+  static const unsigned siteFunctions[] = {1, 0, 1};
+  static const RelayoutSiteInfo siteInfo[] = {{16, 4, 1, 0}, {16, 0, 0, 0}, {8, 0, 0, 1}};
+  RelayoutUnitDesc unit = kUnitA;
+  unit.abi_version = 5;
+  unit.site_info = siteInfo;
+  unit.num_functions = 2;
+  unit.function_names = names;
+  unit.function_hashes = hashes;
+  unit.site_functions = siteFunctions;
+  rt::registerUnit(unit);
+  ASSERT_EQ(rt::writeProfile(path, rt::ProfileMeta{}), "");
+  Profile p = load();
+  ASSERT_EQ(p.units.size(), 1u);
+  const std::vector<ProfiledFunction>& f = p.units[0].functions;
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].name, "kick");
+  EXPECT_EQ(f[0].hash, "h-kick");
+  EXPECT_EQ(f[0].sites, std::vector<unsigned>{1});
+  EXPECT_EQ(f[1].name, "drift");
+  EXPECT_EQ(f[1].sites, (std::vector<unsigned>{0, 2}));
+  ASSERT_EQ(f[1].layouts.size(), 2u);
+  EXPECT_EQ(f[1].layouts[0], (SiteLayout{16, 1, 4}));
+  EXPECT_EQ(f[1].layouts[1], (SiteLayout{8, 0, 0}));
+  // The core writer writes them back the same way.
+  auto again = Profile::fromJson(p.toJson(), "again.json");
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  ASSERT_EQ(again->units[0].functions.size(), 2u);
+  EXPECT_EQ(again->units[0].functions[1].layouts, f[1].layouts);
+}
+
+// A version-4 descriptor ends before the function fields: they must read as absent, whatever
+// lies after it in memory.
+TEST_F(RuntimeProfile, AbiFourUnitHasNoFunctions) {
+  RelayoutUnitDesc unit = kUnitA;
+  unit.abi_version = 4;
+  static const char* const names[] = {"garbage"};
+  unit.num_functions = 1;
+  unit.function_names = names;
+  unit.function_hashes = names;
+  static const unsigned siteFunctions[] = {0, 0, 0};
+  unit.site_functions = siteFunctions;
+  rt::registerUnit(unit);
+  ASSERT_EQ(rt::registeredUnits()[0].num_functions, 0u);
+  ASSERT_EQ(rt::writeProfile(path, rt::ProfileMeta{}), "");
+  EXPECT_TRUE(load().units[0].functions.empty());
+}

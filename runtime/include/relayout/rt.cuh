@@ -17,6 +17,12 @@
 #ifndef RELAYOUT_NUM_KERNELS
 #define RELAYOUT_NUM_KERNELS 0
 #endif
+// The unit's functions (the site map's functions[]): their count here; their names, token hashes
+// and each site's function index in RELAYOUT_FUNCTION_NAMES, RELAYOUT_FUNCTION_HASHES and
+// RELAYOUT_SITE_FUNCTIONS. Units instrumented before function hashes define none.
+#ifndef RELAYOUT_NUM_FUNCTIONS
+#define RELAYOUT_NUM_FUNCTIONS 0
+#endif
 // Records in this unit's trace buffer; 0: no trace (docs/formats.md, "Trace").
 #ifndef RELAYOUT_TRACE_CAPACITY
 #define RELAYOUT_TRACE_CAPACITY 0
@@ -494,6 +500,22 @@ static const RelayoutSiteInfo __rl_site_info[] = {RELAYOUT_SITE_INFO};
 #define RELAYOUT_SITE_INFO_PTR_ nullptr
 #endif
 
+#if (RELAYOUT_NUM_FUNCTIONS) > 0 && (RELAYOUT_NUM_SITES) > 0 && defined(RELAYOUT_FUNCTION_NAMES) && \
+    defined(RELAYOUT_FUNCTION_HASHES) && defined(RELAYOUT_SITE_FUNCTIONS)
+static const char* const __rl_function_names[] = {RELAYOUT_FUNCTION_NAMES};
+static const char* const __rl_function_hashes[] = {RELAYOUT_FUNCTION_HASHES};
+static const unsigned __rl_site_functions[] = {RELAYOUT_SITE_FUNCTIONS};
+static_assert(sizeof(__rl_function_names) / sizeof(__rl_function_names[0]) == (RELAYOUT_NUM_FUNCTIONS) &&
+                  sizeof(__rl_function_hashes) / sizeof(__rl_function_hashes[0]) == (RELAYOUT_NUM_FUNCTIONS),
+              "RELAYOUT_FUNCTION_NAMES and RELAYOUT_FUNCTION_HASHES need RELAYOUT_NUM_FUNCTIONS entries");
+static_assert(sizeof(__rl_site_functions) / sizeof(__rl_site_functions[0]) == (RELAYOUT_NUM_SITES),
+              "RELAYOUT_SITE_FUNCTIONS needs one entry per site");
+#define RELAYOUT_FUNCTIONS_INIT_ (unsigned)(RELAYOUT_NUM_FUNCTIONS), __rl_function_names, __rl_function_hashes, \
+                                 __rl_site_functions
+#else
+#define RELAYOUT_FUNCTIONS_INIT_ 0u, nullptr, nullptr, nullptr
+#endif
+
 static const RelayoutUnitDesc __rl_unit = {RELAYOUT_ABI_VERSION,
                                            RELAYOUT_UNIT_SOURCE,
                                            RELAYOUT_UNIT_SHA256,
@@ -513,8 +535,9 @@ static const RelayoutUnitDesc __rl_unit = {RELAYOUT_ABI_VERSION,
                                            __rl_fetch_kernel_blocks,
                                            (unsigned)(RELAYOUT_EXEC_PERIOD),
 #if (RELAYOUT_TRACE_CAPACITY) > 0
-                                           (unsigned)(RELAYOUT_TRACE_WARPS_)};
+                                           (unsigned)(RELAYOUT_TRACE_WARPS_),
 #else
-                                           0u};
+                                           0u,
 #endif
+                                           RELAYOUT_FUNCTIONS_INIT_};
 static const int __rl_registered __attribute__((unused)) = (relayout_rt_register_unit(&__rl_unit), 0);

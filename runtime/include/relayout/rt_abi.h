@@ -8,8 +8,8 @@ extern "C" {
 #endif
 
 /* 2 added the loop counters (num_loops, fetch_loops); 3 the per-kernel counters and the trace;
- * 4 trace_warps. The runtime still accepts units of 1 to 3. */
-#define RELAYOUT_ABI_VERSION 4
+ * 4 trace_warps; 5 the functions with their token hashes. The runtime still accepts units of 1 to 4. */
+#define RELAYOUT_ABI_VERSION 5
 #define RELAYOUT_COUNTER_COLUMNS 6
 
 /* What the host needs to know of a site to describe its trace records (docs/formats.md, "Trace"). */
@@ -72,6 +72,13 @@ typedef struct RelayoutUnitDesc {
   /* From abi_version 4 on: warps traced in each traced launch of a kernel (the first to access
    * memory); 0 when built without --trace. */
   unsigned trace_warps;
+  /* From abi_version 5 on: the site map's functions[] (names and token hashes, num_functions
+   * entries each) and, per site id, the index of its function, so that the profile can say which
+   * counters belong to which version of which function. 0 and null for hand-made units. */
+  unsigned num_functions;
+  const char* const* function_names;
+  const char* const* function_hashes;
+  const unsigned* site_functions; /* num_sites entries */
 } RelayoutUnitDesc;
 
 /* Called from a static constructor of each instrumented translation unit; the strings must live

@@ -11,6 +11,7 @@
 
 #include <llvm/Support/Error.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -101,6 +102,9 @@ struct AnalyzeOptions {
   std::optional<Layout> forced;
   // Model mode: the trace to replay. Default: the profile's trace.file, in the profile's folder.
   std::string tracePath;
+  // Structs the profile cannot decide (sources edited since it was recorded; core/ProfileMatch.h):
+  // name -> why. They stay AoS with that reason, unless --layout forces a layout.
+  std::map<std::string, std::string> refusedStructs;
 };
 
 // Refuses a profile that was not recorded from these sources (hash or site count differ), naming

@@ -4,6 +4,8 @@
 // ("relayout-plan", version 1).
 #pragma once
 
+#include "relayout/core/SiteMap.h"
+
 #include <llvm/Support/Error.h>
 #include <nlohmann/json.hpp>
 
@@ -23,9 +25,18 @@ struct Cluster {
   unsigned paddingBytes = 0;
 };
 
+struct FunctionHash {
+  std::string name;
+  std::string hash;  // the site map's functions[].hash
+};
+
 struct PlanSource {
   std::string path;
   std::string sha256;
+  // The functions with sites when the plan was made, with their token hashes: the plan still
+  // fits the source after edits that leave them (and the structs' fields) as they were. Empty in
+  // plans of site maps without function hashes.
+  std::vector<FunctionHash> functions;
 };
 
 struct StructPlan {
@@ -51,6 +62,13 @@ struct Plan {
   static llvm::Expected<Plan> fromJson(const nlohmann::json& doc, llvm::StringRef path);
   static llvm::Expected<Plan> load(llvm::StringRef path);
 };
+
+// Whether `plan` still fits a source that changed since the plan was made, by the source's
+// current site map (which must describe the source as it is now): the plan's source of the same
+// path recorded function hashes, each of those functions is still there with the same hash, and
+// each planned struct of the site map has the plan's fields. The error names planPath and lists
+// what changed.
+llvm::Error checkPlanFitsSiteMap(const Plan& plan, llvm::StringRef planPath, const SiteMap& current);
 
 // The SoA partition of a struct's fields: one cluster per field, named after it.
 std::vector<Cluster> soaClusters(const std::vector<std::string>& fieldNames);

@@ -45,6 +45,24 @@ struct KernelBlocks {
   uint64_t classified = 0;  // of those, blocks that classified their accesses
 };
 
+// Where a site of a profiled function lay in its struct when the profile was recorded: a struct
+// whose definition changed since then no longer fits the counters.
+struct SiteLayout {
+  unsigned structSize = 0;  // bytes of one element
+  unsigned field = 0;       // index of the site's field in the struct's fields
+  unsigned offset = 0;      // byte offset of what the site touched within the element
+  bool operator==(const SiteLayout&) const = default;
+};
+
+// One function of the unit as it was instrumented: with its token hash, a later site map can
+// reuse these counters for the same function after edits elsewhere (docs/formats.md).
+struct ProfiledFunction {
+  std::string name;
+  std::string hash;             // the site map's functions[].hash
+  std::vector<unsigned> sites;  // its site ids, in position order
+  std::vector<SiteLayout> layouts;  // per entry of `sites`; empty when the runtime had no site info
+};
+
 struct UnitProfile {
   std::string source;
   std::string sha256;
@@ -60,6 +78,8 @@ struct UnitProfile {
   std::vector<KernelBlocks> kernelBlocks;
   unsigned sampleLaunches = 0;  // classification limited to the first N launches per kernel; 0: all
   unsigned execPeriod = 1;      // about one warp-level execution of each hook in this many classified
+  // The unit's functions with sites (ABI 5 units); empty in profiles written before.
+  std::vector<ProfiledFunction> functions;
 };
 
 struct KernelProfile {

@@ -1,4 +1,4 @@
-// Undoing the runtime's sampling. A profile classifies accesses in one block of every
+// Undoing the runtime's sampling (applied once, by loadProfileForAnalysis in ProfileMatch.h). A profile classifies accesses in one block of every
 // `block_period`, about one warp-level execution in `exec_period` and, with --sample-launches,
 // only in the first launches of each kernel; it also
 // records, per kernel, the blocks run and the blocks classified (units[].kernel_blocks). Scaling
