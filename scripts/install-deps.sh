@@ -3,7 +3,7 @@
 # CUDA 13 with CUPTI is expected at /usr/local/cuda (NVIDIA's installer; not an apt package here).
 set -euo pipefail
 packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools nlohmann-json3-dev libfmt-dev libgtest-dev
-          cmake ninja-build g++ python3 diffutils patch)
+          cmake ninja-build g++ python3 diffutils patch xz-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
