@@ -5,10 +5,16 @@
 #include <clang/Tooling/JSONCompilationDatabase.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/StringSet.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/StringSaver.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <set>
 
 namespace relayout {
@@ -30,7 +36,7 @@ const llvm::StringSet<> kDroppedFlags = {
 const llvm::StringSet<> kDroppedWithValue = {
     "-o", "--output-file", "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options", "-maxrregcount",
     "--maxrregcount", "-ccbin", "--compiler-bindir", "-cudart", "--cudart", "-Xlinker", "--linker-options",
-    "-MF", "-MT", "-MQ", "--options-file", "-odir", "--output-directory", "-Xfatbin", "-t", "--threads",
+    "-MF", "-MT", "-MQ", "-odir", "--output-directory", "-Xfatbin", "-t", "--threads",
     "-diag-suppress", "--diag-suppress", "-Xcudafe", "--cudafe-options",
 };
 
@@ -62,7 +68,45 @@ bool isNvccArchFlag(llvm::StringRef flag) {
          flag.starts_with("--generate-code");
 }
 
-std::vector<std::string> translateNvccFlags(const std::vector<std::string>& flags, std::vector<std::string>& notes) {
+// nvcc reads more flags from `--options-file F` / `-optf F` (also F1,F2): they are put in place of
+// the option, read as a shell would split them; files naming files are followed 8 deep.
+static std::vector<std::string> expandOptionsFiles(const std::vector<std::string>& flags, std::vector<std::string>& notes,
+                                                   int depth = 0) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    llvm::StringRef flag = flags[i];
+    std::string files;
+    for (llvm::StringRef name : {"--options-file", "-optf"}) {
+      if (flag == name && i + 1 < flags.size()) files = flags[++i];
+      else if (flag.starts_with((name + "=").str())) files = flag.substr(name.size() + 1).str();
+    }
+    if (files.empty()) {
+      out.push_back(flags[i]);
+      continue;
+    }
+    llvm::SmallVector<llvm::StringRef, 2> names;
+    llvm::StringRef(files).split(names, ',', -1, false);
+    for (llvm::StringRef name : names) {
+      auto buffer = llvm::MemoryBuffer::getFile(name);
+      if (!buffer || depth >= 8) {
+        notes.push_back(("cannot read the options file '" + name + "'" +
+                         (buffer ? llvm::Twine(": options files nest too deep") : llvm::Twine(": ") + buffer.getError().message()))
+                            .str());
+        continue;
+      }
+      llvm::BumpPtrAllocator allocator;
+      llvm::StringSaver saver(allocator);
+      llvm::SmallVector<const char*, 32> tokens;
+      llvm::cl::TokenizeGNUCommandLine((*buffer)->getBuffer(), saver, tokens);
+      std::vector<std::string> read(tokens.begin(), tokens.end());
+      for (std::string& f : expandOptionsFiles(read, notes, depth + 1)) out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> translateNvccFlags(const std::vector<std::string>& givenFlags, std::vector<std::string>& notes) {
+  const std::vector<std::string> flags = expandOptionsFiles(givenFlags, notes);
   std::vector<std::string> out;
   std::string gpuArch;
   for (size_t i = 0; i < flags.size(); ++i) {
@@ -84,6 +128,12 @@ std::vector<std::string> translateNvccFlags(const std::vector<std::string>& flag
       if (i + 1 < flags.size()) out.push_back(flags[++i]);
     } else if (flag.starts_with("-D") || flag.starts_with("-U") || flag.starts_with("-std=") || flag.starts_with("-W")) {
       out.push_back(flag.str());
+    } else if (flag.starts_with("-isystem=") || flag.starts_with("--system-include")) {
+      // nvcc's `-isystem=DIR`; Clang would read `=DIR` as a folder below the sysroot.
+      out.push_back("-isystem");
+      out.push_back(value(flag.starts_with("-isystem") ? "-isystem" : "--system-include"));
+    } else if (flag.starts_with("-I=")) {
+      out.push_back("-I" + flag.substr(3).str());
     } else if (flag.starts_with("-I") || flag.starts_with("-isystem")) {
       out.push_back(flag.str());
     } else if (flag == "--std" || flag == "-std") {
@@ -154,6 +204,41 @@ class CudaCompilationDatabase : public clang::tooling::CompilationDatabase {
 
 }  // namespace
 
+// What LibTooling would otherwise abort on ("Cannot chdir") or skip silently: every entry must have
+// a "directory" that exists, a "file", and a "command" string or an "arguments" list of strings.
+static llvm::Error checkCompileDatabase(const std::string& path) {
+  auto fail = [&](const llvm::Twine& why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), path + ": " + why);
+  };
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) return fail("cannot read: " + buffer.getError().message());
+  nlohmann::json doc = nlohmann::json::parse((*buffer)->getBuffer().begin(), (*buffer)->getBuffer().end(), nullptr,
+                                             /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return fail("is not valid JSON");
+  if (!doc.is_array()) return fail("must be a JSON list of compile commands");
+  if (doc.empty()) return fail("lists no compile command");
+  for (size_t i = 0; i < doc.size(); ++i) {
+    const nlohmann::json& entry = doc[i];
+    std::string where = "entry " + std::to_string(i + 1);
+    if (!entry.is_object()) return fail(where + " is not an object");
+    if (!entry.contains("directory") || !entry["directory"].is_string())
+      return fail(where + ": \"directory\" must be a string");
+    if (!entry.contains("file") || !entry["file"].is_string()) return fail(where + ": \"file\" must be a string");
+    bool command = entry.contains("command"), arguments = entry.contains("arguments");
+    if (!command && !arguments) return fail(where + ": needs \"command\" or \"arguments\"");
+    if (command && !entry["command"].is_string()) return fail(where + ": \"command\" must be a string");
+    if (arguments && (!entry["arguments"].is_array() ||
+                      std::any_of(entry["arguments"].begin(), entry["arguments"].end(),
+                                  [](const nlohmann::json& a) { return !a.is_string(); })))
+      return fail(where + ": \"arguments\" must be a list of strings");
+    std::string directory = entry["directory"].get<std::string>();
+    if (!llvm::sys::fs::is_directory(directory))
+      return fail(where + " (" + entry["file"].get<std::string>() + "): its \"directory\" " + directory +
+                  " does not exist");
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompilationDatabase(
     const std::string& buildDir, const std::vector<std::string>& flags) {
   std::unique_ptr<clang::tooling::CompilationDatabase> inner;
@@ -162,6 +247,7 @@ llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompila
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      buildDir + ": no compile_commands.json here (CMake writes one with "
                                                 "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
+    if (llvm::Error err = checkCompileDatabase(buildDir + "/compile_commands.json")) return std::move(err);
     std::string message;
     inner = clang::tooling::CompilationDatabase::loadFromDirectory(buildDir, message);
     if (!inner)
@@ -275,6 +361,29 @@ std::vector<std::string> compileDatabaseFolders(const clang::tooling::Compilatio
     folders.insert(llvm::sys::path::parent_path(file).str());
   }
   return {folders.begin(), folders.end()};
+}
+
+}  // namespace relayout
+
+namespace relayout {
+
+llvm::Error checkSourcesInDatabase(const clang::tooling::CompilationDatabase& db, const std::string& buildDir,
+                                   const std::vector<std::string>& sources) {
+  if (buildDir.empty()) return llvm::Error::success();
+  // Listed files only: LibTooling would infer a command for any other file from its neighbours.
+  auto real = [](llvm::StringRef path) {
+    llvm::SmallString<256> out;
+    if (llvm::sys::fs::real_path(path, out)) return path.str();
+    return out.str().str();
+  };
+  std::set<std::string> listed;
+  for (const std::string& file : db.getAllFiles()) listed.insert(real(file));
+  for (const std::string& source : sources)
+    if (!listed.count(real(source)))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     source + ": not compiled by " + buildDir +
+                                         "/compile_commands.json; give the sources your build compiles");
+  return llvm::Error::success();
 }
 
 }  // namespace relayout

@@ -52,3 +52,12 @@ namespace relayout {
 std::vector<std::string> compileDatabaseFolders(const clang::tooling::CompilationDatabase& db);
 
 }  // namespace relayout
+
+namespace relayout {
+
+// With -p: every source must have an entry in the database (LibTooling would skip it and the
+// failure would read "the sources do not compile"). Fixed flags cover every source.
+llvm::Error checkSourcesInDatabase(const clang::tooling::CompilationDatabase& db, const std::string& buildDir,
+                                   const std::vector<std::string>& sources);
+
+}  // namespace relayout

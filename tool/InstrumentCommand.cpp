@@ -86,6 +86,7 @@ llvm::Expected<std::vector<std::string>> stageInstrumented(const std::vector<std
   if (llvm::Error err = checkSourcesExist(sources)) return err;
   auto db = makeCompilationDatabase(buildDirectory, flags);
   if (!db) return db.takeError();
+  if (llvm::Error err = checkSourcesInDatabase(**db, buildDirectory, sources)) return err;
   InstrumentOptions withFolders = options;
   for (const std::string& folder : compileDatabaseFolders(**db)) withFolders.projectFolders.push_back(folder);
   auto result = instrumentSources(sources, **db, withFolders);

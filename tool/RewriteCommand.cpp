@@ -182,6 +182,7 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   if (llvm::Error err = checkPlanSources(plan, path, sources)) return err;
   auto db = makeCompilationDatabase(buildDirectory, flags);
   if (!db) return db.takeError();
+  if (llvm::Error err = checkSourcesInDatabase(**db, buildDirectory, sources)) return err;
   auto result = rewriteSources(plan, sources, **db);
   if (!result) return result.takeError();
   for (const std::string& line : result->diagnostics) llvm::errs() << line << "\n";

@@ -1,6 +1,7 @@
 // relayout: profile-guided data-layout optimization for CUDA C++ (see README.md).
 #include "Commands.h"
 
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/InitLLVM.h>
 #include <llvm/Support/WithColor.h>
 #include <llvm/Support/raw_ostream.h>
@@ -48,6 +49,10 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--") == 0) { split = i; break; }
   std::vector<std::string> trailing(argv + std::min(split + 1, argc), argv + argc);
 
+  // The top level has no options of its own: LLVM's libraries register hundreds (AMDGPU, Polly,
+  // x86...) that mean nothing to relayout's users, so --help shows the overview and the generic ones.
+  static llvm::cl::OptionCategory relayoutCategory("relayout");
+  llvm::cl::HideUnrelatedOptions(relayoutCategory);
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "relayout " RELAYOUT_VERSION "\n"; });
   if (!llvm::cl::ParseCommandLineOptions(split, argv, kOverview, &llvm::errs())) return 2;
 
