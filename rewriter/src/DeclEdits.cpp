@@ -134,7 +134,14 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
   if (!pointer) return notSpelled + " (a typedef, auto or template type)";
   clang::TypeLoc pointee = pointer.getPointeeLoc().getUnqualifiedLoc();
   clang::SourceLocation nameLoc;
-  if (auto tag = pointee.getAs<clang::TagTypeLoc>()) {
+  std::string replacement = deviceName;
+  if (auto named = pointee.getAs<clang::UsingTypeLoc>()) {
+    // `using ns::Particle;` brought the struct's name in, not its device struct's: qualify it.
+    nameLoc = named.getNameLoc();
+    std::string qualified = record->getQualifiedNameAsString();
+    llvm::StringRef scope = llvm::StringRef(qualified).drop_back(record->getName().size());
+    replacement = scope.str() + deviceName;
+  } else if (auto tag = pointee.getAs<clang::TagTypeLoc>()) {
     if (tag.isDefinition()) return std::string("is declared together with the struct's definition");
     nameLoc = tag.getNameLoc();
   } else if (auto param = pointee.getAs<clang::SubstTemplateTypeParmTypeLoc>(); param && cloning_) {
@@ -186,7 +193,7 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
         break;
       }
   if (tail.empty()) return notSpelled;
-  out.push_back(edits_.rawEdit(*typeName, edits_.tokenLength(*typeName), deviceName));
+  out.push_back(edits_.rawEdit(*typeName, edits_.tokenLength(*typeName), replacement));
   // The declarator's tokens from the '*' on become one edit that keeps only a const:
   // "P *p", "P* p", "P*p", "P* __restrict__ p" -> "PSoA p"; "P* const p" -> "PSoA const p".
   std::vector<std::string> kept;
