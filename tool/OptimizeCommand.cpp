@@ -129,8 +129,9 @@ static llvm::Expected<std::string> useRecordedProfile(const GpuAvailability& gpu
 }
 
 // What follows the profile: decide, report and rewrite.
+// The rewritten tree has the instrumented tree's shape: paths from the same root.
 static llvm::Error analyzeAndRewrite(const std::vector<std::string>& siteMaps, const std::string& profilePath,
-                                     const std::vector<std::string>& trailing) {
+                                     const std::vector<std::string>& trailing, const std::string& root) {
   auto analysis = analyzeFiles(siteMaps, profilePath);
   if (!analysis) return analysis.takeError();
   llvm::outs() << renderTerminalReport(*analysis);
@@ -141,7 +142,7 @@ static llvm::Error analyzeAndRewrite(const std::vector<std::string>& siteMaps, c
   outputs.add(outDir + "/report.md", renderMarkdownReport(*analysis));
   outputs.add(outDir + "/report.html", renderHtmlReport(*analysis));
   outputs.add(outDir + "/report.json", renderJsonReport(*analysis).dump(1) + "\n");
-  RewriteDestination rewritten{RewriteOutput::OutRoot, outDir + "/rewritten", ""};
+  RewriteDestination rewritten{RewriteOutput::OutRoot, outDir + "/rewritten", root};
   if (llvm::Error err = rewriteAndStage(analysis->plan, planPath, files, buildDir, trailing, rewritten, outputs))
     return err;
   return outputs.commit(files);
@@ -195,7 +196,7 @@ static int run(const std::vector<std::string>& trailing) {
     if (buildOnly) return llvm::Error::success();
     auto profilePath = gpu.available ? profileOnGpu(build.program) : useRecordedProfile(gpu);
     if (!profilePath) return profilePath.takeError();
-    return analyzeAndRewrite(*siteMaps, *profilePath, trailing);
+    return analyzeAndRewrite(*siteMaps, *profilePath, trailing, units.root);
   };
   if (llvm::Error err = rest()) {
     // A failed run leaves nothing of its own behind.
