@@ -9,18 +9,6 @@
 
 namespace relayout {
 
-TraceHeader makeTraceHeader(uint32_t blockPeriod, uint32_t launchesPerKernel, uint64_t capacity, uint64_t dropped) {
-  TraceHeader h{};
-  std::memcpy(h.magic, kTraceMagic, sizeof h.magic);
-  h.version = kTraceVersion;
-  h.recordSize = kTraceRecordBytes;
-  h.dropped = dropped;
-  h.blockPeriod = blockPeriod;
-  h.launchesPerKernel = launchesPerKernel;
-  h.capacity = capacity;
-  return h;
-}
-
 llvm::Error traceError(llvm::StringRef path, uint64_t offset, const llvm::Twine& message) {
   return fileError(path, "at byte " + llvm::Twine(offset) + ": " + message);
 }
@@ -33,28 +21,9 @@ llvm::Expected<Trace> Trace::open(llvm::StringRef path) {
   trace.buffer_ = std::move(*buffer);
   llvm::StringRef bytes = trace.buffer_->getBuffer();
   const uint64_t size = bytes.size();
-  if (size < kTraceHeaderBytes)
-    return traceError(path, size, "the file ends inside the 64-byte trace header (" + llvm::Twine(size) + " bytes)");
-  std::memcpy(&trace.header_, bytes.data(), sizeof trace.header_);
+  if (auto problem = checkTraceFile(bytes.data(), size, trace.header_))
+    return traceError(path, problem->offset, problem->message);
   const TraceHeader& h = trace.header_;
-  if (std::memcmp(h.magic, kTraceMagic, sizeof h.magic) != 0)
-    return traceError(path, 0, "not a relayout trace (the magic is not RLTRACE)");
-  if (h.version != kTraceVersion)
-    return traceError(path, offsetof(TraceHeader, version),
-                      "trace version " + llvm::Twine(h.version) + " is not supported (this build reads version 1)");
-  if (h.recordSize != kTraceRecordBytes)
-    return traceError(path, offsetof(TraceHeader, recordSize),
-                      "record size " + llvm::Twine(h.recordSize) + " bytes, expected 32");
-  const uint64_t have = (size - kTraceHeaderBytes) / kTraceRecordBytes;
-  if (h.records > have)
-    return traceError(path, size,
-                      "the file ends inside record " + llvm::Twine(have) + " of the " + llvm::Twine(h.records) +
-                          " the header announces (" + llvm::Twine(size) + " bytes, expected " +
-                          llvm::Twine(traceRecordOffset(h.records)) + ")");
-  if (size != traceRecordOffset(h.records))
-    return traceError(path, traceRecordOffset(h.records),
-                      "unexpected bytes after the " + llvm::Twine(h.records) + " records the header announces (" +
-                          llvm::Twine(size) + " bytes, expected " + llvm::Twine(traceRecordOffset(h.records)) + ")");
   const char* data = bytes.data() + kTraceHeaderBytes;
   if (reinterpret_cast<uintptr_t>(data) % alignof(TraceRecord) == 0) {
     trace.records_ = {reinterpret_cast<const TraceRecord*>(data), static_cast<size_t>(h.records)};
@@ -116,42 +85,21 @@ llvm::Error checkTraceRecords(const Trace& trace, const TraceLimits& limits) {
 }
 
 llvm::Expected<std::unique_ptr<TraceWriter>> TraceWriter::create(llvm::StringRef path, const TraceHeader& header) {
-  auto file = createTempFileBeside(path);
-  if (!file) return file.takeError();
+  llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  if (!parent.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(parent))
+      return fileError(parent, "cannot create folder: " + ec.message());
+  std::string error;
   std::unique_ptr<TraceWriter> writer(new TraceWriter());
-  writer->path_ = path.str();
-  writer->header_ = header;
-  writer->tempPath_ = file->path;
-  writer->out_ = std::make_unique<llvm::raw_fd_ostream>(file->fd, /*shouldClose=*/true);
-  TraceHeader placeholder = header;
-  placeholder.records = 0;
-  writer->out_->write(reinterpret_cast<const char*>(&placeholder), sizeof placeholder);
+  writer->file_ = TraceFileWriter::create(path.str(), header, error);
+  if (!writer->file_) return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
   return writer;
 }
 
-void TraceWriter::append(llvm::ArrayRef<TraceRecord> records) {
-  out_->write(reinterpret_cast<const char*>(records.data()), records.size() * kTraceRecordBytes);
-  records_ += records.size();
-}
-
 llvm::Error TraceWriter::finish() {
-  header_.records = records_;
-  out_->seek(0);
-  out_->write(reinterpret_cast<const char*>(&header_), sizeof header_);
-  out_->close();
-  if (out_->has_error()) return fileError(path_, "cannot write: " + out_->error().message());
-  if (std::error_code ec = llvm::sys::fs::rename(tempPath_, path_)) return fileError(path_, "cannot write: " + ec.message());
-  finished_ = true;
+  if (std::string error = file_->finish(); !error.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
   return llvm::Error::success();
-}
-
-TraceWriter::~TraceWriter() {
-  if (finished_) return;
-  if (out_) {
-    out_->close();
-    out_->clear_error();
-  }
-  if (!tempPath_.empty()) llvm::sys::fs::remove(tempPath_);
 }
 
 llvm::Error writeTrace(llvm::StringRef path, const TraceHeader& header, llvm::ArrayRef<TraceRecord> records) {

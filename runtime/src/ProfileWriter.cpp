@@ -1,5 +1,8 @@
 // Registry of instrumented units and the profile writer: no CUDA here, so unit tests can use it.
+// The profile JSON itself is written by relayout_formats (formats/src/Profile.cpp).
 #include "relayout/rt_host.h"
+
+#include "relayout/formats/Profile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,8 +37,8 @@ std::vector<RelayoutUnitDesc>& registry() {
   return *units;
 }
 
-const char* const kColumns[RELAYOUT_COUNTER_COLUMNS] = {"warp_execs", "lane_execs", "sectors",
-                                                        "lines",      "near_lanes", "shared_warps"};
+static_assert(std::size(kProfileCounterColumns) == RELAYOUT_COUNTER_COLUMNS,
+              "the device hooks count the profile's counter columns");
 
 std::string str(const char* s) { return s ? s : ""; }
 
@@ -175,86 +178,58 @@ std::string writeFileAtomically(const std::string& path, const std::string& byte
 
 namespace {
 
-std::string counterRow(const unsigned long long* r) {
-  std::string out = "[";
-  for (unsigned c = 0; c < RELAYOUT_COUNTER_COLUMNS; ++c) out += (c ? ", " : "") + std::to_string(r[c]);
-  return out + "]";
-}
+SiteCounters counterRow(const unsigned long long* r) { return {r[0], r[1], r[2], r[3], r[4], r[5]}; }
 
 // Rows of sites in helpers, per calling kernel: only those a kernel reached.
-std::string kernelSitesJson(const RelayoutUnitDesc& u, const UnitData& d) {
-  if (u.abi_version < 3 || !u.site_info || d.kernelSites.empty()) return "";
-  std::string out;
+std::vector<KernelSiteCounters> kernelSites(const RelayoutUnitDesc& u, const UnitData& d) {
+  std::vector<KernelSiteCounters> out;
+  if (u.abi_version < 3 || !u.site_info || d.kernelSites.empty()) return out;
   const size_t rows = u.num_kernels + 1;
   for (unsigned s = 0; s < u.num_sites; ++s) {
     if (!u.site_info[s].in_helper) continue;
     for (size_t k = 0; k < rows; ++k) {
       const unsigned long long* r = &d.kernelSites[(s * rows + k) * RELAYOUT_COUNTER_COLUMNS];
       if (r[0] == 0) continue;
-      const std::string kernel = k < u.num_kernels && u.kernel_names ? str(u.kernel_names[k]) : "?";
-      out += std::string(out.empty() ? "\n        " : ",\n        ") + "{\"site\": " + std::to_string(s) +
-             ", \"kernel\": " + json(kernel).dump() + ", \"counters\": " + counterRow(r) + "}";
+      out.push_back({s, k < u.num_kernels && u.kernel_names ? str(u.kernel_names[k]) : "?", counterRow(r)});
     }
   }
   return out;
 }
 
 // Per kernel: thread blocks run and blocks classified, so the analysis can undo the sampling.
-std::string kernelBlocksJson(const RelayoutUnitDesc& u, const UnitData& d) {
-  if (u.abi_version < 3 || d.kernelBlocks.size() < size_t(u.num_kernels) * 2 || !u.kernel_names) return "";
-  std::string out;
+std::vector<KernelBlocks> kernelBlocks(const RelayoutUnitDesc& u, const UnitData& d) {
+  std::vector<KernelBlocks> out;
+  if (u.abi_version < 3 || d.kernelBlocks.size() < size_t(u.num_kernels) * 2 || !u.kernel_names) return out;
   for (unsigned k = 0; k < u.num_kernels; ++k)
-    out += std::string(k ? ",\n        " : "\n        ") + "{\"kernel\": " + json(str(u.kernel_names[k])).dump() +
-           ", \"blocks\": " + std::to_string(d.kernelBlocks[2 * k]) +
-           ", \"classified\": " + std::to_string(d.kernelBlocks[2 * k + 1]) + "}";
+    out.push_back({str(u.kernel_names[k]), d.kernelBlocks[2 * k], d.kernelBlocks[2 * k + 1]});
   return out;
 }
 
 // Per function of the unit (ABI 5): its token hash and its site ids in position order (ascending
 // ids: the instrumenter numbers a function's sites in source order), with where each site lay in
 // its struct, so that the analysis can reuse the counters of functions that did not change.
-std::string functionsJson(const RelayoutUnitDesc& u) {
+std::vector<ProfiledFunction> functions(const RelayoutUnitDesc& u) {
+  std::vector<ProfiledFunction> out;
   if (u.abi_version < 5 || !u.num_functions || !u.function_names || !u.function_hashes || !u.site_functions)
-    return "";
+    return out;
   std::vector<std::vector<unsigned>> sitesOf(u.num_functions);
   for (unsigned s = 0; s < u.num_sites; ++s)
     if (u.site_functions[s] < u.num_functions) sitesOf[u.site_functions[s]].push_back(s);
-  std::string out;
   for (unsigned f = 0; f < u.num_functions; ++f) {
-    nlohmann::ordered_json row = {{"name", str(u.function_names[f])},
-                                  {"hash", str(u.function_hashes[f])},
-                                  {"sites", sitesOf[f]}};
-    if (u.site_info) {
-      nlohmann::ordered_json layouts = nlohmann::ordered_json::array();
+    ProfiledFunction function{str(u.function_names[f]), str(u.function_hashes[f]), sitesOf[f], {}};
+    if (u.site_info)
       for (unsigned s : sitesOf[f])
-        layouts.push_back({u.site_info[s].struct_size, u.site_info[s].field, u.site_info[s].offset});
-      row["site_layouts"] = layouts;
-    }
-    out += (out.empty() ? "\n        " : ",\n        ") + row.dump();
+        function.layouts.push_back({u.site_info[s].struct_size, u.site_info[s].field, u.site_info[s].offset});
+    out.push_back(std::move(function));
   }
   return out;
 }
 
-std::string traceJson(const TraceSummary& t, const std::string& file) {
-  nlohmann::ordered_json launches = nlohmann::ordered_json::array();
-  for (const LaunchRecord& l : t.launches) {
-    launches.push_back({{"kernel", l.mangled.empty() ? "?" : demangle(l.mangled)}, {"grid_id", l.gridId},
-                        {"stream", l.stream}});
-    if (!l.unitKernels.empty()) {
-      nlohmann::ordered_json ids = nlohmann::ordered_json::object();
-      for (const auto& [unit, kernel] : l.unitKernels) ids[std::to_string(unit)] = kernel;
-      launches.back()["unit_kernels"] = ids;
-    }
-  }
-  nlohmann::ordered_json j = {{"file", file},
-                              {"records", t.records},
-                              {"dropped", t.dropped},
-                              {"capacity", t.capacity},
-                              {"block_period", t.blockPeriod},
-                              {"launches_per_kernel", t.launchesPerKernel},
-                              {"warps_per_launch", t.warpsPerLaunch},
-                              {"launches", launches}};
-  return j.dump();
+TraceInfo traceInfo(const TraceSummary& t, const std::string& file) {
+  TraceInfo info{file, t.records, t.dropped, t.capacity, t.blockPeriod, t.launchesPerKernel, {}, t.warpsPerLaunch};
+  for (const LaunchRecord& l : t.launches)
+    info.launches.push_back({l.mangled.empty() ? "?" : demangle(l.mangled), l.gridId, l.stream, l.unitKernels});
+  return info;
 }
 
 }  // namespace
@@ -271,8 +246,42 @@ std::string writeProfile(const std::string& path, const ProfileMeta& meta, const
   std::vector<RelayoutUnitDesc> units = registeredUnits();
   if (data.size() != units.size()) return "internal error: counters read for a different set of units";
 
+  ProfileData profile;
+  profile.device = meta.device;
+  profile.created = utcTimestamp();
+  profile.command = commandLine();
+  for (const KernelRecord& k : meta.kernels)
+    profile.kernels.push_back({demangle(k.mangled), k.mangled, k.launches, k.totalNs});
+  if (!meta.hw.empty()) {
+    try {
+      profile.hw = hwFromJson(json::parse(meta.hw));
+    } catch (const json::exception& e) {
+      return std::string("internal error: the hw metrics do not make a profile's hw object: ") + e.what();
+    }
+  }
+  for (size_t i = 0; i < units.size(); ++i) {
+    const RelayoutUnitDesc& u = units[i];
+    const UnitData& d = data[i];
+    if (d.counters.size() != size_t(u.num_sites) * RELAYOUT_COUNTER_COLUMNS || d.loops.size() != u.num_loops)
+      return "internal error: the counters of " + str(u.source) + " were not read";
+    UnitProfile unit;
+    unit.source = str(u.source);
+    unit.sha256 = str(u.sha256);
+    unit.blockPeriod = u.block_period;
+    for (unsigned s = 0; s < u.num_sites; ++s)
+      unit.sites.push_back(counterRow(&d.counters[size_t(s) * RELAYOUT_COUNTER_COLUMNS]));
+    unit.loops.assign(d.loops.begin(), d.loops.end());
+    unit.kernelSites = kernelSites(u, d);
+    unit.kernelBlocks = kernelBlocks(u, d);
+    if (u.abi_version >= 3) {
+      unit.sampleLaunches = u.sample_launches;
+      unit.execPeriod = std::max(1u, u.exec_period);
+    }
+    unit.functions = functions(u);
+    profile.units.push_back(std::move(unit));
+  }
+
   // The trace first: a profile must not describe a trace that could not be written.
-  std::string trace;
   bool tracing = false;
   for (const RelayoutUnitDesc& u : units) tracing |= u.abi_version >= 3 && u.trace_capacity > 0;
   if (tracing) {
@@ -280,58 +289,9 @@ std::string writeProfile(const std::string& path, const ProfileMeta& meta, const
     const std::string file = tracePath(path);
     if (std::string err = writeTrace(file, units, data, meta, summary); !err.empty()) return err;
     const size_t slash = file.find_last_of('/');
-    trace = traceJson(summary, slash == std::string::npos ? file : file.substr(slash + 1));
+    profile.trace = traceInfo(summary, slash == std::string::npos ? file : file.substr(slash + 1));
   }
-
-  // Hand-laid JSON: one line per kernel and per site row keeps large profiles readable and diffable.
-  std::string out = "{\n";
-  auto field = [&](const char* key, const json& value, bool last = false) {
-    out += "  " + json(key).dump() + ": " + value.dump() + (last ? "\n" : ",\n");
-  };
-  field("format", "relayout-profile");
-  field("version", 1);
-  field("device", meta.device);
-  field("created", utcTimestamp());
-  field("command", commandLine());
-  out += "  \"kernels\": [";
-  for (size_t i = 0; i < meta.kernels.size(); ++i) {
-    const KernelRecord& k = meta.kernels[i];
-    nlohmann::ordered_json row = {{"name", demangle(k.mangled)}, {"mangled", k.mangled}, {"launches", k.launches},
-                {"total_ns", k.totalNs}};
-    out += (i ? ",\n    " : "\n    ") + row.dump();
-  }
-  out += meta.kernels.empty() ? "],\n" : "\n  ],\n";
-  if (!trace.empty()) out += "  \"trace\": " + trace + ",\n";
-  if (!meta.hw.empty()) out += "  \"hw\": " + meta.hw + ",\n";
-  out += "  \"units\": [";
-  for (size_t i = 0; i < units.size(); ++i) {
-    const RelayoutUnitDesc& u = units[i];
-    const UnitData& d = data[i];
-    if (d.counters.size() != size_t(u.num_sites) * RELAYOUT_COUNTER_COLUMNS || d.loops.size() != u.num_loops)
-      return "internal error: the counters of " + str(u.source) + " were not read";
-    out += i ? ",\n    {\n" : "\n    {\n";
-    out += "      \"source\": " + json(str(u.source)).dump() + ",\n";
-    out += "      \"sha256\": " + json(str(u.sha256)).dump() + ",\n";
-    out += "      \"block_period\": " + std::to_string(u.block_period) + ",\n";
-    if (u.abi_version >= 3) {
-      out += "      \"sample_launches\": " + std::to_string(u.sample_launches) + ",\n";
-      out += "      \"exec_period\": " + std::to_string(std::max(1u, u.exec_period)) + ",\n";
-    }
-    if (std::string blocks = kernelBlocksJson(u, d); !blocks.empty())
-      out += "      \"kernel_blocks\": [" + blocks + "\n      ],\n";
-    out += "      \"counter_columns\": " + json(kColumns).dump() + ",\n";
-    out += "      \"loops\": " + json(d.loops).dump() + ",\n";
-    if (std::string functions = functionsJson(u); !functions.empty())
-      out += "      \"functions\": [" + functions + "\n      ],\n";
-    if (std::string split = kernelSitesJson(u, d); !split.empty())
-      out += "      \"kernel_sites\": [" + split + "\n      ],\n";
-    out += "      \"sites\": [";
-    for (unsigned s = 0; s < u.num_sites; ++s)
-      out += (s ? ",\n        " : "\n        ") + counterRow(&d.counters[size_t(s) * RELAYOUT_COUNTER_COLUMNS]);
-    out += u.num_sites ? "\n      ]\n    }" : "]\n    }";
-  }
-  out += units.empty() ? "]\n}\n" : "\n  ]\n}\n";
-  return writeFileAtomically(path, out);
+  return writeFileAtomically(path, profileText(profile));
 }
 
 }  // namespace relayout::rt

@@ -2,6 +2,8 @@
 // the host knows — which launch a grid id was, which allocation and element an address falls in.
 #include "relayout/rt_host.h"
 
+#include "relayout/formats/Trace.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
@@ -10,17 +12,17 @@
 namespace relayout::rt {
 namespace {
 
-static_assert(sizeof(RelayoutTraceRecord) == 32, "the trace format has 32-byte records");
-static_assert(offsetof(RelayoutTraceRecord, launch) == 16 && offsetof(RelayoutTraceRecord, site) == 24 &&
-                  offsetof(RelayoutTraceRecord, unit) == 28 && offsetof(RelayoutTraceRecord, group) == 31,
-              "RelayoutTraceRecord must match the documented record layout");
-constexpr size_t kHeaderBytes = 64;
-constexpr unsigned long long kNoElement = ~0ull;
-
-template <class T>
-void put(std::string& out, size_t offset, T value) {
-  std::memcpy(&out[offset], &value, sizeof value);  // x86-64 and the GPU are little-endian
-}
+// The GPU writes records in the file's layout (formats/include/relayout/formats/Trace.h).
+static_assert(sizeof(RelayoutTraceRecord) == sizeof(TraceRecord), "the trace format has 32-byte records");
+static_assert(offsetof(RelayoutTraceRecord, element) == offsetof(TraceRecord, element) &&
+                  offsetof(RelayoutTraceRecord, launch) == offsetof(TraceRecord, launch) &&
+                  offsetof(RelayoutTraceRecord, warp) == offsetof(TraceRecord, warp) &&
+                  offsetof(RelayoutTraceRecord, site) == offsetof(TraceRecord, site) &&
+                  offsetof(RelayoutTraceRecord, unit) == offsetof(TraceRecord, unit) &&
+                  offsetof(RelayoutTraceRecord, field) == offsetof(TraceRecord, field) &&
+                  offsetof(RelayoutTraceRecord, lane) == offsetof(TraceRecord, lane) &&
+                  offsetof(RelayoutTraceRecord, group) == offsetof(TraceRecord, group),
+              "RelayoutTraceRecord must match the trace file's record layout");
 
 // Finds the allocation holding an address. Allocations made later win, so an address reused after
 // a free is attributed to the newest allocation (the trace has no timestamps to do better).
@@ -65,8 +67,8 @@ std::string writeTrace(const std::string& path, const std::vector<RelayoutUnitDe
     summary.launchesPerKernel = units[u].trace_launches;
     summary.warpsPerLaunch = units[u].trace_warps;
   }
-  std::string out(kHeaderBytes + total * sizeof(RelayoutTraceRecord), '\0');
-  size_t at = kHeaderBytes;
+  std::vector<TraceRecord> out;
+  out.reserve(total);
   for (size_t u = 0; u < units.size(); ++u) {
     const RelayoutUnitDesc& unit = units[u];
     if (unit.abi_version < 3 || unit.trace_capacity == 0) continue;
@@ -85,7 +87,7 @@ std::string writeTrace(const std::string& path, const std::vector<RelayoutUnitDe
       if (r.launch < unit.num_kernels) summary.launches[index->second].unitKernels.emplace(unsigned(u), r.launch);
       r.launch = index->second;
       r.unit = static_cast<unsigned char>(u);
-      r.element = kNoElement;
+      r.element = kTraceNoElement;
       r.field = 0;
       if (unit.site_info && r.site < unit.num_sites) {
         const RelayoutSiteInfo& site = unit.site_info[r.site];
@@ -94,20 +96,17 @@ std::string writeTrace(const std::string& path, const std::vector<RelayoutUnitDe
         if (const uint64_t base = allocations.baseOf(elementAddr); base && site.struct_size)
           r.element = (elementAddr - base) / site.struct_size;
       }
-      std::memcpy(&out[at], &r, sizeof r);
-      at += sizeof r;
+      TraceRecord& record = out.emplace_back();
+      std::memcpy(&record, &r, sizeof r);
     }
   }
   summary.records = total;
-  std::memcpy(&out[0], "RLTRACE", 8);  // with its terminating zero: 8 bytes
-  put<uint32_t>(out, 8, 1);
-  put<uint32_t>(out, 12, sizeof(RelayoutTraceRecord));
-  put<uint64_t>(out, 16, summary.records);
-  put<uint64_t>(out, 24, summary.dropped);
-  put<uint32_t>(out, 32, summary.blockPeriod);
-  put<uint32_t>(out, 36, summary.launchesPerKernel);
-  put<uint64_t>(out, 40, summary.capacity);
-  return writeFileAtomically(path, out);
+  std::string error;
+  auto file = TraceFileWriter::create(
+      path, makeTraceHeader(summary.blockPeriod, summary.launchesPerKernel, summary.capacity, summary.dropped), error);
+  if (!file) return error;
+  file->append(out.data(), out.size());
+  return file->finish();
 }
 
 }  // namespace relayout::rt

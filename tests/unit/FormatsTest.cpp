@@ -130,6 +130,45 @@ TEST(ProfileFormat, RoundTripAndShortCounterRowsRejected) {
   EXPECT_NE(llvm::toString(bad.takeError()).find("has 3 counters"), std::string::npos);
 }
 
+// The runtime and core write profiles through formats' one writer (profileText) and read them
+// through its one reader: every member survives the text, site rows stay one per line, and the
+// reader's errors leave naming the file to its callers.
+TEST(ProfileFormat, TextOfTheOneWriterReadsBackWhole) {
+  ProfileData p;
+  p.device = "NVIDIA H100";
+  p.created = "2026-11-22T00:00:00Z";
+  p.command = {"./a"};
+  p.kernels.push_back({"k(P*)", "_Z1kP1P", 3, 1234});
+  UnitProfile unit;
+  unit.source = "a.cu";
+  unit.sha256 = std::string(64, 'a');
+  unit.blockPeriod = 2;
+  unit.sites = {{1, 32, 4, 1, 118, 0}, {7, 8, 9, 10, 11, 12}};
+  unit.loops = {5};
+  unit.sampleLaunches = 3;
+  unit.execPeriod = 4;
+  unit.kernelBlocks = {{"k", 10, 5}};
+  unit.kernelSites = {{1, "k", {7, 8, 9, 10, 11, 12}}};
+  unit.functions = {{"k", "h1", {0, 1}, {{8, 0, 0}, {8, 1, 4}}}};
+  p.units.push_back(unit);
+  p.trace = TraceInfo{"p.trace", 64, 2, 128, 2, 1, {{"k(P*)", 9, 1, {{0, 0}}}}, 4};
+
+  const std::string text = profileText(p);
+  EXPECT_NE(text.find("\n        [1,32,4,1,118,0],\n        [7,8,9,10,11,12]\n"), std::string::npos) << text;
+  ProfileData back;
+  ASSERT_EQ(profileFromJson(json::parse(text), back), "");
+  EXPECT_EQ(profileToJson(back), profileToJson(p));
+  EXPECT_EQ(back.units[0].functions[0].layouts[1].offset, 4u);
+  EXPECT_EQ(back.trace->launches[0].unitKernels.at(0), 0u);
+  EXPECT_EQ(back.units[0].execPeriod, 4u);
+
+  EXPECT_EQ(profileFromJson(json{{"format", "relayout-plan"}, {"version", 1}}, back),
+            "expected a relayout-profile, found a relayout-plan");
+  json doc = json::parse(text);
+  doc["units"][0]["sites"][1] = {1, 2, 3};
+  EXPECT_EQ(profileFromJson(doc, back), "malformed relayout-profile: a site row of unit a.cu has 3 counters");
+}
+
 TEST(PlanFormat, RoundTripAndUnknownLayoutRejected) {
   Plan plan;
   plan.mode = "paper";

@@ -1,5 +1,6 @@
 // The runtime's profile writer (runtime/src/ProfileWriter.cpp) without CUDA: fake units whose
-// fetch functions return known counters, written and read back with core's Profile reader.
+// fetch functions return known counters, written through formats' one writer (profileText) and
+// read back with core's Profile, which wraps formats' one reader.
 #include "relayout/core/Profile.h"
 #include "relayout/rt_host.h"
 

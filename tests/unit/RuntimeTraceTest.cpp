@@ -1,6 +1,7 @@
 // The runtime's per-kernel counters and trace writer (runtime/src/ProfileWriter.cpp,
 // TraceWriter.cpp) without CUDA: a fake ABI-3 unit whose fetch functions return what a GPU would
-// have left, written and read back.
+// have left, written (through formats/' TraceFileWriter and profile writer) and read back with
+// core's Trace and Profile (formats' header check and profile reader).
 #include "relayout/core/Profile.h"
 #include "relayout/core/Trace.h"
 #include "relayout/rt_host.h"

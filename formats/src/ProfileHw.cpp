@@ -1,5 +1,5 @@
 // The profile's optional `hw` object (relayout profile --hw; docs/formats.md, "Hardware metrics").
-#include "relayout/core/Profile.h"
+#include "relayout/formats/Profile.h"
 
 #include <cstdint>
 
