@@ -29,8 +29,8 @@ std::string cStringLiteral(llvm::StringRef text) {
 
 // A project file as all units see it: the union of what each found in it, then its numbering.
 struct FileUnion {
-  std::string path;     // absolute
-  std::string display;  // as the user gave it (a source), else relative to the working folder
+  std::string path;      // absolute
+  std::string display;   // as the user gave it (a source), else relative to the working folder
   std::string relative;  // from the root
   std::string key;       // for the base macros of a shared file: the relative path as an identifier
   std::string text, sha256;
@@ -179,7 +179,8 @@ class Assembler {
                ? files_.erase(it)
                : std::next(it);
     for (size_t u = 0; u < units_.size(); ++u)
-      for (auto it = reads_[u].begin(); it != reads_[u].end();) it = files_.count(*it) ? std::next(it) : reads_[u].erase(it);
+      for (auto it = reads_[u].begin(); it != reads_[u].end();)
+        it = files_.count(*it) ? std::next(it) : reads_[u].erase(it);
     for (auto& [path, file] : files_) {
       auto main = mains_.find(path);
       file.display = main != mains_.end() ? given_[main->second] : displayPath(path);
@@ -216,12 +217,14 @@ class Assembler {
       // the same in every unit.
       for (auto& [name, info] : units_[u].structs) {
         auto [it, added] = structs_.try_emplace(name, info);
-        bool sameDefinition = it->second.location.file == info.location.file && it->second.location.line == info.location.line;
-        if (!added && sameDefinition && (it->second.size != info.size || it->second.fields.size() != info.fields.size()))
-          return error(fmt::format("{}:{}: struct {} lays out as {} bytes in {} but as {} in an earlier unit; relayout "
-                                   "needs one layout per struct (are the units built with different macros?)",
-                                   displayPath(info.location.file), info.location.line, name, info.size, given_[u],
-                                   it->second.size));
+        bool sameDefinition =
+            it->second.location.file == info.location.file && it->second.location.line == info.location.line;
+        if (!added && sameDefinition &&
+            (it->second.size != info.size || it->second.fields.size() != info.fields.size()))
+          return error(fmt::format(
+              "{}:{}: struct {} lays out as {} bytes in {} but as {} in an earlier unit; relayout "
+              "needs one layout per struct (are the units built with different macros?)",
+              displayPath(info.location.file), info.location.line, name, info.size, given_[u], it->second.size));
       }
       for (const FunctionInfo& f : units_[u].functions) {
         auto [it, added] = functions_.try_emplace({realPath(f.location.file), f.name}, f);
@@ -263,7 +266,8 @@ class Assembler {
     std::vector<const FileUnion*> out{&files_.at(mainOf(u))};
     for (const std::string& path : reads_.at(u))
       if (path != mainOf(u) && files_.at(path).hooked()) out.push_back(&files_.at(path));
-    std::sort(out.begin() + 1, out.end(), [](const FileUnion* a, const FileUnion* b) { return a->relative < b->relative; });
+    std::sort(out.begin() + 1, out.end(),
+              [](const FileUnion* a, const FileUnion* b) { return a->relative < b->relative; });
     return out;
   }
 
@@ -285,10 +289,16 @@ class Assembler {
 
     std::map<FilePlace, unsigned> loopIds;
     for (const FileUnion* file : files) {
-      InstrumentedFile entry{file->display, file->sha256, unsigned(map.sites.size()), file->numSites,
-                             unsigned(map.loops.size()), unsigned(file->loops.size()), unsigned(map.kernels.size()),
+      InstrumentedFile entry{file->display,
+                             file->sha256,
+                             unsigned(map.sites.size()),
+                             file->numSites,
+                             unsigned(map.loops.size()),
+                             unsigned(file->loops.size()),
+                             unsigned(map.kernels.size()),
                              unsigned(file->kernels.size())};
-      for (auto& [offset, raw] : file->loops) loopIds[{file->path, offset}] = entry.firstLoop + file->loopLocal.at(offset);
+      for (auto& [offset, raw] : file->loops)
+        loopIds[{file->path, offset}] = entry.firstLoop + file->loopLocal.at(offset);
       for (auto& [offset, raw] : file->loops) {
         LoopInfo info = raw.info;
         info.id = loopIds.at({file->path, offset});
@@ -335,8 +345,8 @@ class Assembler {
     InstrumentedUnit out;
     out.sourcePath = given_[u];
     out.relativePath = files_.at(mainOf(u)).relative;
-    out.instrumentedText = preamble(map, files) + "#line 1 " + cStringLiteral(mainOf(u)) + "\n" +
-                           hookedText(files_.at(mainOf(u)));
+    out.instrumentedText =
+        preamble(map, files) + "#line 1 " + cStringLiteral(mainOf(u)) + "\n" + hookedText(files_.at(mainOf(u)));
     out.siteMap = std::move(map);
     return out;
   }
@@ -406,9 +416,10 @@ class Assembler {
     for (size_t i = 0; i < files.size(); ++i) {
       if (files[i]->literal) continue;
       const InstrumentedFile& f = map.files[i];
-      text += fmt::format("#define RELAYOUT_SITE_BASE_{0} {1}\n#define RELAYOUT_LOOP_BASE_{0} {2}\n"
-                          "#define RELAYOUT_KERNEL_BASE_{0} {3}\n",
-                          files[i]->key, f.firstSite, f.firstLoop, f.firstKernel);
+      text += fmt::format(
+          "#define RELAYOUT_SITE_BASE_{0} {1}\n#define RELAYOUT_LOOP_BASE_{0} {2}\n"
+          "#define RELAYOUT_KERNEL_BASE_{0} {3}\n",
+          files[i]->key, f.firstSite, f.firstLoop, f.firstKernel);
     }
     if (!kernels.empty()) text += "#define RELAYOUT_KERNEL_NAMES " + kernels + "\n";
     if (!map.sites.empty()) text += "#define RELAYOUT_SITE_INFO " + siteInfoList(map) + "\n";
@@ -453,18 +464,19 @@ class Assembler {
       ofSite.push_back(std::to_string(it->second));
     }
     if (names.empty()) return "";
-    return fmt::format("#define RELAYOUT_NUM_FUNCTIONS {}\n#define RELAYOUT_FUNCTION_NAMES {}\n"
-                       "#define RELAYOUT_FUNCTION_HASHES {}\n#define RELAYOUT_SITE_FUNCTIONS {}\n",
-                       names.size(), llvm::join(names, ", "), llvm::join(hashes, ", "), llvm::join(ofSite, ", "));
+    return fmt::format(
+        "#define RELAYOUT_NUM_FUNCTIONS {}\n#define RELAYOUT_FUNCTION_NAMES {}\n"
+        "#define RELAYOUT_FUNCTION_HASHES {}\n#define RELAYOUT_SITE_FUNCTIONS {}\n",
+        names.size(), llvm::join(names, ", "), llvm::join(hashes, ", "), llvm::join(ofSite, ", "));
   }
 
   std::vector<UnitFindings> units_;
   const std::vector<std::string>& given_;
   const InstrumentOptions& options_;
   std::string root_;
-  std::map<std::string, FileUnion> files_;          // by absolute path
-  std::map<std::string, size_t> mains_;              // main source -> unit
-  std::map<size_t, std::set<std::string>> reads_;    // unit -> project files it reads
+  std::map<std::string, FileUnion> files_;         // by absolute path
+  std::map<std::string, size_t> mains_;            // main source -> unit
+  std::map<size_t, std::set<std::string>> reads_;  // unit -> project files it reads
   std::map<std::string, StructInfo> structs_;
   std::map<std::pair<std::string, std::string>, FunctionInfo> functions_;  // (file, name)
 };

@@ -27,7 +27,7 @@ struct FilePlace {
 struct RawAccess {
   unsigned begin = 0, end = 0;  // [begin, end) in the file
   bool whole = false;
-  std::vector<SiteInfo> sites;  // ids unset; `loop` unset (see loop below); location set
+  std::vector<SiteInfo> sites;    // ids unset; `loop` unset (see loop below); location set
   std::optional<FilePlace> loop;  // the innermost enclosing loop, by its place
 };
 
@@ -62,12 +62,12 @@ struct FileFindings {
 };
 
 struct UnitFindings {
-  std::string mainFile;                     // absolute
+  std::string mainFile;  // absolute
   std::string mainSha256;
   std::map<std::string, FileFindings> files;  // every project file the unit reads, by absolute path
   std::map<std::string, std::string> texts;   // their original bytes
   std::map<std::string, StructInfo> structs;
-  std::vector<FunctionInfo> functions;       // location.file absolute; kernels: this unit's
+  std::vector<FunctionInfo> functions;  // location.file absolute; kernels: this unit's
 };
 
 }  // namespace relayout

@@ -6,8 +6,8 @@
 
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
-#include <llvm/Support/FileSystem.h>
 #include <fmt/format.h>
+#include <llvm/Support/FileSystem.h>
 
 #include <algorithm>
 
@@ -131,8 +131,8 @@ void SiteCollector::addKernelEntry(const clang::FunctionDecl* kernel, const std:
 }
 
 template <class Traverse>
-bool SiteCollector::traverseLoop(clang::Stmt* loop, clang::Stmt* body, clang::SourceLocation headerEnd, const char* kind,
-                                 Traverse traverse) {
+bool SiteCollector::traverseLoop(clang::Stmt* loop, clang::Stmt* body, clang::SourceLocation headerEnd,
+                                 const char* kind, Traverse traverse) {
   if (!function_ || inConstexpr_) return traverse();  // a hook is not a constant expression
   clang::SourceLocation at = sm_.getExpansionLoc(loop->getBeginLoc());
   std::optional<FilePlace> place = projectPlace(at);
@@ -178,10 +178,8 @@ bool SiteCollector::traverseLoop(clang::Stmt* loop, clang::Stmt* body, clang::So
         }
       }
     }
-    if (placed)
-      file.loops[place->offset] = std::move(raw);
-    else
-      warn(at, fmt::format("{} loop is not counted: its body is written inside a macro", kind));
+    if (placed) file.loops[place->offset] = std::move(raw);
+    else warn(at, fmt::format("{} loop is not counted: its body is written inside a macro", kind));
   }
   const bool counted = file.loops.count(place->offset) != 0;
   if (counted) loopStack_.push_back(*place);
@@ -194,13 +192,15 @@ bool SiteCollector::TraverseForStmt(clang::ForStmt* loop) {
   return traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "for", [&] { return Base::TraverseForStmt(loop); });
 }
 bool SiteCollector::TraverseWhileStmt(clang::WhileStmt* loop) {
-  return traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "while", [&] { return Base::TraverseWhileStmt(loop); });
+  return traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "while",
+                      [&] { return Base::TraverseWhileStmt(loop); });
 }
 bool SiteCollector::TraverseDoStmt(clang::DoStmt* loop) {
   return traverseLoop(loop, loop->getBody(), loop->getDoLoc(), "do", [&] { return Base::TraverseDoStmt(loop); });
 }
 bool SiteCollector::TraverseCXXForRangeStmt(clang::CXXForRangeStmt* loop) {
-  return traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "range-for", [&] { return Base::TraverseCXXForRangeStmt(loop); });
+  return traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "range-for",
+                      [&] { return Base::TraverseCXXForRangeStmt(loop); });
 }
 
 bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
@@ -215,11 +215,12 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
 std::optional<SiteCollector::FileRange> SiteCollector::fileRange(const clang::Expr* e, llvm::StringRef what) {
   if (inConstexpr_) {
     warn(e->getExprLoc(), (what + " is not instrumented: it is in a constexpr function (hooks are not constant "
-                                  "expressions)").str());
+                                  "expressions)")
+                              .str());
     return std::nullopt;
   }
-  clang::CharSourceRange r = clang::Lexer::makeFileCharRange(
-      clang::CharSourceRange::getTokenRange(e->getSourceRange()), sm_, context_.getLangOpts());
+  clang::CharSourceRange r = clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(e->getSourceRange()),
+                                                             sm_, context_.getLangOpts());
   if (r.isInvalid()) {
     warn(sm_.getExpansionLoc(e->getExprLoc()),
          (what + " is not instrumented: it is written inside a macro body (pass it as a macro argument)").str());
@@ -228,7 +229,8 @@ std::optional<SiteCollector::FileRange> SiteCollector::fileRange(const clang::Ex
   auto begin = projectPlace(r.getBegin()), end = projectPlace(r.getEnd());
   if (!begin || !end || begin->file != end->file) {
     warn(e->getExprLoc(), (what + " is not instrumented: it is in a file outside the project's folders (the "
-                                  "folders of the sources and of their -I/-iquote flags)").str());
+                                  "folders of the sources and of their -I/-iquote flags)")
+                              .str());
     return std::nullopt;
   }
   return FileRange{begin->file, begin->offset, end->offset, r.getBegin()};
