@@ -25,14 +25,7 @@ std::string absolutePath(llvm::StringRef path) {
   return out.str().str();
 }
 
-bool samePath(const std::string& a, const std::string& b) {
-  auto normal = [](const std::string& p) {
-    llvm::SmallString<256> out;
-    if (llvm::sys::fs::real_path(p, out)) return absolutePath(p);  // does not exist yet
-    return out.str().str();
-  };
-  return normal(a) == normal(b);
-}
+bool samePath(const std::string& a, const std::string& b) { return resolvedPath(a) == resolvedPath(b); }
 
 std::string commonFolder(const std::vector<std::string>& absolutePaths) {
   if (absolutePaths.empty()) return absolutePath(".");

@@ -12,6 +12,15 @@
 
 namespace relayout {
 
+std::string resolvedPath(llvm::StringRef path) {
+  llvm::SmallString<256> out;
+  if (!llvm::sys::fs::real_path(path, out)) return out.str().str();
+  out = path;
+  llvm::sys::fs::make_absolute(out);
+  llvm::sys::path::remove_dots(out, /*remove_dot_dot=*/true);
+  return out.str().str();
+}
+
 std::string sha256Hex(llvm::StringRef bytes) {
   auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes));
   return llvm::toHex(digest, /*LowerCase=*/true);

@@ -45,17 +45,6 @@ struct FileUnion {
   bool hooked() const { return !accesses.empty() || !loops.empty() || !kernels.empty(); }
 };
 
-// Clang names some files by the path it found them under: compare by what they resolve to.
-std::string realPath(const std::string& path) {
-  llvm::SmallString<256> real;
-  if (llvm::sys::fs::real_path(path, real)) {
-    real = path;
-    llvm::sys::fs::make_absolute(real);
-    llvm::sys::path::remove_dots(real, true);
-  }
-  return real.str().str();
-}
-
 std::string relativeTo(const std::string& path, const std::string& folder) {
   llvm::StringRef rest(path);
   if (folder.empty() || !rest.consume_front(folder)) return path;
@@ -67,7 +56,7 @@ std::string relativeTo(const std::string& path, const std::string& folder) {
 std::string displayPath(const std::string& absolute) {
   llvm::SmallString<256> cwd;
   if (llvm::sys::fs::current_path(cwd)) return absolute;
-  std::string rel = relativeTo(absolute, realPath(cwd.str().str()));
+  std::string rel = relativeTo(absolute, resolvedPath(cwd.str().str()));
   return rel;
 }
 
@@ -227,7 +216,7 @@ class Assembler {
               displayPath(info.location.file), info.location.line, name, info.size, given_[u], it->second.size));
       }
       for (const FunctionInfo& f : units_[u].functions) {
-        auto [it, added] = functions_.try_emplace({realPath(f.location.file), f.name}, f);
+        auto [it, added] = functions_.try_emplace({resolvedPath(f.location.file), f.name}, f);
         if (!added)
           for (const std::string& i : f.instantiations)
             if (std::find(it->second.instantiations.begin(), it->second.instantiations.end(), i) ==
@@ -272,7 +261,7 @@ class Assembler {
   }
 
   SourceLocation located(SourceLocation loc) const {
-    auto it = files_.find(realPath(loc.file));
+    auto it = files_.find(resolvedPath(loc.file));
     if (it != files_.end()) loc.file = it->second.display;
     return loc;
   }

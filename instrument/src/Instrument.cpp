@@ -17,16 +17,6 @@ namespace relayout {
 
 namespace {
 
-std::string realPath(llvm::StringRef path) {
-  llvm::SmallString<256> real;
-  if (llvm::sys::fs::real_path(path, real)) {
-    real = path;
-    llvm::sys::fs::make_absolute(real);
-    llvm::sys::path::remove_dots(real, /*remove_dot_dot=*/true);
-  }
-  return real.str().str();
-}
-
 bool isBelow(llvm::StringRef path, llvm::StringRef folder) {
   if (folder.empty() || !path.starts_with(folder)) return false;
   return path.size() == folder.size() || folder.back() == '/' || path[folder.size()] == '/';
@@ -41,10 +31,10 @@ class ProjectFiles {
     folders_.push_back(llvm::sys::path::parent_path(mainFile).str());
     for (const auto& entry : ci.getHeaderSearchOpts().UserEntries)
       if (entry.Group == clang::frontend::Quoted || entry.Group == clang::frontend::Angled)
-        folders_.push_back(realPath(entry.Path));
-    for (const std::string& folder : options.projectFolders) folders_.push_back(realPath(folder));
-    excluded_.push_back(realPath(RELAYOUT_CUDA_ROOT));
-    excluded_.push_back(realPath(ci.getHeaderSearchOpts().ResourceDir));
+        folders_.push_back(resolvedPath(entry.Path));
+    for (const std::string& folder : options.projectFolders) folders_.push_back(resolvedPath(folder));
+    excluded_.push_back(resolvedPath(RELAYOUT_CUDA_ROOT));
+    excluded_.push_back(resolvedPath(ci.getHeaderSearchOpts().ResourceDir));
   }
   bool operator()(llvm::StringRef path) const {
     for (const std::string& e : excluded_)
@@ -68,14 +58,14 @@ class InstrumentConsumer : public clang::ASTConsumer {
     clang::SourceManager& sm = context.getSourceManager();
     UnitFindings findings;
     clang::OptionalFileEntryRef main = sm.getFileEntryRefForID(sm.getMainFileID());
-    findings.mainFile = realPath(main ? main->getName() : "");
+    findings.mainFile = resolvedPath(main ? main->getName() : "");
     ProjectFiles isProject(ci_, findings.mainFile, options_);
     SiteCollector(context, isProject).collect(findings);
     // Every project file the unit reads, with the bytes Clang parsed: the instrumented tree holds
     // them all, so that relative includes resolve in it as in the original.
     for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
       clang::FileEntryRef entry = it->first;
-      std::string path = realPath(entry.getName());
+      std::string path = resolvedPath(entry.getName());
       if (!isProject(path)) continue;
       clang::FileID id = sm.translateFile(entry);
       if (id.isInvalid() || sm.isInSystemHeader(sm.getLocForStartOfFile(id))) continue;

@@ -12,6 +12,10 @@ namespace relayout {
 // Lower-case hex SHA-256 of a byte string.
 std::string sha256Hex(llvm::StringRef bytes);
 
+// A path as the file system resolves it (links followed); a path that does not exist (yet) made
+// absolute and tidied instead. Two names of one file give the same string.
+std::string resolvedPath(llvm::StringRef path);
+
 // Reads a whole file; the error names the file.
 llvm::Expected<std::string> readFile(llvm::StringRef path);
 
