@@ -139,12 +139,14 @@ static llvm::Error analyzeAndRewrite(const std::vector<std::string>& siteMaps, c
   OutputSet outputs;
   const std::string planPath = outDir + "/plan.json";
   outputs.add(planPath, analysis->plan.toJson().dump(1) + "\n");
+  RewriteDestination rewritten{RewriteOutput::OutRoot, outDir + "/rewritten", root};
+  if (llvm::Error err = rewriteAndStage(analysis->plan, planPath, files, buildDir, trailing, rewritten, outputs,
+                                        &analysis->rewrite))
+    return err;
+  // The reports say, per struct, whether its layout was applied.
   outputs.add(outDir + "/report.md", renderMarkdownReport(*analysis));
   outputs.add(outDir + "/report.html", renderHtmlReport(*analysis));
   outputs.add(outDir + "/report.json", renderJsonReport(*analysis).dump(1) + "\n");
-  RewriteDestination rewritten{RewriteOutput::OutRoot, outDir + "/rewritten", root};
-  if (llvm::Error err = rewriteAndStage(analysis->plan, planPath, files, buildDir, trailing, rewritten, outputs))
-    return err;
   return outputs.commit(files);
 }
 

@@ -9,6 +9,7 @@
 
 #include <llvm/Support/Error.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,9 +51,11 @@ struct RewriteDestination {
 };
 
 // Rewrites `sources` by `plan` (refusing sources the plan was not made for) and stages the
-// results for `destination`: every given source and every header that changed.
+// results for `destination`: every given source and every header that changed. Prints one line per
+// planned struct (applied, or why not) and fills `outcomes` with the same.
 llvm::Error rewriteAndStage(const Plan& plan, const std::string& planPath, const std::vector<std::string>& sources,
                             const std::string& buildDir, const std::vector<std::string>& flags,
-                            const RewriteDestination& destination, OutputSet& outputs);
+                            const RewriteDestination& destination, OutputSet& outputs,
+                            std::map<std::string, RewriteOutcome>* outcomes = nullptr);
 
 }  // namespace relayout

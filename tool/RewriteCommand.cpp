@@ -177,7 +177,8 @@ static llvm::Error stageInPlace(const std::vector<const RewrittenFile*>& changed
 
 llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std::vector<std::string>& sources,
                             const std::string& buildDirectory, const std::vector<std::string>& flags,
-                            const RewriteDestination& destination, OutputSet& outputs) {
+                            const RewriteDestination& destination, OutputSet& outputs,
+                            std::map<std::string, RewriteOutcome>* outcomes) {
   if (llvm::Error err = checkSourcesExist(sources)) return err;
   if (llvm::Error err = checkPlanSources(plan, path, sources)) return err;
   auto db = makeCompilationDatabase(buildDirectory, flags);
@@ -186,6 +187,18 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   auto result = rewriteSources(plan, sources, **db);
   if (!result) return result.takeError();
   for (const std::string& line : result->diagnostics) llvm::errs() << line << "\n";
+  // One line per planned struct, whatever happened to it: a layout that was not applied is never silent.
+  for (const StructOutcome& s : result->structs) {
+    if (s.rewritten) {
+      llvm::errs() << "relayout: " << s.name << ": " << toString(s.layout) << " layout applied\n";
+    } else {
+      llvm::errs() << "relayout: " << s.name << ": " << toString(s.layout) << " layout not applied: "
+                   << (s.reasons.empty() ? std::string("see the warnings above") : s.reasons.front());
+      if (s.reasons.size() > 1) llvm::errs() << " (and " << s.reasons.size() - 1 << " more above)";
+      llvm::errs() << "\n";
+    }
+    if (outcomes) (*outcomes)[s.name] = RewriteOutcome{s.rewritten, s.reasons};
+  }
   // Every given source is written (so that an output tree builds), and every header that changed.
   std::vector<const RewrittenFile*> written, changed;
   for (const RewrittenFile& file : result->files) {

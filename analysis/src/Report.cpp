@@ -109,6 +109,15 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
   for (const StructDecision& d : analysis.structs) {
     out += fmt::format("\n## struct `{}`: {}\n\nWeighted sum {:+.6g} over {} sites.\n\n", d.name, layoutName(d.layout),
                        d.score, d.sites.size());
+    if (auto r = analysis.rewrite.find(d.name); r != analysis.rewrite.end()) {
+      if (r->second.applied) {
+        out += "Rewrite: applied.\n\n";
+      } else {
+        out += "**Rewrite: not applied.** The sources keep this struct's layout because:\n\n";
+        for (const std::string& why : r->second.reasons) out += "- " + why + "\n";
+        out += "\n";
+      }
+    }
     out += "| site | field | access | class | n | executions | sectors/warp | weight |\n";
     out += "|---|---|---|---|---|---|---|---|\n";
     for (size_t i = 0; i < d.sites.size() && i < sitesPerStruct; ++i) {

@@ -184,6 +184,15 @@ std::string renderHtmlReport(const Analysis& analysis, size_t sitesPerStruct) {
     const StructPlan* plan = analysis.plan.findStruct(d.name);
     out += fmt::format("<h2 id=\"s-{0}\">struct <code>{0}</code>: <span class=\"layout\">{1}</span></h2>\n<p>{2}</p>\n",
                        esc(d.name), layoutWord(d.layout), esc(plan ? plan->reason : ""));
+    if (auto r = analysis.rewrite.find(d.name); r != analysis.rewrite.end()) {
+      if (r->second.applied) {
+        out += "<p><strong>Rewrite:</strong> applied.</p>\n";
+      } else {
+        out += "<p><strong>Rewrite: not applied.</strong> The sources keep this struct's layout because:</p>\n<ul>\n";
+        for (const std::string& why : r->second.reasons) out += "<li>" + esc(why) + "</li>\n";
+        out += "</ul>\n";
+      }
+    }
     if (d.sites.empty() || d.sites.front().verdict.cls == AccessClass::NotExecuted) continue;
     out += "<h3>Predicted traffic per layout (32-byte sectors)</h3>\n" + barChart(analysis, d);
     if (analysis.mode == AnalyzeMode::Model) out += kernelTable(d);

@@ -72,6 +72,8 @@ json renderJsonReport(const Analysis& analysis, size_t sitesPerStruct) {
               {"sectors", sectorsJson(d.sectors, d.clustering.has_value(), model)}, {"sites", sites}};
     if (d.clustering) s["clustering"] = clusteringJson(*d.clustering);
     if (model) s["model"] = modelJson(d);
+    if (auto r = analysis.rewrite.find(d.name); r != analysis.rewrite.end())
+      s["rewrite"] = {{"applied", r->second.applied}, {"reasons", r->second.reasons}};
     structs.push_back(std::move(s));
   }
   json report = {{"format", "relayout-report"},

@@ -91,8 +91,13 @@ void UseCollector::recordArrayAccess(const clang::MemberExpr* member, const clan
   }
   // Wherever this entity changes layout, the field stays per element: these edits always hold.
   e.edits.insert(e.edits.end(), kept.begin(), kept.end());
+  keepWhole(info, field, why->first, why->second);
+}
+
+void UseCollector::keepWhole(const EntityInfo& info, const std::string& field, const std::string& what,
+                             const clang::Expr* at) {
+  Entity& e = entity(info);
   if (e.keptWhole.count(field)) return;
-  const auto& [what, at] = *why;
   std::string text = edits_.expansionText(at->getSourceRange());
   text.erase(std::unique(text.begin(), text.end(), [](char a, char b) { return a == ' ' && b == ' '; }), text.end());
   std::replace(text.begin(), text.end(), '\n', ' ');

@@ -255,6 +255,11 @@ void UseCollector::checkFunctionReferences() {
 void UseCollector::refuseUnconsumed() {
   for (const clang::Expr* ref : refs_) {
     if (consumed_.count(ref)) continue;
+    // `(void)p;` only silences an unused-variable warning.
+    const clang::Stmt* up = parentOf(ref);
+    while (up && (llvm::isa<clang::ImplicitCastExpr>(up) || llvm::isa<clang::ParenExpr>(up))) up = parentOf(up);
+    if (const auto* cast = llvm::dyn_cast_or_null<clang::ExplicitCastExpr>(up); cast && cast->getCastKind() == clang::CK_ToVoid)
+      continue;
     auto [why, range] = describeUse(ref);
     refuse(*entityOfRef(ref), ref->getExprLoc(), why, range);
   }

@@ -39,6 +39,7 @@ enum Helper : unsigned {
   kMallocHost = 2048,       // pinned host memory (cudaMallocHost, cudaHostAlloc) in the new layout
   kHostAlloc = 4096,
   kFreeHost = 8192,
+  kRef = 16384,             // relayoutRef: an element as a struct of references to its fields
 };
 
 // One access to an array field in a plain array (SoA, or a one-field cluster), in both forms the

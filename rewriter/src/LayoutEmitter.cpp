@@ -90,6 +90,7 @@ class Emitter {
     if (helpers & kOffset) offset();
     if (helpers & kLoad) load();
     if (helpers & kStore) store();
+    if (helpers & kRef) reference();
     if (helpers) line("#endif  // the CUDA runtime is declared");
     std::set<std::string> headers = {"cstddef"};
     if (usesMemcpy_) headers.insert("cstring");
@@ -436,6 +437,47 @@ class Emitter {
       for (const std::string& f : array.fields) assign(local + "." + f, "v." + f, f);
       line("  p." + array.member + "[i] = " + local + ";");
     }
+    line("}");
+  }
+
+  // p[i] bound to a non-const reference: a reference to each field where the arrays hold it.
+  void reference() {
+    std::string ref = d() + "Ref";
+    line();
+    line("// p[i] as a " + s() + "& to it was: its fields by reference (relayoutRef). It converts to a");
+    line("// " + s() + " (a gathered copy) and takes one by assignment (a scatter).");
+    line("struct " + ref + " {");
+    std::map<std::string, std::string> where;  // field -> its lvalue in p at i
+    for (const ArrayText& a : arrays_) {
+      const DeviceArray& array = *a.array;
+      for (const std::string& f : array.fields)
+        where[f] = array.clusterStruct.empty() ? "p." + array.member + "[i]" : "p." + array.member + "[i]." + f;
+    }
+    for (const FieldFacts& f : def_.fields)
+      line("  " + (f.isArray ? withName(f.valueDecl, "(&" + f.name + ")") : f.type + "& " + f.name) + ";");
+    line("  __host__ __device__ operator " + s() + "() const {");
+    line("    " + s() + " v;");
+    for (const FieldFacts& f : def_.fields) {
+      out_ += "  ";
+      assign("v." + f.name, f.name, f.name);
+    }
+    line("    return v;");
+    line("  }");
+    line("  __host__ __device__ " + ref + "& operator=(const " + s() + "& v) {");
+    for (const FieldFacts& f : def_.fields) {
+      out_ += "  ";
+      assign(f.name, "v." + f.name, f.name);
+    }
+    line("    return *this;");
+    line("  }");
+    line("  __host__ __device__ " + ref + "& operator=(const " + ref + "& r) { return *this = static_cast<" + s() + ">(r); }");
+    line("};");
+    line();
+    line("// p[i] by reference, for code that took a " + s() + "&.");
+    line("static __host__ __device__ inline " + ref + " relayoutRef(const " + d() + " p, ptrdiff_t i) {");
+    std::vector<std::string> fields;
+    for (const FieldFacts& f : def_.fields) fields.push_back(where[f.name]);
+    line("  return {" + llvm::join(fields, ", ") + "};");
     line("}");
   }
 

@@ -178,6 +178,14 @@ std::string realPath(const std::string& path) {
 
 }  // namespace
 
+// The message of a rendered diagnostic: its first line after "warning: " (or "note: ").
+static std::string messageOf(const std::string& rendered) {
+  llvm::StringRef line = llvm::StringRef(rendered).split('\n').first;
+  for (llvm::StringRef kind : {"warning: ", "note: ", "error: "})
+    if (size_t at = line.find(kind); at != llvm::StringRef::npos) return line.drop_front(at + kind.size()).str();
+  return line.str();
+}
+
 llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector<std::string>& sources,
                                              const clang::tooling::CompilationDatabase& db) {
   ProgramFacts facts;
@@ -248,6 +256,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     }
     if (device.empty()) {
       addUnique(result.diagnostics, seen, defs.front()->noArraysWarning);
+      outcome.reasons.push_back(messageOf(defs.front()->noArraysWarning));
       result.structs.push_back(outcome);
       continue;
     }
@@ -317,6 +326,9 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     if (!warnings.empty()) {
       for (const std::string& w : warnings) addUnique(result.diagnostics, seen, w);
       addUnique(result.diagnostics, seen, defs.front()->keptNote);
+      std::set<std::string> reasons;
+      for (const std::string& w : warnings)
+        if (reasons.insert(messageOf(w)).second) outcome.reasons.push_back(messageOf(w));
       result.ok = false;
       result.structs.push_back(outcome);
       continue;

@@ -97,6 +97,11 @@ UseCollector::EntityExpr UseCollector::entityExpr(const clang::Expr* expr, bool 
   if (runtimeArg)
     if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(expr); cast && cast->getType()->isVoidPointerType())
       expr = cast->getSubExpr()->IgnoreParenImpCasts();
+  // `&p[off]`: an element's address is the array moved by off, as `p + off`.
+  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(expr); unary && unary->getOpcode() == clang::UO_AddrOf)
+    if (const auto* element = llvm::dyn_cast<clang::ArraySubscriptExpr>(unary->getSubExpr()->IgnoreParens()))
+      if (const clang::Expr* ref = directRef(element->getBase()); ref && element->getType()->isRecordType())
+        return {ref, entityOfRef(ref), element->getIdx(), unary};
   const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(expr);
   if (!binary || binary->getOpcode() != clang::BO_Add || !binary->getRHS()->getType()->isIntegerType()) return {};
   const clang::Expr* ref = directRef(binary->getLHS());
@@ -107,6 +112,18 @@ UseCollector::EntityExpr UseCollector::entityExpr(const clang::Expr* expr, bool 
 bool UseCollector::rewriteEntityExpr(const EntityExpr& e, std::vector<Edit>& out) {
   consume(e.ref);
   if (!e.offset) return true;
+  if (e.addressOf) {
+    // `&p[off]` -> `relayoutOffset(p, off)`: the `&` and what follows it up to the element go.
+    const auto* element = llvm::cast<clang::ArraySubscriptExpr>(e.addressOf->getSubExpr()->IgnoreParens());
+    auto amp = edits_.written(e.addressOf->getOperatorLoc()), begin = edits_.written(element->getBeginLoc());
+    if (!amp || !begin) return false;
+    auto gap = edits_.between(*amp, *begin);
+    std::vector<Edit> mine;
+    if (!gap || gap->trim() != "&" || !elementCall(element, "relayoutOffset", mine)) return false;
+    mine.push_back(edits_.rawEdit(*amp, gap->size(), ""));
+    out.insert(out.end(), mine.begin(), mine.end());
+    return true;
+  }
   auto refEnd = edits_.written(e.ref->getEndLoc()), offsetBegin = edits_.written(e.offset->getBeginLoc());
   if (!refEnd || !offsetBegin) return false;
   clang::SourceLocation afterRef = refEnd->getLocWithOffset(edits_.tokenLength(*refEnd));

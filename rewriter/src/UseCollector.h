@@ -51,11 +51,12 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   };
 
   // An expression that yields an entity's pointer: the entity itself (`ref`), or it moved by
-  // `offset` elements (`p + off`, rewritten as `relayoutOffset(p, off)`).
+  // `offset` elements (`p + off` or `&p[off]`, both rewritten as `relayoutOffset(p, off)`).
   struct EntityExpr {
     const clang::Expr* ref = nullptr;  // DeclRefExpr, or MemberExpr naming an entity member
     const EntityInfo* info = nullptr;
     const clang::Expr* offset = nullptr;
+    const clang::UnaryOperator* addressOf = nullptr;  // `&p[off]`
     explicit operator bool() const { return info != nullptr; }
   };
 
@@ -101,6 +102,28 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // --- WholeElements.cpp: `P q = p[i]` (gather) and `p[i] = q;` (scatter) ---
   const clang::Stmt* parentOf(const clang::Stmt* node);
   bool rewriteWholeElement(const clang::ArraySubscriptExpr* subscript, const clang::Expr* ref, const EntityInfo& info);
+  // `p[i]` -> `helper(p, i)`; false (nothing recorded) when its tokens are not written in the file.
+  bool elementCall(const clang::ArraySubscriptExpr* subscript, const std::string& helper, std::vector<Edit>& out);
+  // --- ElementRefs.cpp: an element bound to a non-const reference (`S& e = p[i]`, `f(p[i])` with
+  // `f(S&)`) becomes `relayoutRef(p, i)`, a struct of references to its fields ---
+  // Why `p[i]`, used by `parent`, cannot be a reference proxy; empty when it was rewritten as one.
+  std::optional<std::pair<std::string, clang::SourceRange>> rewriteElementRef(
+      const clang::ArraySubscriptExpr* subscript, const clang::Stmt* parent, const clang::Decl* parentDecl,
+      const EntityInfo& info, std::vector<Edit>& out);
+  // The overload of `function` whose non-const S& parameters are reference proxies, written once
+  // after its definition; why not, when it cannot be.
+  std::optional<std::string> cloneForElementRefs(const clang::FunctionDecl* function, const EntityInfo& info,
+                                                 std::vector<Edit>& out);
+  // Why a reference named `var` cannot become a proxy, from its uses in `scope`; nullopt when
+  // every use is a field access, a copy, an assignment of a whole value or a call that takes the
+  // proxy (recorded in `calls`).
+  std::optional<std::pair<std::string, clang::SourceRange>> checkRefUses(const clang::ValueDecl* var,
+                                                                         const clang::Stmt* scope,
+                                                                         const EntityInfo& info,
+                                                                         std::vector<const clang::FunctionDecl*>& calls);
+  // An array field split by index has no reference to one element's value: it stays per element.
+  void keepFieldsWhole(const EntityInfo& info, const clang::Expr* at, const std::string& what);
+  void keepWhole(const EntityInfo& info, const std::string& field, const std::string& what, const clang::Expr* at);
   // --- RestrictLocals.cpp: a __restrict__ parameter's arrays as restrict-qualified locals ---
   void noteRestrictParam(const clang::ParmVarDecl* parm, const EntityInfo& info);
   // The local that replaces `p.member` in an access, when `ref` names such a parameter.
@@ -146,6 +169,9 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::vector<const clang::DeclRefExpr*> functionRefs_;           // functions with entity parameters
   std::set<const clang::Expr*> callees_;
   std::set<const clang::FunctionDecl*> cloned_;
+  // Functions taking an element by reference: why they get no overload (nullopt: they do, with these edits).
+  std::map<const clang::FunctionDecl*, std::optional<std::string>> refClones_;
+  std::map<const clang::FunctionDecl*, std::vector<Edit>> refCloneEdits_;
   std::set<const clang::InitListExpr*> lists_;  // aggregate initializers already read
   const clang::FunctionDecl* cloning_ = nullptr;  // the specialization being read for its clone
 };

@@ -61,11 +61,17 @@ std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang
         unary && unary->getOpcode() == clang::UO_AddrOf)
       return {"the address of an element of " + name + " is taken; an element has no single address in the " +
                   "new layout", range(unary)};
-    if (outer && llvm::isa<clang::MemberExpr>(outer))
-      return {"a member function is called on an element of " + name, range(outer)};
+    if (const auto* member = llvm::dyn_cast_or_null<clang::MemberExpr>(outer))
+      return {"the non-const member function '" + member->getMemberDecl()->getNameAsString() + "' is called on an "
+              "element of " + name + "; relayout rewrites calls of const member functions only (on a gathered copy)",
+              range(outer)};
+    if (const auto* op = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(outer))
+      return {"the non-const operator '" + std::string(clang::getOperatorSpelling(op->getOperator())) + "' is applied "
+              "to an element of " + name + "; relayout rewrites const operators only (on a gathered copy)",
+              range(outer)};
     return {"a whole element of " + name + " is used other than copied; only field accesses ('" +
-                decl0->getNameAsString() + "[i].f'), copies of an element and statements '" + decl0->getNameAsString() +
-                "[i] = v;' can be rewritten", range(subscript)};
+                decl0->getNameAsString() + "[i].f'), copies of an element, references to one, const member calls and " +
+                "statements '" + decl0->getNameAsString() + "[i] = v;' can be rewritten", range(subscript)};
   }
   if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(parent)) {
     switch (unary->getOpcode()) {

@@ -86,6 +86,8 @@ struct Analysis {
   std::vector<StructDecision> structs;
   Plan plan;
   std::optional<HwComparison> hw;  // the profile has hardware metrics (relayout profile --hw)
+  // Filled once the plan was applied (optimize): struct name -> what the rewrite did with it.
+  std::map<std::string, RewriteOutcome> rewrite;
 };
 
 struct SiteMapFile {

@@ -49,6 +49,13 @@ struct StructPlan {
   nlohmann::json details;         // deciding sites and per-layout numbers, for reports
 };
 
+// What applying a plan did with one struct's layout: applied, or why not (one line per use or
+// shape that kept it), for the terminal and the reports.
+struct RewriteOutcome {
+  bool applied = false;
+  std::vector<std::string> reasons;
+};
+
 struct Plan {
   static constexpr const char* kFormat = "relayout-plan";
   static constexpr int kVersion = 1;

@@ -27,6 +27,7 @@ struct StructOutcome {
   std::string name;
   Layout layout = Layout::AoS;  // as planned
   bool rewritten = false;       // false: left unchanged, and `diagnostics` says why
+  std::vector<std::string> reasons;  // the warnings' messages, one line each
 };
 
 struct RewriteResult {

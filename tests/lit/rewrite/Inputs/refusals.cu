@@ -18,7 +18,7 @@ union U { float f; int i; };  // a union: its fields share one place
 struct K { float x, y; };     // rewritten
 
 __global__ void ka(A* a, int n) { int i = threadIdx.x; if (i < n) RHO(a, i) = a[i].u; }
-__global__ void kb(B* b, int n) { int i = threadIdx.x; if (i < n) { B& t = b[i]; b[i].x = t.y; } }
+__global__ void kb(B* b, int n) { int i = threadIdx.x; if (i < n) { B& t = b[i]; b[i].x = (&t)->y; } }
 template <int N> __global__ void ke(E* e) { e[threadIdx.x].x = N; }
 __global__ void ku(U* u) { u[threadIdx.x].f = 1.0f; }
 __global__ void kf(F* f) { f[threadIdx.x].x = 1; }
@@ -36,7 +36,7 @@ int main() {
   cudaMalloc(&da, n * sizeof(A));
   cudaMalloc(&db, n * sizeof(B));
   cudaMalloc(&dc, n * sizeof(C));
-  C* alias = &dc[1];
+  void* alias = &dc[1];
   cudaMalloc(&dd, n * sizeof(D));
   char* bytes = (char*)dd;
   cudaMalloc(&de, n * sizeof(E));

@@ -1,0 +1,267 @@
+// An element bound to a non-const reference: `S& e = p[i];` or `f(p[i])` with `void f(S& e)`.
+// Nothing in the new layout is an S, so the reference becomes `relayoutRef(p, i)`, a struct of
+// references to the element's fields (`SSoARef`, LayoutEmitter.cpp). Code written for `S&` reads
+// and writes `e.f` through it unchanged; a copy (`S c = e;`, passing by value or by const
+// reference) gathers through its conversion to S and `e = v;` scatters. A function taking `S&`
+// gets an overload taking the proxy, written once right after its definition, so that calls with
+// an element of the original layout (a host reference copy) keep calling the original. Where the
+// reference escapes (its address taken, returned, `auto` copies, member functions, templates),
+// the struct is refused with the reason.
+#include "UseCollector.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+namespace relayout::rw {
+
+namespace {
+
+class RefsTo : public clang::RecursiveASTVisitor<RefsTo> {
+ public:
+  RefsTo(const clang::ValueDecl* var, bool entitiesToo, std::function<bool(const clang::ValueDecl*)> isEntity)
+      : var_(var), entitiesToo_(entitiesToo), isEntity_(std::move(isEntity)) {}
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    if (ref->getDecl() == var_) refs.push_back(ref);
+    else if (entitiesToo_ && !entityUse && isEntity_(ref->getDecl())) entityUse = ref;
+    return true;
+  }
+  bool VisitMemberExpr(clang::MemberExpr* member) {
+    if (entitiesToo_ && !entityUse && isEntity_(member->getMemberDecl())) entityUse = member;
+    return true;
+  }
+  std::vector<const clang::DeclRefExpr*> refs;
+  const clang::Expr* entityUse = nullptr;
+
+ private:
+  const clang::ValueDecl* var_;
+  bool entitiesToo_;
+  std::function<bool(const clang::ValueDecl*)> isEntity_;
+};
+
+bool isNonConstRefTo(clang::QualType type, const clang::RecordDecl* record) {
+  if (!type->isLValueReferenceType() || type->getPointeeType().isConstQualified()) return false;
+  const clang::RecordDecl* pointee = type->getPointeeType()->getAsRecordDecl();
+  return pointee && pointee->getCanonicalDecl() == record->getCanonicalDecl();
+}
+
+// The proxy's name as code anywhere can write it: the struct's enclosing named scopes, then the
+// device struct's name and "Ref".
+std::string refTypeName(const clang::RecordDecl* record, const std::string& deviceName) {
+  std::string scope;
+  for (const clang::DeclContext* dc = record->getDeclContext(); dc; dc = dc->getParent()) {
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(dc); ns && !ns->isAnonymousNamespace())
+      scope = ns->getNameAsString() + "::" + scope;
+    else if (const auto* outer = llvm::dyn_cast<clang::RecordDecl>(dc); outer && outer->getIdentifier())
+      scope = outer->getNameAsString() + "::" + scope;
+  }
+  return scope + deviceName + "Ref";
+}
+
+}  // namespace
+
+void UseCollector::keepFieldsWhole(const EntityInfo& info, const clang::Expr* at, const std::string& what) {
+  for (const DeviceArray& array : info.planned->layout->arrays)
+    if (array.splittable) keepWhole(info, array.fields[0], what, at);
+}
+
+std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRefUses(
+    const clang::ValueDecl* var, const clang::Stmt* scope, const EntityInfo& info,
+    std::vector<const clang::FunctionDecl*>& calls) {
+  const clang::RecordDecl* record = info.planned->definition;
+  std::string name = "'" + var->getNameAsString() + "'";
+  RefsTo finder(var, false, {});
+  finder.TraverseStmt(const_cast<clang::Stmt*>(scope));
+  for (const clang::DeclRefExpr* ref : finder.refs) {
+    const clang::Stmt* child = ref;
+    const clang::Stmt* parent = parentOf(child);
+    while (parent && (llvm::isa<clang::ParenExpr>(parent) ||
+                      (llvm::isa<clang::ImplicitCastExpr>(parent) &&
+                       llvm::cast<clang::ImplicitCastExpr>(parent)->getCastKind() == clang::CK_NoOp))) {
+      child = parent;
+      parent = parentOf(parent);
+    }
+    auto range = ref->getSourceRange();
+    if (!parent) return std::pair{name + " is used where relayout cannot follow it", range};
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(parent)) {
+      if (llvm::isa<clang::FieldDecl>(member->getMemberDecl()) && !member->isArrow()) continue;
+      return std::pair{"the member function '" + member->getMemberDecl()->getNameAsString() + "' is called on " + name +
+                           ", a reference to an element; relayout rewrites only field accesses through it",
+                       member->getSourceRange()};
+    }
+    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(parent)) {
+      if (construct->getNumArgs() != 1 || !construct->getConstructor()->isCopyOrMoveConstructor())
+        return std::pair{name + " is passed to a constructor", construct->getSourceRange()};
+      auto up = context_.getParents(*construct);
+      const auto* copy = up.empty() ? nullptr : up[0].get<clang::VarDecl>();
+      if (copy && copy->getType()->getContainedAutoType())
+        return std::pair{"'auto' copies " + name + "; relayout would make that copy a reference too: write the "
+                         "struct's name instead of 'auto'", copy->getSourceRange()};
+      continue;  // a copy: the proxy converts to the struct
+    }
+    if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(parent);
+        op && op->getOperator() == clang::OO_Equal && op->getNumArgs() == 2 && op->getArg(0)->IgnoreParens() == child)
+      continue;  // `e = v;` scatters v
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(parent)) {
+      const clang::FunctionDecl* callee = call->getDirectCallee();
+      const clang::ParmVarDecl* param = nullptr;
+      if (callee)
+        for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i)
+          if (call->getArg(i)->IgnoreParens() == child || call->getArg(i) == child) param = callee->getParamDecl(i);
+      if (!param || llvm::isa<clang::CXXOperatorCallExpr>(call))
+        return std::pair{name + " is passed to a call relayout cannot follow", call->getSourceRange()};
+      if (callee->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
+        return std::pair{name + " is passed to the template '" + callee->getNameAsString() +
+                             "', which would be instantiated for the reference proxy",
+                         call->getSourceRange()};
+      if (isNonConstRefTo(param->getType(), record)) {
+        calls.push_back(callee);
+        continue;
+      }
+      if (param->getType()->isLValueReferenceType() && param->getType()->getPointeeType().isConstQualified())
+        continue;  // bound to a gathered copy
+      return std::pair{name + " is passed to '" + callee->getNameAsString() + "' as '" +
+                           param->getType().getAsString(context_.getPrintingPolicy()) + "'",
+                       call->getSourceRange()};
+    }
+    if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(parent); unary && unary->getOpcode() == clang::UO_AddrOf)
+      return std::pair{"the address of " + name + ", a reference to an element, is taken; an element has no single "
+                       "address in the new layout",
+                       unary->getSourceRange()};
+    if (llvm::isa<clang::ReturnStmt>(parent))
+      return std::pair{name + ", a reference to an element, is returned", parent->getSourceRange()};
+    return std::pair{name + ", a reference to an element, is used as a whole here", parent->getSourceRange()};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> UseCollector::cloneForElementRefs(const clang::FunctionDecl* function,
+                                                             const EntityInfo& info, std::vector<Edit>& out) {
+  function = function->getCanonicalDecl();
+  if (auto known = refClones_.find(function); known != refClones_.end()) {
+    if (known->second) return *known->second;
+    out.insert(out.end(), refCloneEdits_[function].begin(), refCloneEdits_[function].end());
+    return std::nullopt;
+  }
+  std::string name = "'" + function->getNameAsString() + "'";
+  refClones_[function] = name + " is recursive";  // until it is read
+  auto refuse = [&](const std::string& why) { return refClones_[function] = why, std::optional<std::string>(why); };
+  const clang::FunctionDecl* definition = function->getDefinition();
+  if (!definition || !definition->hasBody() || sm_.isInSystemHeader(definition->getLocation()))
+    return refuse(name + ", which takes an element by reference, is not defined in the sources");
+  if (llvm::isa<clang::CXXMethodDecl>(definition))
+    return refuse("the member function " + name + " takes an element by reference; relayout writes overloads "
+                  "for free functions only");
+  if (definition->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
+    return refuse(name + " takes an element by reference and is a template or one of its instances");
+  if (definition->getPreviousDecl())
+    return refuse(name + " takes an element by reference and is declared before its definition; relayout writes its "
+                  "overload after the definition, which those calls would not see");
+  const clang::RecordDecl* record = info.planned->definition;
+  if (!record) return refuse(name + " takes an element of a struct this unit does not define");
+  auto begin = edits_.written(sm_.getExpansionLoc(definition->getBeginLoc()));
+  auto end = edits_.written(definition->getEndLoc());
+  if (!begin || !end || sm_.getFileID(*begin) != sm_.getFileID(*end))
+    return refuse(name + " takes an element by reference and is not written out in one file");
+  if (!afterDefinition(info, *begin))
+    return refuse(name + " takes an element by reference and comes before the definition of '" +
+                  info.planned->plan->name + "' ends");
+  // Its own uses of device arrays would need the edits made in the original's text.
+  RefsTo arrays(nullptr, true, [this](const clang::ValueDecl* d) { return entityOf(d) != nullptr; });
+  arrays.TraverseStmt(definition->getBody());
+  if (arrays.entityUse) return refuse(name + " takes an element by reference and also uses arrays of '" +
+                                      info.planned->plan->name + "'; relayout does not combine the two yet");
+
+  // The line the definition starts on, from its first token (CUDA attributes, `static`, `inline`).
+  std::string file = edits_.filePath(*begin);
+  llvm::StringRef data = edits_.fileData(*begin);
+  unsigned from = sm_.getFileOffset(*begin);
+  while (from > 0 && data[from - 1] != '\n') --from;
+  if (!data.slice(from, sm_.getFileOffset(*begin)).trim().empty())
+    return refuse(name + " takes an element by reference and does not start its line");
+  unsigned to = sm_.getFileOffset(*end) + edits_.tokenLength(*end);
+
+  std::vector<Edit> local;  // in the clone's text, relative to `from`
+  std::vector<const clang::FunctionDecl*> calls;
+  std::string proxy = refTypeName(record, info.planned->layout->deviceName);
+  for (const clang::ParmVarDecl* param : definition->parameters()) {
+    if (!isNonConstRefTo(param->getType(), record)) {
+      const auto* other = param->getType()->getPointeeType().isNull() ? nullptr
+                              : param->getType()->getPointeeType()->getAsRecordDecl();
+      if (param->getType()->isReferenceType() && other && structs_.planned(other) &&
+          !param->getType()->getPointeeType().isConstQualified())
+        return refuse(name + " also takes '" + recordName(other) + "' by reference");
+      continue;
+    }
+    if (auto why = checkRefUses(param, definition->getBody(), info, calls)) return refuse(why->first);
+    clang::TypeSourceInfo* tsi = param->getTypeSourceInfo();
+    auto typeBegin = tsi ? edits_.written(tsi->getTypeLoc().getBeginLoc()) : std::nullopt;
+    auto typeEnd = tsi ? edits_.written(tsi->getTypeLoc().getEndLoc()) : std::nullopt;
+    if (!typeBegin || !typeEnd) return refuse(name + "'s parameter '" + param->getNameAsString() + "' has its type "
+                                              "from a macro");
+    unsigned a = sm_.getFileOffset(*typeBegin), b = sm_.getFileOffset(*typeEnd) + edits_.tokenLength(*typeEnd);
+    local.push_back(Edit{file, a - from, b - a, 0, proxy});
+  }
+  for (const clang::FunctionDecl* callee : calls) {
+    if (callee->getCanonicalDecl() == function) return refuse(name + " is recursive");
+    const clang::FunctionDecl* calleeDef = callee->getDefinition();
+    if (!calleeDef || !sm_.isBeforeInTranslationUnit(calleeDef->getEndLoc(), *begin))
+      return refuse(name + " passes its element to '" + callee->getNameAsString() + "', defined after it");
+    if (auto why = cloneForElementRefs(callee, info, out)) return refuse(*why);
+  }
+  ComposedText clone;
+  clone.file = file;
+  clone.slice = data.slice(from, to).str();
+  clone.edits = local;
+  for (Edit& e : clone.edits) e.offset += from;
+  clone.from = from;
+  auto text = composeText(clone, [](const std::string&) { return true; });
+  if (!text) return refuse(name + "'s overload could not be composed");
+  Edit edit{file, to, 0, 0,
+            "\n\n// Generated by relayout: " + name + " for elements of " + info.planned->layout->deviceName +
+                " arrays (through " + proxy + ").\n" + *text};
+  refClones_[function] = std::nullopt;
+  refCloneEdits_[function] = {edit};
+  out.push_back(edit);
+  return std::nullopt;
+}
+
+std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteElementRef(
+    const clang::ArraySubscriptExpr* subscript, const clang::Stmt* parent, const clang::Decl* parentDecl,
+    const EntityInfo& info, std::vector<Edit>& out) {
+  std::vector<Edit> mine;
+  clang::SourceRange here = subscript->getSourceRange();
+  if (const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(parent)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (!callee) return std::pair{"this element is passed by reference through a call relayout cannot follow", here};
+    if (auto why = cloneForElementRefs(callee, info, mine)) return std::pair{*why, here};
+  } else if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(parentDecl)) {
+    std::string name = "'" + var->getNameAsString() + "'";
+    const auto* function = llvm::dyn_cast<clang::FunctionDecl>(var->getDeclContext());
+    if (!var->hasLocalStorage() || !function || !function->hasBody())
+      return std::pair{name + " is a reference to an element outside a function body", var->getSourceRange()};
+    auto stmts = context_.getParents(*var);
+    const auto* declStmt = stmts.empty() ? nullptr : stmts[0].get<clang::DeclStmt>();
+    if (!declStmt || !declStmt->isSingleDecl())
+      return std::pair{name + " is declared together with other variables; declare it on its own",
+                       var->getSourceRange()};
+    std::vector<const clang::FunctionDecl*> calls;
+    if (auto why = checkRefUses(var, function->getBody(), info, calls)) return why;
+    for (const clang::FunctionDecl* callee : calls)
+      if (auto why = cloneForElementRefs(callee, info, mine)) return std::pair{*why, var->getSourceRange()};
+    clang::TypeSourceInfo* tsi = var->getTypeSourceInfo();
+    if (!tsi || !edits_.replaceTokens(tsi->getTypeLoc().getSourceRange(),
+                                      refTypeName(info.planned->definition, info.planned->layout->deviceName), mine))
+      return std::pair{name + "'s type comes from a macro", var->getSourceRange()};
+  } else {
+    return std::pair{"this element is bound to a reference relayout cannot follow", here};
+  }
+  if (!elementCall(subscript, "relayoutRef", mine))
+    return std::pair{"this element is not written out in the file (it comes from a macro body)", here};
+  keepFieldsWhole(info, subscript, "is bound to a reference ('relayoutRef' needs one per element)");
+  out.insert(out.end(), mine.begin(), mine.end());
+  return std::nullopt;
+}
+
+}  // namespace relayout::rw
