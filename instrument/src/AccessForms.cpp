@@ -72,6 +72,12 @@ const clang::Expr* calledObject(const clang::CallExpr* call) {
   return nullptr;
 }
 
+// The class of that object (of its pointee for p->m()).
+const clang::RecordDecl* calledRecord(const clang::Expr* object) {
+  clang::QualType type = object->getType();
+  return type->isPointerType() ? type->getPointeeType()->getAsRecordDecl() : type->getAsRecordDecl();
+}
+
 }  // namespace
 
 const clang::RecordDecl* SiteCollector::elementRecord(const clang::Expr* e) const {
@@ -111,7 +117,7 @@ const clang::CXXMethodDecl* SiteCollector::methodOnElement(const clang::CallExpr
   const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
   const clang::Expr* object = calledObject(call);
   if (!method || !object || method->isStatic() || compilerWritten(method)) return nullptr;
-  object = strip(object);
+  object = object->IgnoreParenImpCasts();
   if (!object->getType()->isPointerType()) return isElementLvalue(object) ? method : nullptr;
   if (llvm::isa<clang::CXXThisExpr>(object->IgnoreParenImpCasts())) return thisIsElement() ? method : nullptr;
   return isLayoutCandidate(object->getType()->getPointeeType()->getAsRecordDecl(), sm_) ? method : nullptr;
@@ -146,7 +152,11 @@ void SiteCollector::markElementParameters() {
       for (unsigned i = first; i < call->getNumArgs() && i - first < callee->getNumParams(); ++i)
         if (callee->getParamDecl(i - first)->getType()->isReferenceType() && self.isElementLvalue(call->getArg(i)))
           grew |= self.elementParams_.insert({callee->getCanonicalDecl(), i - first}).second;
-      if (const clang::CXXMethodDecl* method = inDevice ? self.methodOnElement(call) : nullptr)
+      // Hooked on `this` only as a member of the element's own class: a base class's `this` points
+      // inside the element, at fields that are not counted (inherited).
+      const clang::CXXMethodDecl* method = inDevice ? self.methodOnElement(call) : nullptr;
+      const clang::RecordDecl* record = method ? calledRecord(calledObject(call)->IgnoreParenImpCasts()) : nullptr;
+      if (record && method->getParent()->getCanonicalDecl() == record->getCanonicalDecl())
         grew |= self.elementMethods_.insert(method->getCanonicalDecl()).second;
       return true;
     }
@@ -162,11 +172,8 @@ void SiteCollector::markElementParameters() {
 // that body is device code of the project's files; otherwise the call is reported.
 void SiteCollector::checkCallOnElement(const clang::CallExpr* call) {
   const clang::CXXMethodDecl* method = methodOnElement(call);
-  if (!method) return;
-  const clang::Expr* object = strip(calledObject(call));
-  const clang::RecordDecl* record = object->getType()->isPointerType()
-                                        ? object->getType()->getPointeeType()->getAsRecordDecl()
-                                        : object->getType()->getAsRecordDecl();
+  if (!method) return checkCallOnMember(call);
+  const clang::RecordDecl* record = calledRecord(calledObject(call)->IgnoreParenImpCasts());
   if (!record) return;
   std::string what =
       fmt::format("call of {} on an element of {}", method->getNameAsString(), recordName(record->getDefinition()));
@@ -185,6 +192,38 @@ void SiteCollector::checkCallOnElement(const clang::CallExpr* call) {
              " only: those of an override called instead are not counted",
          call->getSourceRange());
   }
+}
+
+// p[i].pos.len(): a member function hooked on `this` (because it is called on elements of its own
+// class elsewhere) run on a field of an element counts that field's accesses as those of elements
+// of the field's class; say so, since the field itself is counted as read at the call.
+void SiteCollector::checkCallOnMember(const clang::CallExpr* call) {
+  const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+  const clang::Expr* object = calledObject(call);
+  if (!method || !object || !elementMethods_.count(method->getCanonicalDecl())) return;
+  const clang::Expr* e = object->IgnoreParenImpCasts();
+  const auto* member = llvm::dyn_cast<clang::MemberExpr>(e);
+  if (!member || !llvm::isa<clang::FieldDecl>(member->getMemberDecl())) return;
+  while (const auto* m = llvm::dyn_cast<clang::MemberExpr>(e)) {
+    if (m->isArrow() || !llvm::isa<clang::FieldDecl>(m->getMemberDecl())) break;
+    e = m->getBase()->IgnoreParenImpCasts();
+  }
+  const clang::RecordDecl* outer = nullptr;
+  if (const auto* m = llvm::dyn_cast<clang::MemberExpr>(e); m && m->isArrow()) {
+    const clang::Expr* base = m->getBase()->IgnoreParenImpCasts();
+    if (!llvm::isa<clang::CXXThisExpr>(base) || thisIsElement())
+      if (const clang::RecordDecl* r = base->getType()->getPointeeType()->getAsRecordDecl(); isLayoutCandidate(r, sm_))
+        outer = r;
+  } else {
+    outer = elementRecord(e);
+  }
+  if (!outer) return;
+  warn(sm_.getExpansionLoc(call->getExprLoc()),
+       fmt::format("call of {} on field {} of an element of {} counts its accesses through `this` as accesses to "
+                   "elements of {}, on which it is called elsewhere",
+                   method->getNameAsString(), member->getMemberDecl()->getNameAsString(),
+                   recordName(outer->getDefinition()), recordName(method->getParent())),
+       call->getSourceRange());
 }
 
 // From a field access, up through nested members and array members: p[i].pos.x touches field
@@ -308,6 +347,14 @@ bool SiteCollector::visitElement(clang::Expr* e) {
   std::string name = recordName(record);
   // A field of it is a site; a member function called on it counts in its body (checkCallOnElement).
   if (up.get<clang::MemberExpr>()) return true;
+  if (const auto* cast = up.get<clang::ImplicitCastExpr>();
+      cast &&
+      (cast->getCastKind() == clang::CK_UncheckedDerivedToBase || cast->getCastKind() == clang::CK_DerivedToBase)) {
+    const clang::Expr* base = cast;
+    clang::DynTypedNode above = parentOf(context_, base, [](clang::CastKind k) { return k == clang::CK_NoOp; });
+    const auto* m = above.get<clang::MemberExpr>();
+    if (m && llvm::isa<clang::CXXMethodDecl>(m->getMemberDecl())) return true;  // reported by checkCallOnElement
+  }
   if (const auto* unary = up.get<clang::UnaryOperator>(); unary && unary->getOpcode() == clang::UO_AddrOf) return true;
   if (const auto* var = up.get<clang::VarDecl>(); var && var->getType()->isReferenceType()) return true;
   // Returned by reference (`return *this;` from an operator): bound, not used.

@@ -65,6 +65,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   const clang::CXXMethodDecl* methodOnElement(const clang::CallExpr* call) const;
   void markElementParameters();
   void checkCallOnElement(const clang::CallExpr* call);
+  void checkCallOnMember(const clang::CallExpr* call);
   const clang::Expr* extendMemberChain(const clang::MemberExpr* root, Touched& touched) const;
   AccessKind accessKindOf(const clang::Expr* access) const;
   bool visitElement(clang::Expr* e);
