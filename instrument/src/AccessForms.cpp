@@ -119,7 +119,7 @@ const clang::CXXMethodDecl* SiteCollector::methodOnElement(const clang::CallExpr
   if (!method || !object || method->isStatic() || compilerWritten(method)) return nullptr;
   object = object->IgnoreParenImpCasts();
   if (!object->getType()->isPointerType()) return isElementLvalue(object) ? method : nullptr;
-  if (llvm::isa<clang::CXXThisExpr>(object->IgnoreParenImpCasts())) return thisIsElement() ? method : nullptr;
+  if (llvm::isa<clang::CXXThisExpr>(object)) return thisIsElement() ? method : nullptr;
   return isLayoutCandidate(object->getType()->getPointeeType()->getAsRecordDecl(), sm_) ? method : nullptr;
 }
 
@@ -234,8 +234,9 @@ const clang::Expr* SiteCollector::extendMemberChain(const clang::MemberExpr* roo
   auto sizeOf = [&](clang::QualType t) { return unsigned(context_.getTypeSizeInChars(t).getQuantity()); };
   while (true) {
     const clang::Expr* probe = current;
-    clang::DynTypedNode up = parentOf(
-        context_, probe, [](clang::CastKind k) { return k == clang::CK_ArrayToPointerDecay || k == clang::CK_NoOp; });
+    clang::DynTypedNode up = parentOf(context_, probe, [](clang::CastKind k) {
+      return k == clang::CK_ArrayToPointerDecay || k == clang::CK_NoOp;
+    });
     if (const auto* m = up.get<clang::MemberExpr>(); m && !m->isArrow()) {
       const auto* f = llvm::dyn_cast<clang::FieldDecl>(m->getMemberDecl());
       if (!f || f->isBitField()) break;
@@ -269,8 +270,9 @@ const clang::Expr* SiteCollector::extendMemberChain(const clang::MemberExpr* roo
 AccessKind SiteCollector::accessKindOf(const clang::Expr* access) const {
   const clang::Expr* current = access;
   while (true) {
-    clang::DynTypedNode parent =
-        parentOf(context_, current, [](clang::CastKind k) { return k != clang::CK_LValueToRValue; });
+    clang::DynTypedNode parent = parentOf(context_, current, [](clang::CastKind k) {
+      return k != clang::CK_LValueToRValue;
+    });
     if (parent.get<clang::ImplicitCastExpr>()) {
       return AccessKind::Read;  // lvalue-to-rvalue: a load
     } else if (const auto* sub = parent.get<clang::ArraySubscriptExpr>()) {
@@ -348,8 +350,7 @@ bool SiteCollector::visitElement(clang::Expr* e) {
   // A field of it is a site; a member function called on it counts in its body (checkCallOnElement).
   if (up.get<clang::MemberExpr>()) return true;
   if (const auto* cast = up.get<clang::ImplicitCastExpr>();
-      cast &&
-      (cast->getCastKind() == clang::CK_UncheckedDerivedToBase || cast->getCastKind() == clang::CK_DerivedToBase)) {
+      cast && (cast->getCastKind() == clang::CK_UncheckedDerivedToBase || cast->getCastKind() == clang::CK_DerivedToBase)) {
     const clang::Expr* base = cast;
     clang::DynTypedNode above = parentOf(context_, base, [](clang::CastKind k) { return k == clang::CK_NoOp; });
     const auto* m = above.get<clang::MemberExpr>();
@@ -359,8 +360,8 @@ bool SiteCollector::visitElement(clang::Expr* e) {
   if (const auto* var = up.get<clang::VarDecl>(); var && var->getType()->isReferenceType()) return true;
   // Returned by reference (`return *this;` from an operator): bound, not used.
   if (up.get<clang::ReturnStmt>() && function_->getReturnType()->isReferenceType()) return true;
-  if (const auto* ctor = up.get<clang::CXXConstructExpr>(); ctor && ctor->getConstructor()->isCopyOrMoveConstructor() &&
-                                                            ctor->getNumArgs() >= 1 && ctor->getArg(0) == current) {
+  if (const auto* ctor = up.get<clang::CXXConstructExpr>();
+      ctor && ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() >= 1 && ctor->getArg(0) == current) {
     addWholeSites(e, record, AccessKind::Read);
     return true;
   }
