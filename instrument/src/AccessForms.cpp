@@ -1,8 +1,10 @@
 // Which expressions of device code touch struct elements in memory, and how (docs/formats.md):
 // an element is an lvalue of a candidate struct type reached through a pointer (p[i], *q, q->f)
 // or through a reference bound to one (P& r = p[i]; a reference parameter bound to p[i] at a
-// call in this unit). A field access is a site; a whole element copied or assigned is one site per
-// field; anything else done with an element is reported with its location.
+// call in this unit), or `*this` in a member function called on an element in this unit. A field
+// access is a site (`this->x` and implicit `x` in such a member function too); a whole element
+// copied or assigned is one site per field; anything else done with an element is reported with
+// its location.
 #include "SiteCollector.h"
 
 #include "RecordInfo.h"
@@ -57,6 +59,25 @@ bool isDeviceDefinition(const clang::FunctionDecl* fn) {
   return def && (def->hasAttr<clang::CUDAGlobalAttr>() || def->hasAttr<clang::CUDADeviceAttr>());
 }
 
+// A member function the compiler writes (implicit or defaulted: a copy, an assignment) has no
+// text to hook; its uses of an element are counted where it is called, as whole-element uses.
+bool compilerWritten(const clang::FunctionDecl* fn) { return fn && (fn->isImplicit() || fn->isDefaulted()); }
+
+// The object a member function is called on: `o` in o.m(), p->m(), o += v (a member operator).
+const clang::Expr* calledObject(const clang::CallExpr* call) {
+  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) return member->getImplicitObjectArgument();
+  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call))
+    if (llvm::isa_and_nonnull<clang::CXXMethodDecl>(op->getDirectCallee()) && op->getNumArgs() > 0)
+      return op->getArg(0);
+  return nullptr;
+}
+
+// The class of that object (of its pointee for p->m()).
+const clang::RecordDecl* calledRecord(const clang::Expr* object) {
+  clang::QualType type = object->getType();
+  return type->isPointerType() ? type->getPointeeType()->getAsRecordDecl() : type->getAsRecordDecl();
+}
+
 }  // namespace
 
 const clang::RecordDecl* SiteCollector::elementRecord(const clang::Expr* e) const {
@@ -68,8 +89,12 @@ const clang::RecordDecl* SiteCollector::elementRecord(const clang::Expr* e) cons
   // addresses would push locals out of registers.
   if (const auto* sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(e))
     return sub->getBase()->IgnoreParenImpCasts()->getType()->isPointerType() ? record : nullptr;
-  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e))
-    return unary->getOpcode() == clang::UO_Deref ? record : nullptr;
+  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+    if (unary->getOpcode() != clang::UO_Deref) return nullptr;
+    // *this is an element only where the member function is called on one.
+    return !llvm::isa<clang::CXXThisExpr>(unary->getSubExpr()->IgnoreParenImpCasts()) || thisIsElement() ? record
+                                                                                                         : nullptr;
+  }
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
     if (const auto* parm = llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl())) {
       const auto* fn = llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext());
@@ -83,14 +108,43 @@ const clang::RecordDecl* SiteCollector::elementRecord(const clang::Expr* e) cons
   return nullptr;
 }
 
-// A reference parameter is an element when some call in this unit binds it to one (repeated so
-// that references passed on through several helpers are found too).
-void SiteCollector::markReferenceParameters() {
+bool SiteCollector::thisIsElement() const { return function_ && elementMethods_.count(function_); }
+
+// The member function a call runs on an element (p[i].m(), q->m() for a pointer q to a candidate
+// struct, p[i] += v, this->m() inside a member function called on an element), whatever its
+// definition; null for other calls and for member functions the compiler writes.
+const clang::CXXMethodDecl* SiteCollector::methodOnElement(const clang::CallExpr* call) const {
+  const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+  const clang::Expr* object = calledObject(call);
+  if (!method || !object || method->isStatic() || compilerWritten(method)) return nullptr;
+  object = object->IgnoreParenImpCasts();
+  if (!object->getType()->isPointerType()) return isElementLvalue(object) ? method : nullptr;
+  if (llvm::isa<clang::CXXThisExpr>(object)) return thisIsElement() ? method : nullptr;
+  return isLayoutCandidate(object->getType()->getPointeeType()->getAsRecordDecl(), sm_) ? method : nullptr;
+}
+
+// A reference parameter is an element when some call in this unit binds it to one, and a member
+// function's `this` when some call in this unit runs it on one (repeated so that elements passed
+// on through several helpers and member functions are found too).
+void SiteCollector::markElementParameters() {
   struct Calls : clang::RecursiveASTVisitor<Calls> {
     SiteCollector& self;
     bool grew = false;
+    bool inDevice = false;  // host code's calls on host arrays hook nothing
     explicit Calls(SiteCollector& s) : self(s) {}
     bool shouldVisitTemplateInstantiations() const { return true; }
+    bool TraverseDecl(clang::Decl* decl) {
+      auto* fn = llvm::dyn_cast_or_null<clang::FunctionDecl>(decl);
+      if (!fn || !fn->doesThisDeclarationHaveABody()) return clang::RecursiveASTVisitor<Calls>::TraverseDecl(decl);
+      const clang::FunctionDecl* outer = self.function_;
+      const bool outerDevice = inDevice;
+      self.function_ = fn->getCanonicalDecl();  // whose `this` a call on this->m() passes on
+      inDevice = fn->hasAttr<clang::CUDAGlobalAttr>() || fn->hasAttr<clang::CUDADeviceAttr>();
+      bool result = clang::RecursiveASTVisitor<Calls>::TraverseDecl(decl);
+      self.function_ = outer;
+      inDevice = outerDevice;
+      return result;
+    }
     bool VisitCallExpr(clang::CallExpr* call) {
       const clang::FunctionDecl* callee = call->getDirectCallee();
       if (!callee) return true;
@@ -98,6 +152,12 @@ void SiteCollector::markReferenceParameters() {
       for (unsigned i = first; i < call->getNumArgs() && i - first < callee->getNumParams(); ++i)
         if (callee->getParamDecl(i - first)->getType()->isReferenceType() && self.isElementLvalue(call->getArg(i)))
           grew |= self.elementParams_.insert({callee->getCanonicalDecl(), i - first}).second;
+      // Hooked on `this` only as a member of the element's own class: a base class's `this` points
+      // inside the element, at fields that are not counted (inherited).
+      const clang::CXXMethodDecl* method = inDevice ? self.methodOnElement(call) : nullptr;
+      const clang::RecordDecl* record = method ? calledRecord(calledObject(call)->IgnoreParenImpCasts()) : nullptr;
+      if (record && method->getParent()->getCanonicalDecl() == record->getCanonicalDecl())
+        grew |= self.elementMethods_.insert(method->getCanonicalDecl()).second;
       return true;
     }
   };
@@ -106,6 +166,64 @@ void SiteCollector::markReferenceParameters() {
     calls.TraverseDecl(context_.getTranslationUnitDecl());
     if (!calls.grew) break;
   }
+}
+
+// A member function called on an element counts its accesses through `this` in its own body when
+// that body is device code of the project's files; otherwise the call is reported.
+void SiteCollector::checkCallOnElement(const clang::CallExpr* call) {
+  const clang::CXXMethodDecl* method = methodOnElement(call);
+  if (!method) return checkCallOnMember(call);
+  const clang::RecordDecl* record = calledRecord(calledObject(call)->IgnoreParenImpCasts());
+  if (!record) return;
+  std::string what =
+      fmt::format("call of {} on an element of {}", method->getNameAsString(), recordName(record->getDefinition()));
+  clang::SourceLocation loc = sm_.getExpansionLoc(call->getExprLoc());
+  if (method->getParent()->getCanonicalDecl() != record->getCanonicalDecl()) {
+    warn(loc,
+         what + " is not instrumented: it is inherited from " + recordName(method->getParent()) +
+             " (fields of base classes are not counted)",
+         call->getSourceRange());
+  } else if (!isDeviceDefinition(method) || !inProjectFile(method->getDefinition()->getLocation())) {
+    warn(loc, what + " is not instrumented: its definition is not device code of the project's files in this unit",
+         call->getSourceRange());
+  } else if (method->isVirtual() && !method->hasAttr<clang::FinalAttr>() && !record->hasAttr<clang::FinalAttr>()) {
+    warn(loc,
+         what + " counts the accesses of " + method->getQualifiedNameAsString() +
+             " only: those of an override called instead are not counted",
+         call->getSourceRange());
+  }
+}
+
+// p[i].pos.len(): a member function hooked on `this` (because it is called on elements of its own
+// class elsewhere) run on a field of an element counts that field's accesses as those of elements
+// of the field's class; say so, since the field itself is counted as read at the call.
+void SiteCollector::checkCallOnMember(const clang::CallExpr* call) {
+  const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+  const clang::Expr* object = calledObject(call);
+  if (!method || !object || !elementMethods_.count(method->getCanonicalDecl())) return;
+  const clang::Expr* e = object->IgnoreParenImpCasts();
+  const auto* member = llvm::dyn_cast<clang::MemberExpr>(e);
+  if (!member || !llvm::isa<clang::FieldDecl>(member->getMemberDecl())) return;
+  while (const auto* m = llvm::dyn_cast<clang::MemberExpr>(e)) {
+    if (m->isArrow() || !llvm::isa<clang::FieldDecl>(m->getMemberDecl())) break;
+    e = m->getBase()->IgnoreParenImpCasts();
+  }
+  const clang::RecordDecl* outer = nullptr;
+  if (const auto* m = llvm::dyn_cast<clang::MemberExpr>(e); m && m->isArrow()) {
+    const clang::Expr* base = m->getBase()->IgnoreParenImpCasts();
+    if (!llvm::isa<clang::CXXThisExpr>(base) || thisIsElement())
+      if (const clang::RecordDecl* r = base->getType()->getPointeeType()->getAsRecordDecl(); isLayoutCandidate(r, sm_))
+        outer = r;
+  } else {
+    outer = elementRecord(e);
+  }
+  if (!outer) return;
+  warn(sm_.getExpansionLoc(call->getExprLoc()),
+       fmt::format("call of {} on field {} of an element of {} counts its accesses through `this` as accesses to "
+                   "elements of {}, on which it is called elsewhere",
+                   method->getNameAsString(), member->getMemberDecl()->getNameAsString(),
+                   recordName(outer->getDefinition()), recordName(method->getParent())),
+       call->getSourceRange());
 }
 
 // From a field access, up through nested members and array members: p[i].pos.x touches field
@@ -188,8 +306,9 @@ bool SiteCollector::VisitMemberExpr(clang::MemberExpr* member) {
   const clang::RecordDecl* record = nullptr;
   if (member->isArrow()) {
     const clang::Expr* base = member->getBase()->IgnoreParenImpCasts();
-    // Inside member functions; the call on an element is what gets reported (visitElement).
-    if (llvm::isa<clang::CXXThisExpr>(base) || !base->getType()->isPointerType()) return true;
+    // `this->x` or `x` in a member function: a site where some call runs it on an element.
+    if (llvm::isa<clang::CXXThisExpr>(base) && !thisIsElement()) return true;
+    if (!base->getType()->isPointerType()) return true;
     record = base->getType()->getPointeeType()->getAsRecordDecl();
     if (!isLayoutCandidate(record, sm_)) return true;
   } else {
@@ -228,25 +347,30 @@ bool SiteCollector::visitElement(clang::Expr* e) {
   const clang::Expr* current = e;
   clang::DynTypedNode up = parentOf(context_, current, [](clang::CastKind k) { return k == clang::CK_NoOp; });
   std::string name = recordName(record);
-  if (const auto* m = up.get<clang::MemberExpr>()) {
-    if (llvm::isa<clang::FieldDecl>(m->getMemberDecl())) return true;
-    warn(sm_.getExpansionLoc(m->getExprLoc()),
-         fmt::format("call of {} on an element of {} is not instrumented: accesses through `this` are not counted",
-                     m->getMemberDecl()->getNameAsString(), name),
-         m->getSourceRange());
-    return true;
+  // A field of it is a site; a member function called on it counts in its body (checkCallOnElement).
+  if (up.get<clang::MemberExpr>()) return true;
+  if (const auto* cast = up.get<clang::ImplicitCastExpr>();
+      cast && (cast->getCastKind() == clang::CK_UncheckedDerivedToBase || cast->getCastKind() == clang::CK_DerivedToBase)) {
+    const clang::Expr* base = cast;
+    clang::DynTypedNode above = parentOf(context_, base, [](clang::CastKind k) { return k == clang::CK_NoOp; });
+    const auto* m = above.get<clang::MemberExpr>();
+    if (m && llvm::isa<clang::CXXMethodDecl>(m->getMemberDecl())) return true;  // reported by checkCallOnElement
   }
   if (const auto* unary = up.get<clang::UnaryOperator>(); unary && unary->getOpcode() == clang::UO_AddrOf) return true;
   if (const auto* var = up.get<clang::VarDecl>(); var && var->getType()->isReferenceType()) return true;
+  // Returned by reference (`return *this;` from an operator): bound, not used.
+  if (up.get<clang::ReturnStmt>() && function_->getReturnType()->isReferenceType()) return true;
   if (const auto* ctor = up.get<clang::CXXConstructExpr>();
       ctor && ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() >= 1 && ctor->getArg(0) == current) {
     addWholeSites(e, record, AccessKind::Read);
     return true;
   }
-  if (const auto* op = up.get<clang::CXXOperatorCallExpr>(); op && op->getOperator() == clang::OO_Equal) {
+  if (const auto* op = up.get<clang::CXXOperatorCallExpr>();
+      op && op->getOperator() == clang::OO_Equal && compilerWritten(op->getDirectCallee())) {
     addWholeSites(e, record, op->getArg(0) == current ? AccessKind::Write : AccessKind::Read);
     return true;
   }
+  if (const auto* call = up.get<clang::CallExpr>(); call && calledObject(call) == current) return true;
   if (const auto* call = up.get<clang::CallExpr>()) {
     const clang::FunctionDecl* callee = call->getDirectCallee();
     if (callee && isDeviceDefinition(callee) && inProjectFile(callee->getDefinition()->getLocation()))

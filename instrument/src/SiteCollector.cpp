@@ -207,6 +207,7 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
   if (!function_) return true;
   if (const clang::FunctionDecl* callee = call->getDirectCallee())
     if (isDeviceFunction(callee)) callees_[function_].insert(callee->getCanonicalDecl());
+  checkCallOnElement(call);
   return true;
 }
 
@@ -343,8 +344,8 @@ void SiteCollector::reportUnusedStructParameters() {
       if (!isLayoutCandidate(record, sm_)) continue;
       warn(param->getLocation(),
            fmt::format("{} {} takes {} '{}' but relayout found no access through it, here or in the device "
-                       "functions it calls: field accesses in member functions, in files outside the project's "
-                       "folders and through other pointer types are not seen",
+                       "functions it calls: field accesses in files outside the project's folders, in member "
+                       "functions not called on its elements and through other pointer types are not seen",
                        functions_[i].isKernel ? "kernel" : "device function", functions_[i].name,
                        type.getAsString(context_.getPrintingPolicy()), param->getName().str()));
     }
@@ -352,7 +353,7 @@ void SiteCollector::reportUnusedStructParameters() {
 }
 
 void SiteCollector::collect(UnitFindings& findings) {
-  markReferenceParameters();
+  markElementParameters();
   TraverseDecl(context_.getTranslationUnitDecl());
   reportUnusedStructParameters();
 

@@ -61,7 +61,11 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   // AccessForms.cpp
   const clang::RecordDecl* elementRecord(const clang::Expr* e) const;
   bool isElementLvalue(const clang::Expr* e) const { return elementRecord(e) != nullptr; }
-  void markReferenceParameters();
+  bool thisIsElement() const;
+  const clang::CXXMethodDecl* methodOnElement(const clang::CallExpr* call) const;
+  void markElementParameters();
+  void checkCallOnElement(const clang::CallExpr* call);
+  void checkCallOnMember(const clang::CallExpr* call);
   const clang::Expr* extendMemberChain(const clang::MemberExpr* root, Touched& touched) const;
   AccessKind accessKindOf(const clang::Expr* access) const;
   bool visitElement(clang::Expr* e);
@@ -102,6 +106,8 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   std::set<std::string> functionsWithSites_;
   // Reference parameters bound to elements at some call in this unit: (function, index).
   std::set<std::pair<const clang::FunctionDecl*, unsigned>> elementParams_;
+  // Member functions some call in this unit runs on an element (canonical decls).
+  std::set<const clang::FunctionDecl*> elementMethods_;
 
   // Functions as written (a template's pattern stands for its instantiations) and the decls walked.
   std::vector<FunctionInfo> functions_;

@@ -383,11 +383,14 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #endif
 }
 
-// Returns p unchanged, so that (*__rl_site(ID, &(EXPR))) is the same lvalue as EXPR.
+// Returns p unchanged, so that (*__rl_site(ID, &(EXPR))) is the same lvalue as EXPR. Only lanes
+// whose address is in global memory classify: a member function hooked on `this` also runs on
+// local and shared objects, which are not the arrays whose layout relayout changes.
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 #ifdef __CUDA_ARCH__
-  if (__builtin_expect(id < RELAYOUT_SITE_ROWS_ && __rl_active() && __rl_sampled_exec(), 0))
+  if (__builtin_expect(id < RELAYOUT_SITE_ROWS_ && __rl_active() && __rl_sampled_exec(), 0) &&
+      __isGlobal((const void*)p))
     __rl_classify(id, reinterpret_cast<unsigned long long>(p));
 #else
   (void)id;
