@@ -78,7 +78,7 @@ static void renderOnHost(const Camera& cam, const std::vector<Sphere>& spheres, 
 int main(int argc, char** argv) {
   const int width = argc > 1 ? std::atoi(argv[1]) : 640;
   const int height = argc > 2 ? std::atoi(argv[2]) : 480;
-  const int sphereCount = argc > 3 ? std::atoi(argv[3]) : 120;
+  const int sphereCount = argc > 3 ? std::atoi(argv[3]) : 64;
   const int bounces = argc > 4 ? std::atoi(argv[4]) : 3;
   if (width < 1 || height < 1 || sphereCount < 1 || bounces < 0) {
     std::fprintf(stderr, "usage: %s [width] [height] [spheres] [bounces]\n", argv[0]);
