@@ -80,8 +80,10 @@ bool isHostCompilerCommand(const std::vector<std::string>& line) {
   size_t at = line.size() > 1 && kLaunchers.contains(llvm::sys::path::filename(line.front())) ? 1 : 0;
   if (at >= line.size()) return false;
   llvm::StringRef name = llvm::sys::path::filename(line[at]);
-  // Versioned names: g++-12, clang++-22.
-  return kHostCompilers.contains(name) || kHostCompilers.contains(name.rsplit('-').first);
+  // Versioned names too: g++-12, clang++-22.
+  auto [base, version] = name.rsplit('-');
+  return kHostCompilers.contains(name) ||
+         (!version.empty() && llvm::all_of(version, llvm::isDigit) && kHostCompilers.contains(base));
 }
 
 // Wraps any database so that each command is rewritten for Clang: compiler replaced, nvcc flags
