@@ -1,5 +1,12 @@
 // Thrust with a __device__ lambda, as nvcc compiles it under --extended-lambda: CCCL then asks
-// nvcc's lambda traits (__nv_is_extended_device_lambda_closure_type, ...).
+// nvcc's lambda traits (__nv_is_extended_device_lambda_closure_type, ...). The other CCCL and
+// CUDA headers parse with __NVCC__ defined too.
+#include <cooperative_groups.h>
+#include <cub/cub.cuh>
+#include <cuda/barrier>
+#include <cuda/std/atomic>
+#include <cuda/std/mdspan>
+#include <cuda/std/span>
 #include <thrust/device_vector.h>
 #include <thrust/transform.h>
 
