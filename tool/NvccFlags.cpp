@@ -301,6 +301,11 @@ class Translator {
  public:
   NvccTranslation run(const std::vector<std::string>& givenFlags) {
     const std::vector<std::string> flags = expandOptionsFiles(givenFlags, out_.warnings);
+    // nvcc forwards the flags it does not know wherever -forward-unknown-to-host-compiler stands.
+    forwardUnknown_ = llvm::any_of(flags, [](llvm::StringRef flag) {
+      const NvccOption* option = optionsByName().lookup(flag.ltrim('-'));
+      return flag.starts_with("-") && option && option->action == Action::ForwardUnknown;
+    });
     for (size_t i = 0; i < flags.size(); ++i) {
       llvm::StringRef flag = flags[i];
       if (!flag.starts_with("-") || flag == "-") continue;  // an input file: the tool adds the one it parses

@@ -142,7 +142,8 @@ INSTANTIATE_TEST_SUITE_P(
         Row{{"-c", "a.cu", "-o", "a.o", "-MD", "-MF", "a.d", "-MT", "a.o", "--output-file=b.o", "-odir", "o", "b.o"},
             {}},
         // Flags nvcc hands to the host compiler.
-        Row{{"-forward-unknown-to-host-compiler", "-Wall", "-fPIC", "-fno-rtti"}, {"-Wall", "-fno-rtti"}, {}, 1}));
+        Row{{"-forward-unknown-to-host-compiler", "-Wall", "-fPIC", "-fno-rtti"}, {"-Wall", "-fno-rtti"}, {}, 1},
+        Row{{"-Wextra", "--forward-unknown-opts"}, {"-Wextra"}}));
 
 TEST(NvccFlags, UnknownFlagIsDroppedWithAWarning) {
   NvccTranslation t = translateNvccFlags({"--fancy-new-flag", "-DA"});
