@@ -1,15 +1,18 @@
 #include "CompileFlags.h"
 
+#include "NvccFlags.h"
+
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/JSONCompilationDatabase.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/StringSet.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/StringSaver.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/StringSaver.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <nlohmann/json.hpp>
@@ -19,159 +22,69 @@
 
 namespace relayout {
 
-namespace {
-
-// nvcc flags that matter only for code generation, linking or the host compiler's build.
-const llvm::StringSet<> kDroppedFlags = {
-    "-lineinfo", "--generate-line-info", "-G", "--device-debug", "-g", "-c", "--compile", "-dc",
-    "--device-c", "-dw", "-rdc=true", "-rdc=false", "--relocatable-device-code=true",
-    "--relocatable-device-code=false", "--expt-relaxed-constexpr", "--expt-extended-lambda",
-    "--extended-lambda", "-use_fast_math", "--use_fast_math", "-res-usage", "--resource-usage",
-    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", "-keep", "--keep",
-    "-v", "--verbose", "-shared", "-fPIC", "-cuda", "-ptx", "-cubin", "-fatbin", "-lcupti", "-lcuda",
-    "-Werror=all-warnings", "--display-error-number", "--no-display-error-number", "-Wno-deprecated-gpu-targets",
-};
-
-// nvcc flags whose value is the next argument and that are dropped with it.
-const llvm::StringSet<> kDroppedWithValue = {
-    "-o", "--output-file", "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options", "-maxrregcount",
-    "--maxrregcount", "-ccbin", "--compiler-bindir", "-cudart", "--cudart", "-Xlinker", "--linker-options",
-    "-MF", "-MT", "-MQ", "-odir", "--output-directory", "-Xfatbin", "-t", "--threads",
-    "-diag-suppress", "--diag-suppress", "-Xcudafe", "--cudafe-options",
-};
-
-// Pulls "sm_90" out of -arch=sm_90, -arch=compute_90, arch=compute_90,code=[...,sm_90].
-std::string smFromArchText(llvm::StringRef text) {
-  for (llvm::StringRef prefix : {"sm_", "compute_"}) {
-    size_t at = text.find(prefix);
-    if (at == llvm::StringRef::npos) continue;
-    llvm::StringRef digits = text.substr(at + prefix.size()).take_while([](char c) { return isalnum(c); });
-    if (!digits.empty()) return ("sm_" + digits).str();
-  }
-  return "";
-}
-
-// Keeps host-compiler flags from -Xcompiler that change what the parser sees.
-void translateHostCompilerFlags(llvm::StringRef list, std::vector<std::string>& out) {
-  llvm::SmallVector<llvm::StringRef, 4> parts;
-  list.split(parts, ',', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef part : parts)
-    if (part.starts_with("-D") || part.starts_with("-U") || part.starts_with("-I") || part.starts_with("-std=") ||
-        part == "-fopenmp")
-      out.push_back(part.str());
-}
-
-}  // namespace
+// Clang needs an architecture for CUDA; nvcc's flags often name none.
+constexpr const char* kDefaultGpuArch = "sm_90";
 
 bool isNvccArchFlag(llvm::StringRef flag) {
   return flag.starts_with("-arch") || flag.starts_with("--gpu-architecture") || flag.starts_with("-gencode") ||
          flag.starts_with("--generate-code");
 }
 
-// nvcc reads more flags from `--options-file F` / `-optf F` (also F1,F2): they are put in place of
-// the option, read as a shell would split them; files naming files are followed 8 deep.
-static std::vector<std::string> expandOptionsFiles(const std::vector<std::string>& flags, std::vector<std::string>& notes,
-                                                   int depth = 0) {
-  std::vector<std::string> out;
-  for (size_t i = 0; i < flags.size(); ++i) {
-    llvm::StringRef flag = flags[i];
-    std::string files;
-    for (llvm::StringRef name : {"--options-file", "-optf"}) {
-      if (flag == name && i + 1 < flags.size()) files = flags[++i];
-      else if (flag.starts_with((name + "=").str())) files = flag.substr(name.size() + 1).str();
-    }
-    if (files.empty()) {
-      out.push_back(flags[i]);
-      continue;
-    }
-    llvm::SmallVector<llvm::StringRef, 2> names;
-    llvm::StringRef(files).split(names, ',', -1, false);
-    for (llvm::StringRef name : names) {
-      auto buffer = llvm::MemoryBuffer::getFile(name);
-      if (!buffer || depth >= 8) {
-        notes.push_back(("cannot read the options file '" + name + "'" +
-                         (buffer ? llvm::Twine(": options files nest too deep") : llvm::Twine(": ") + buffer.getError().message()))
-                            .str());
-        continue;
-      }
-      llvm::BumpPtrAllocator allocator;
-      llvm::StringSaver saver(allocator);
-      llvm::SmallVector<const char*, 32> tokens;
-      llvm::cl::TokenizeGNUCommandLine((*buffer)->getBuffer(), saver, tokens);
-      std::vector<std::string> read(tokens.begin(), tokens.end());
-      for (std::string& f : expandOptionsFiles(read, notes, depth + 1)) out.push_back(std::move(f));
-    }
+std::vector<std::string> clangParseArguments(const NvccTranslation& translation, llvm::StringRef file) {
+  const SourceLanguage language = nvccSourceLanguage(file, translation.language);
+  std::vector<std::string> archs = translation.gpuArchs;
+  if (archs.empty()) archs.push_back(kDefaultGpuArch);
+  std::vector<std::string> args;
+  if (language == SourceLanguage::Cuda) {
+    args = {"-x",
+            "cuda",
+            "--cuda-host-only",
+            "--cuda-path=" RELAYOUT_CUDA_ROOT,
+            "-Wno-unknown-cuda-version",
+            "-isystem",
+            RELAYOUT_CUDA_ROOT "/include/cccl",
+            "-resource-dir=" RELAYOUT_CLANG_RESOURCE_DIR};
+    for (const std::string& arch : archs) args.push_back("--cuda-gpu-arch=" + arch);
+  } else {
+    // nvcc hands a .cpp or .c file to the host compiler with CUDA's headers on the path and
+    // __CUDA_ARCH_LIST__ (Clang defines that one itself for CUDA).
+    args = {"-x",
+            language == SourceLanguage::Cxx ? "c++" : "c",
+            "-isystem",
+            RELAYOUT_CUDA_ROOT "/include",
+            "-isystem",
+            RELAYOUT_CUDA_ROOT "/include/cccl",
+            "-resource-dir=" RELAYOUT_CLANG_RESOURCE_DIR};
+    std::string list;
+    for (const std::string& arch : archs)  // sm_90a: 900
+      list += (list.empty() ? "" : ",") +
+              llvm::StringRef(arch).drop_front(3).take_while([](char c) { return llvm::isDigit(c); }).str() + "0";
+    args.push_back("-D__CUDA_ARCH_LIST__=" + list);
   }
-  return out;
-}
-
-std::vector<std::string> translateNvccFlags(const std::vector<std::string>& givenFlags, std::vector<std::string>& notes) {
-  const std::vector<std::string> flags = expandOptionsFiles(givenFlags, notes);
-  std::vector<std::string> out;
-  std::string gpuArch;
-  for (size_t i = 0; i < flags.size(); ++i) {
-    llvm::StringRef flag = flags[i];
-    auto value = [&](llvm::StringRef name) -> std::string {  // "-x=v", "-xv" handled by callers
-      if (flag.size() > name.size() && flag[name.size()] == '=') return flag.substr(name.size() + 1).str();
-      return i + 1 < flags.size() ? flags[++i] : std::string();
-    };
-    if (kDroppedFlags.contains(flag)) continue;
-    if (kDroppedWithValue.contains(flag)) { ++i; continue; }
-    if (flag.starts_with("-l") || flag.starts_with("-L") || flag.starts_with("-O") || flag.ends_with(".o") ||
-        flag.ends_with(".a") || flag.starts_with("-Xptxas=") || flag.starts_with("--ptxas-options=") ||
-        flag.starts_with("-maxrregcount=") || flag.starts_with("--maxrregcount=") || flag.starts_with("-ccbin=") ||
-        flag.starts_with("-diag-suppress=") || flag.starts_with("--diag-suppress=") || flag.starts_with("-t=") ||
-        flag.starts_with("--threads="))
-      continue;
-    if (flag == "-I" || flag == "-isystem" || flag == "-include" || flag == "-D" || flag == "-U") {
-      out.push_back(flag.str());
-      if (i + 1 < flags.size()) out.push_back(flags[++i]);
-    } else if (flag.starts_with("-D") || flag.starts_with("-U") || flag.starts_with("-std=") || flag.starts_with("-W")) {
-      out.push_back(flag.str());
-    } else if (flag.starts_with("-isystem=") || flag.starts_with("--system-include")) {
-      // nvcc's `-isystem=DIR`; Clang would read `=DIR` as a folder below the sysroot.
-      out.push_back("-isystem");
-      out.push_back(value(flag.starts_with("-isystem") ? "-isystem" : "--system-include"));
-    } else if (flag.starts_with("-I=")) {
-      out.push_back("-I" + flag.substr(3).str());
-    } else if (flag.starts_with("-I") || flag.starts_with("-isystem")) {
-      out.push_back(flag.str());
-    } else if (flag == "--std" || flag == "-std") {
-      out.push_back("-std=" + value(flag));
-    } else if (flag.starts_with("--include-path")) {
-      out.push_back("-I" + value("--include-path"));
-    } else if (flag.starts_with("--define-macro")) {
-      out.push_back("-D" + value("--define-macro"));
-    } else if (isNvccArchFlag(flag) || flag.starts_with("-code") || flag.starts_with("--gpu-code")) {
-      llvm::StringRef name = flag.split('=').first;
-      std::string sm = smFromArchText(value(name));
-      if (gpuArch.empty() && !sm.empty()) gpuArch = sm;
-    } else if (flag == "-x" || flag == "--x") {
-      ++i;  // the language is always CUDA here
-    } else if (flag.starts_with("-Xcompiler") || flag.starts_with("--compiler-options")) {
-      translateHostCompilerFlags(value(flag.split('=').first), out);
-    } else if (!flag.starts_with("-")) {
-      continue;  // an input file of the original command: the tool adds the one it parses
-    } else {
-      notes.push_back(("dropping compiler flag '" + flag + "' that relayout does not translate for Clang").str());
-    }
+  for (std::string& macro : nvccMacroFlags()) args.push_back(std::move(macro));
+  if (language == SourceLanguage::Cuda) {
+    if (std::string header = dialectHeaderPath(); !header.empty()) args.insert(args.end(), {"-include", header});
+    args.insert(args.end(), translation.cudaFlags.begin(), translation.cudaFlags.end());
   }
-  if (!gpuArch.empty()) out.push_back("--cuda-gpu-arch=" + gpuArch);
-  return out;
-}
-
-std::vector<std::string> cudaParseFlags(const std::vector<std::string>& translated) {
-  std::vector<std::string> args = {"-x", "cuda", "--cuda-host-only", "--cuda-path=" RELAYOUT_CUDA_ROOT,
-                                   "-Wno-unknown-cuda-version", "-isystem", RELAYOUT_CUDA_ROOT "/include/cccl",
-                                   "-resource-dir=" RELAYOUT_CLANG_RESOURCE_DIR};
-  bool hasArch = false;
-  for (const std::string& a : translated) hasArch |= llvm::StringRef(a).starts_with("--cuda-gpu-arch=");
-  if (!hasArch) args.push_back("--cuda-gpu-arch=sm_90");
-  args.insert(args.end(), translated.begin(), translated.end());
+  for (const std::string& flag : translation.clangFlags)
+    if (language != SourceLanguage::C || !llvm::StringRef(flag).starts_with("-std=c++")) args.push_back(flag);
   return args;
 }
 
 namespace {
+
+// True when a compile command runs a C or C++ compiler (after a launcher such as ccache), not nvcc.
+bool isHostCompilerCommand(const std::vector<std::string>& line) {
+  static const llvm::StringSet<> kLaunchers = {"ccache", "sccache", "distcc"};
+  static const llvm::StringSet<> kHostCompilers = {"cc", "c++", "gcc", "g++", "clang", "clang++", "icx", "icpx"};
+  size_t at = line.size() > 1 && kLaunchers.contains(llvm::sys::path::filename(line.front())) ? 1 : 0;
+  if (at >= line.size()) return false;
+  llvm::StringRef name = llvm::sys::path::filename(line[at]);
+  // Versioned names too: g++-12, clang++-22.
+  auto [base, version] = name.rsplit('-');
+  return kHostCompilers.contains(name) ||
+         (!version.empty() && llvm::all_of(version, llvm::isDigit) && kHostCompilers.contains(base));
+}
 
 // Wraps any database so that each command is rewritten for Clang: compiler replaced, nvcc flags
 // translated, CUDA parse flags added, the source kept last.
@@ -185,10 +98,13 @@ class CudaCompilationDatabase : public clang::tooling::CompilationDatabase {
     for (clang::tooling::CompileCommand& command : commands) {
       std::vector<std::string> original(command.CommandLine.begin() + (command.CommandLine.empty() ? 0 : 1),
                                         command.CommandLine.end());
-      std::vector<std::string> notes;
-      std::vector<std::string> args = cudaParseFlags(translateNvccFlags(original, notes));
-      for (const std::string& note : notes)
-        if (reported_.insert(note).second) llvm::errs() << "relayout: warning: " << note << "\n";
+      // A database entry of the host compiler (a .cpp built by g++): its flags are all host flags.
+      if (isHostCompilerCommand(command.CommandLine))
+        original.insert(original.begin(), "--forward-unknown-to-host-compiler");
+      NvccTranslation translation = translateNvccFlags(original);
+      reportOnce(translation.notes, "note");
+      reportOnce(translation.warnings, "warning");
+      std::vector<std::string> args = clangParseArguments(translation, command.Filename);
       args.insert(args.begin(), "clang");
       args.push_back(command.Filename);
       command.CommandLine = std::move(args);
@@ -198,8 +114,15 @@ class CudaCompilationDatabase : public clang::tooling::CompilationDatabase {
   std::vector<std::string> getAllFiles() const override { return inner_->getAllFiles(); }
 
  private:
+  // Once per run, whatever the number of sources and databases.
+  static void reportOnce(const std::vector<std::string>& messages, llvm::StringRef severity) {
+    static llvm::StringSet<> reported;
+    for (const std::string& message : messages)
+      if (reported.insert((severity + ": " + message).str()).second)
+        llvm::errs() << "relayout: " << severity << ": " << message << "\n";
+  }
+
   std::unique_ptr<clang::tooling::CompilationDatabase> inner_;
-  mutable llvm::StringSet<> reported_;
 };
 
 }  // namespace
@@ -227,9 +150,9 @@ static llvm::Error checkCompileDatabase(const std::string& path) {
     bool command = entry.contains("command"), arguments = entry.contains("arguments");
     if (!command && !arguments) return fail(where + ": needs \"command\" or \"arguments\"");
     if (command && !entry["command"].is_string()) return fail(where + ": \"command\" must be a string");
-    if (arguments && (!entry["arguments"].is_array() ||
-                      std::any_of(entry["arguments"].begin(), entry["arguments"].end(),
-                                  [](const nlohmann::json& a) { return !a.is_string(); })))
+    if (arguments &&
+        (!entry["arguments"].is_array() || std::any_of(entry["arguments"].begin(), entry["arguments"].end(),
+                                                       [](const nlohmann::json& a) { return !a.is_string(); })))
       return fail(where + ": \"arguments\" must be a list of strings");
     std::string directory = entry["directory"].get<std::string>();
     if (!llvm::sys::fs::is_directory(directory))
@@ -245,13 +168,13 @@ llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompila
   if (!buildDir.empty()) {
     if (!llvm::sys::fs::exists(buildDir + "/compile_commands.json"))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     buildDir + ": no compile_commands.json here (CMake writes one with "
-                                                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
+                                     buildDir +
+                                         ": no compile_commands.json here (CMake writes one with "
+                                         "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
     if (llvm::Error err = checkCompileDatabase(buildDir + "/compile_commands.json")) return std::move(err);
     std::string message;
     inner = clang::tooling::CompilationDatabase::loadFromDirectory(buildDir, message);
-    if (!inner)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(), buildDir + ": " + message);
+    if (!inner) return llvm::createStringError(llvm::inconvertibleErrorCode(), buildDir + ": " + message);
   } else {
     inner = std::make_unique<clang::tooling::FixedCompilationDatabase>(".", flags);
   }
@@ -262,13 +185,17 @@ namespace {
 
 // Flags of a compile command that say where its output and dependency files go: a rebuild
 // chooses its own.
-const llvm::StringSet<> kOutputFlags = {"-c", "--compile", "-MD", "-MMD", "--generate-dependencies-with-compile",
+const llvm::StringSet<> kOutputFlags = {"-c",
+                                        "--compile",
+                                        "-MD",
+                                        "-MMD",
+                                        "--generate-dependencies-with-compile",
                                         "--generate-nonsystem-dependencies-with-compile"};
-const llvm::StringSet<> kOutputFlagsWithValue = {"-o", "--output-file", "-MF", "--dependency-output", "-MT", "-MQ",
-                                                 "-odir", "--output-directory"};
+const llvm::StringSet<> kOutputFlagsWithValue = {"-o",  "--output-file", "-MF",   "--dependency-output",
+                                                 "-MT", "-MQ",           "-odir", "--output-directory"};
 // Flags whose value is a path, written apart ("-I dir") or attached ("-Idir", "--include-path=dir").
-const llvm::StringSet<> kPathFlags = {"-I", "-isystem", "-include", "--include-path", "--system-include",
-                                      "--pre-include", "-iquote"};
+const llvm::StringSet<> kPathFlags = {
+    "-I", "-isystem", "-include", "--include-path", "--system-include", "--pre-include", "-iquote"};
 
 std::string absoluteIn(llvm::StringRef directory, llvm::StringRef path) {
   llvm::SmallString<256> result(path);
@@ -294,7 +221,10 @@ std::vector<std::string> rebuildFlags(const clang::tooling::CompileCommand& comm
   for (size_t i = compilerIndex(line) + 1; i < line.size(); ++i) {
     llvm::StringRef arg = line[i];
     if (kOutputFlags.contains(arg)) continue;
-    if (kOutputFlagsWithValue.contains(arg)) { ++i; continue; }
+    if (kOutputFlagsWithValue.contains(arg)) {
+      ++i;
+      continue;
+    }
     if (arg.starts_with("--output-file=") || arg.starts_with("--dependency-output=") || arg.starts_with("-MF") ||
         arg.starts_with("-MT") || arg.starts_with("-MQ"))
       continue;
@@ -331,15 +261,15 @@ llvm::Expected<std::vector<DatabaseCompile>> readDatabaseCompiles(const std::str
     llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
     std::vector<clang::tooling::CompileCommand> commands = database->getCompileCommands(absolute);
     if (commands.empty() || commands.front().CommandLine.empty())
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     source + ": not compiled by " + databasePath + "; relayout builds each source "
-                                     "with its own entry there");
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), source + ": not compiled by " + databasePath +
+                                                                         "; relayout builds each source "
+                                                                         "with its own entry there");
     const clang::tooling::CompileCommand& command = commands.front();  // a source built twice: its first entry
     llvm::StringRef compiler = command.CommandLine[compilerIndex(command.CommandLine)];
     if (llvm::sys::path::stem(compiler) != "nvcc")
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     source + ": " + databasePath + " compiles it with '" + compiler +
-                                         "'; relayout builds CUDA sources with nvcc");
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), source + ": " + databasePath +
+                                                                         " compiles it with '" + compiler +
+                                                                         "'; relayout builds CUDA sources with nvcc");
     compiles.push_back({source, compiler.str(), rebuildFlags(command)});
   }
   return compiles;
@@ -380,9 +310,9 @@ llvm::Error checkSourcesInDatabase(const clang::tooling::CompilationDatabase& db
   for (const std::string& file : db.getAllFiles()) listed.insert(real(file));
   for (const std::string& source : sources)
     if (!listed.count(real(source)))
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     source + ": not compiled by " + buildDir +
-                                         "/compile_commands.json; give the sources your build compiles");
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          source + ": not compiled by " + buildDir + "/compile_commands.json; give the sources your build compiles");
   return llvm::Error::success();
 }
 

@@ -1,6 +1,8 @@
-// Compile flags for parsing CUDA with Clang: nvcc's flags translated (or dropped) and the flags
-// that make clang-22 parse CUDA 13 host-side with nvcc's implicit includes.
+// Compile flags for parsing CUDA with Clang: nvcc's flags translated (NvccFlags.h) and the flags
+// that make clang-22 parse CUDA 13 host-side with nvcc's implicit includes; compile databases.
 #pragma once
+
+#include "NvccFlags.h"
 
 #include <clang/Tooling/CompilationDatabase.h>
 #include <llvm/Support/Error.h>
@@ -15,14 +17,11 @@ namespace relayout {
 // --generate-code (with their values attached or not).
 bool isNvccArchFlag(llvm::StringRef flag);
 
-// Translates nvcc-style flags to clang flags. Flags clang has no use for when parsing (code
-// generation, linking, ptxas) are dropped; unknown ones are dropped with a warning in `notes`.
-std::vector<std::string> translateNvccFlags(const std::vector<std::string>& nvccFlags,
-                                            std::vector<std::string>& notes);
-
-// The flags every parse gets: CUDA language, host-only, the toolkit path, nvcc's cccl include,
-// and clang's resource folder; `gpuArch` is used unless the flags name one.
-std::vector<std::string> cudaParseFlags(const std::vector<std::string>& translated);
+// The Clang arguments (no compiler, no file) that parse `file` the way nvcc compiles it with the
+// translated flags: CUDA (host side, the toolkit's headers, nvcc's macros and relayout's dialect
+// header) for .cu and under -x cu, host C++ for .cpp, C for .c (see nvccSourceLanguage); for the
+// architectures the flags name, sm_90 when they name none.
+std::vector<std::string> clangParseArguments(const NvccTranslation& translation, llvm::StringRef file);
 
 // A compilation database for the sources: from `buildDir`/compile_commands.json when given,
 // otherwise the same flags for every source. Either way nvcc flags are translated.

@@ -1,0 +1,560 @@
+#include "NvccFlags.h"
+
+#include <clang/Basic/DiagnosticIDs.h>
+#include <clang/Basic/OffloadArch.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/StringSaver.h>
+
+namespace relayout {
+
+namespace {
+
+// Why a flag is dropped: the end of its note.
+constexpr llvm::StringLiteral kGpuCode = "it changes only the GPU code nvcc generates";
+constexpr llvm::StringLiteral kHostCode = "it changes only the host code generated, not what the source means";
+constexpr llvm::StringLiteral kDebugInfo = "it changes only the debug information generated";
+constexpr llvm::StringLiteral kLinking = "it changes only linking";
+constexpr llvm::StringLiteral kDriver = "it changes only how nvcc runs, not what the source means";
+constexpr llvm::StringLiteral kMode = "relayout parses the source whatever nvcc is asked to produce";
+constexpr llvm::StringLiteral kDiagNumbers = "Clang has no equivalent of nvcc's diagnostic numbers";
+constexpr llvm::StringLiteral kNoClang = "Clang has no equivalent";
+constexpr llvm::StringLiteral kWerror = "relayout does not turn warnings into errors while it parses";
+constexpr llvm::StringLiteral kHostCompiler = "relayout parses with Clang, not with the host compiler nvcc runs";
+
+// What a flag does to the parse.
+enum class Action {
+  Silent,          // only says what nvcc reads or writes (-c, -o, -MF, ...)
+  Drop,            // dropped with a note; `text` says why
+  CudaMacro,       // defines the macro `text` in CUDA parses
+  Clang,           // Clang's flag `text`, any language
+  CudaClang,       // Clang's flag `text`, CUDA parses
+  Define,          // -D (a comma list)
+  Undefine,        // -U
+  IncludePath,     // -I
+  SystemInclude,   // -isystem
+  PreInclude,      // -include
+  Std,             // -std
+  Optimize,        // -O: the host compiler's level
+  Arch,            // -arch
+  Code,            // -code
+  Gencode,         // -gencode arch=...,code=...
+  Language,        // -x
+  HostOptions,     // -Xcompiler
+  Rdc,             // -rdc true|false (and -dc, -dlto: true)
+  Machine,         // --machine 64
+  DefaultStream,   // --default-stream per-thread
+  ForwardUnknown,  // flags nvcc does not know go to the host compiler
+  TemplateDepth,
+  TemplateBacktrace,
+};
+
+struct NvccOption {
+  llvm::StringRef longName;   // without its dashes
+  llvm::StringRef shortName;  // without its dash; empty when the same as the long name
+  bool takesValue;
+  Action action;
+  llvm::StringRef text = {};  // Drop: the reason; CudaMacro: the macro; Clang, CudaClang: the flag
+};
+
+// Every option of `nvcc --help` (CUDA 13.0), plus older ones build systems still pass.
+const NvccOption kNvccOptions[] = {
+    // What nvcc produces, reads and writes.
+    {"compile", "c", false, Action::Silent},
+    {"output-file", "o", true, Action::Silent},
+    {"output-directory", "odir", true, Action::Silent},
+    {"dependency-output", "MF", true, Action::Silent},
+    {"generate-dependencies-with-compile", "MD", false, Action::Silent},
+    {"generate-nonsystem-dependencies-with-compile", "MMD", false, Action::Silent},
+    {"generate-dependency-targets", "MP", false, Action::Silent},
+    {"dependency-target-name", "MT", true, Action::Silent},
+    {"cuda", "", false, Action::Drop, kMode},
+    {"cubin", "", false, Action::Drop, kMode},
+    {"fatbin", "", false, Action::Drop, kMode},
+    {"ptx", "", false, Action::Drop, kMode},
+    {"optix-ir", "", false, Action::Drop, kMode},
+    {"ltoir", "", false, Action::Drop, kMode},
+    {"preprocess", "E", false, Action::Drop, kMode},
+    {"generate-dependencies", "M", false, Action::Drop, kMode},
+    {"generate-nonsystem-dependencies", "MM", false, Action::Drop, kMode},
+    {"device-c", "dc", false, Action::Rdc},
+    {"device-w", "dw", false, Action::Drop, kMode},
+    {"device-link", "dlink", false, Action::Drop, kLinking},
+    {"link", "", false, Action::Drop, kLinking},
+    {"lib", "", false, Action::Drop, kLinking},
+    {"run", "", false, Action::Drop, kMode},
+    {"fdevice-syntax-only", "", false, Action::Drop, kMode},
+    {"list-gpu-code", "code-ls", false, Action::Drop, kMode},
+    {"list-gpu-arch", "arch-ls", false, Action::Drop, kMode},
+    {"help", "h", false, Action::Drop, kMode},
+    {"version", "V", false, Action::Drop, kMode},
+    // What the source means.
+    {"pre-include", "include", true, Action::PreInclude},
+    {"define-macro", "D", true, Action::Define},
+    {"undefine-macro", "U", true, Action::Undefine},
+    {"include-path", "I", true, Action::IncludePath},
+    {"system-include", "isystem", true, Action::SystemInclude},
+    {"x", "", true, Action::Language},
+    {"std", "", true, Action::Std},
+    {"optimize", "O", true, Action::Optimize},
+    {"gpu-architecture", "arch", true, Action::Arch},
+    {"gpu-code", "code", true, Action::Code},
+    {"generate-code", "gencode", true, Action::Gencode},
+    {"relocatable-device-code", "rdc", true, Action::Rdc},
+    {"dlink-time-opt", "dlto", false, Action::Rdc},
+    {"lto", "", false, Action::Rdc},
+    {"expt-relaxed-constexpr", "", false, Action::CudaMacro, "__CUDACC_RELAXED_CONSTEXPR__"},
+    {"extended-lambda", "", false, Action::CudaMacro, "__CUDACC_EXTENDED_LAMBDA__"},
+    {"expt-extended-lambda", "", false, Action::CudaMacro, "__CUDACC_EXTENDED_LAMBDA__"},
+    {"extensible-whole-program", "ewp", false, Action::CudaMacro, "__CUDACC_EWP__"},
+    {"device-debug", "G", false, Action::CudaMacro, "__CUDACC_DEBUG__"},
+    {"default-stream", "", true, Action::DefaultStream},
+    {"machine", "m", true, Action::Machine},
+    {"m64", "", false, Action::Clang, "-m64"},
+    {"no-exceptions", "noeh", false, Action::Clang, "-fno-exceptions"},
+    {"disable-warnings", "w", false, Action::Clang, "-w"},
+    {"use_fast_math", "", false, Action::CudaClang, "-fgpu-approx-transcendentals"},
+    {"ftemplate-depth", "", true, Action::TemplateDepth},
+    {"ftemplate-backtrace-limit", "", true, Action::TemplateBacktrace},
+    {"compiler-options", "Xcompiler", true, Action::HostOptions},
+    {"forward-unknown-to-host-compiler", "", false, Action::ForwardUnknown},
+    {"forward-unknown-opts", "", false, Action::ForwardUnknown},
+    {"Wreorder", "", false, Action::Clang, "-Wreorder"},
+    {"Wno-deprecated-declarations", "", false, Action::Clang, "-Wno-deprecated-declarations"},
+    {"Wdefault-stream-launch", "", false, Action::Drop, kNoClang},
+    {"Wmissing-launch-bounds", "", false, Action::Drop, kNoClang},
+    {"Wext-lambda-captures-this", "", false, Action::Drop, kNoClang},
+    {"Wno-deprecated-gpu-targets", "", false, Action::Drop, kNoClang},
+    {"Werror", "", true, Action::Drop, kWerror},
+    {"no-host-device-initializer-list", "nohdinitlist", false, Action::Drop, kNoClang},
+    {"no-host-device-move-forward", "nohdmoveforward", false, Action::Drop, kNoClang},
+    {"diag-error", "", true, Action::Drop, kDiagNumbers},
+    {"diag-suppress", "", true, Action::Drop, kDiagNumbers},
+    {"diag-warn", "", true, Action::Drop, kDiagNumbers},
+    // The host compiler, the linker and the archiver.
+    {"compiler-bindir", "ccbin", true, Action::Drop, kHostCompiler},
+    {"allow-unsupported-compiler", "", false, Action::Drop, kHostCompiler},
+    {"use-local-env", "", false, Action::Drop, kHostCompiler},
+    {"force-cl-env-setup", "", false, Action::Drop, kHostCompiler},
+    {"library", "l", true, Action::Drop, kLinking},
+    {"library-path", "L", true, Action::Drop, kLinking},
+    {"linker-options", "Xlinker", true, Action::Drop, kLinking},
+    {"archive-options", "Xarchive", true, Action::Drop, kLinking},
+    {"nvlink-options", "Xnvlink", true, Action::Drop, kLinking},
+    {"archiver-binary", "arbin", true, Action::Drop, kLinking},
+    {"cudart", "", true, Action::Drop, kLinking},
+    {"cudadevrt", "", true, Action::Drop, kLinking},
+    {"shared", "", false, Action::Drop, kLinking},
+    {"forward-unknown-to-host-linker", "", false, Action::Drop, kLinking},
+    {"no-device-link", "nodlink", false, Action::Drop, kLinking},
+    {"host-linker-script", "hls", true, Action::Drop, kLinking},
+    {"augment-host-linker-script", "aug-hls", false, Action::Drop, kLinking},
+    {"relocatable-link", "r", false, Action::Drop, kLinking},
+    {"profile", "pg", false, Action::Drop, kHostCode},
+    {"no-align-double", "", false, Action::Drop, kHostCode},
+    {"static-global-template-stub", "", true, Action::Drop, kHostCode},
+    {"device-entity-has-hidden-visibility", "", true, Action::Drop, kHostCode},
+    {"debug", "g", false, Action::Drop, kDebugInfo},
+    {"generate-line-info", "lineinfo", false, Action::Drop, kDebugInfo},
+    // The GPU code.
+    {"ptxas-options", "Xptxas", true, Action::Drop, kGpuCode},
+    {"fatbin-options", "Xfatbin", true, Action::Drop, kGpuCode},
+    {"libdevice-directory", "ldir", true, Action::Drop, kGpuCode},
+    {"dopt", "", true, Action::Drop, kGpuCode},
+    {"gen-opt-lto", "", false, Action::Drop, kGpuCode},
+    {"Ofast-compile", "Ofc", true, Action::Drop, kGpuCode},
+    {"entries", "e", true, Action::Drop, kGpuCode},
+    {"maxrregcount", "", true, Action::Drop, kGpuCode},
+    {"ftz", "", true, Action::Drop, kGpuCode},
+    {"prec-div", "", true, Action::Drop, kGpuCode},
+    {"prec-sqrt", "", true, Action::Drop, kGpuCode},
+    {"fmad", "", true, Action::Drop, kGpuCode},
+    {"extra-device-vectorization", "", false, Action::Drop, kGpuCode},
+    {"keep-device-functions", "", false, Action::Drop, kGpuCode},
+    {"source-in-ptx", "src-in-ptx", false, Action::Drop, kGpuCode},
+    {"restrict", "", false, Action::Drop, kGpuCode},
+    {"no-compress", "", false, Action::Drop, kGpuCode},
+    {"compress-mode", "", true, Action::Drop, kGpuCode},
+    {"compile-as-tools-patch", "astoolspatch", false, Action::Drop, kGpuCode},
+    {"jump-table-density", "jtd", true, Action::Drop, kGpuCode},
+    {"relocatable-ptx", "reloc-ptx", false, Action::Drop, kGpuCode},
+    {"device-stack-protector", "", true, Action::Drop, kGpuCode},
+    {"frandom-seed", "", true, Action::Drop, kGpuCode},
+    {"sanitize", "", true, Action::Drop, kGpuCode},
+    // How nvcc runs.
+    {"objdir-as-tempdir", "objtemp", false, Action::Drop, kDriver},
+    {"target-directory", "target-dir", true, Action::Drop, kDriver},
+    {"optimization-info", "opt-info", true, Action::Drop, kDriver},
+    {"dont-use-profile", "noprof", false, Action::Drop, kDriver},
+    {"dryrun", "", false, Action::Drop, kDriver},
+    {"verbose", "v", false, Action::Drop, kDriver},
+    {"threads", "t", true, Action::Drop, kDriver},
+    {"split-compile", "", true, Action::Drop, kDriver},
+    {"split-compile-extended", "", true, Action::Drop, kDriver},
+    {"fdevice-time-trace", "", true, Action::Drop, kDriver},
+    {"keep", "", false, Action::Drop, kDriver},
+    {"keep-dir", "", true, Action::Drop, kDriver},
+    {"save-temps", "", false, Action::Drop, kDriver},
+    {"clean-targets", "clean", false, Action::Drop, kDriver},
+    {"time", "", true, Action::Drop, kDriver},
+    {"run-args", "", true, Action::Drop, kDriver},
+    {"input-drive-prefix", "idp", true, Action::Drop, kDriver},
+    {"dependency-drive-prefix", "ddp", true, Action::Drop, kDriver},
+    {"drive-prefix", "dp", true, Action::Drop, kDriver},
+    {"resource-usage", "res-usage", false, Action::Drop, kDriver},
+    {"qpp-config", "", true, Action::Drop, kDriver},
+    {"display-error-number", "err-no", false, Action::Drop, kDriver},
+    {"no-display-error-number", "no-err-no", false, Action::Drop, kDriver},
+    {"brief-diagnostics", "brief-diag", true, Action::Drop, kDriver},
+    {"jobserver", "", false, Action::Drop, kDriver},
+    {"cudafe-options", "Xcudafe", true, Action::Drop, kDriver},
+};
+
+// Short options whose value may be attached: -DNAME, -Idir, -lname, -O3, ...
+constexpr llvm::StringLiteral kAttachedValue[] = {"isystem", "D", "U", "I", "L", "l", "O"};
+
+const llvm::StringMap<const NvccOption*>& optionsByName() {
+  static const llvm::StringMap<const NvccOption*> byName = [] {
+    llvm::StringMap<const NvccOption*> map;
+    for (const NvccOption& option : kNvccOptions) {
+      map[option.longName] = &option;
+      if (!option.shortName.empty()) map[option.shortName] = &option;
+    }
+    return map;
+  }();
+  return byName;
+}
+
+// nvcc's lists ("-DA,B", "-I d1,d2"): split at commas, "\," keeps one.
+std::vector<std::string> splitNvccList(llvm::StringRef list) {
+  std::vector<std::string> items(1);
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i] == '\\' && i + 1 < list.size() && list[i + 1] == ',') items.back() += list[++i];
+    else if (list[i] == ',') items.emplace_back();
+    else items.back() += list[i];
+  }
+  llvm::erase_if(items, [](const std::string& item) { return item.empty(); });
+  return items;
+}
+
+// "sm_90" for sm_90 / compute_90, "sm_90a" for sm_90a, the base architecture for a family
+// (sm_100f: sm_100); empty for a name Clang does not know.
+std::string clangGpuArch(llvm::StringRef nvccArch) {
+  nvccArch = nvccArch.trim();
+  if (!nvccArch.consume_front("sm_") && !nvccArch.consume_front("compute_") && !nvccArch.consume_front("lto_"))
+    return "";
+  std::string name = ("sm_" + nvccArch).str();
+  if (clang::IsNVIDIAOffloadArch(clang::StringToOffloadArch(name))) return name;
+  if (nvccArch.ends_with("f")) {
+    name.pop_back();
+    if (clang::IsNVIDIAOffloadArch(clang::StringToOffloadArch(name))) return name;
+  }
+  return "";
+}
+
+bool knownClangWarning(llvm::StringRef name) {
+  name.consume_front("no-");
+  return clang::DiagnosticIDs::getGroupForWarningOption(name).has_value();
+}
+
+// nvcc reads more flags from `--options-file F` / `-optf F` (also F1,F2): they are put in place of
+// the option, read as a shell would split them; files naming files are followed 8 deep.
+std::vector<std::string> expandOptionsFiles(const std::vector<std::string>& flags, std::vector<std::string>& warnings,
+                                            int depth = 0) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    llvm::StringRef flag = flags[i];
+    std::string files;
+    for (llvm::StringRef name : {"--options-file", "-optf"}) {
+      if (flag == name && i + 1 < flags.size()) files = flags[++i];
+      else if (flag.starts_with((name + "=").str())) files = flag.substr(name.size() + 1).str();
+    }
+    if (files.empty()) {
+      out.push_back(flags[i]);
+      continue;
+    }
+    for (const std::string& name : splitNvccList(files)) {
+      auto buffer = llvm::MemoryBuffer::getFile(name);
+      if (!buffer || depth >= 8) {
+        warnings.push_back("cannot read the options file '" + name + "'" +
+                           (buffer ? ": options files nest too deep" : ": " + buffer.getError().message()));
+        continue;
+      }
+      llvm::BumpPtrAllocator allocator;
+      llvm::StringSaver saver(allocator);
+      llvm::SmallVector<const char*, 32> tokens;
+      llvm::cl::TokenizeGNUCommandLine((*buffer)->getBuffer(), saver, tokens);
+      std::vector<std::string> read(tokens.begin(), tokens.end());
+      for (std::string& f : expandOptionsFiles(read, warnings, depth + 1)) out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+// Builds one NvccTranslation, flag by flag.
+class Translator {
+ public:
+  NvccTranslation run(const std::vector<std::string>& givenFlags) {
+    const std::vector<std::string> flags = expandOptionsFiles(givenFlags, out_.warnings);
+    // nvcc forwards the flags it does not know wherever -forward-unknown-to-host-compiler stands.
+    forwardUnknown_ = llvm::any_of(flags, [](llvm::StringRef flag) {
+      const NvccOption* option = optionsByName().lookup(flag.ltrim('-'));
+      return flag.starts_with("-") && option && option->action == Action::ForwardUnknown;
+    });
+    for (size_t i = 0; i < flags.size(); ++i) {
+      llvm::StringRef flag = flags[i];
+      if (!flag.starts_with("-") || flag == "-") continue;  // an input file: the tool adds the one it parses
+      llvm::StringRef name = flag.ltrim('-').split('=').first;
+      const NvccOption* option = optionsByName().lookup(name);
+      std::string value;
+      std::string written = flag.str();  // the flag as the user wrote it, value included, for notes
+      if (option && option->takesValue) {
+        if (flag.contains('=')) value = flag.split('=').second.str();
+        else if (i + 1 < flags.size()) value = flags[++i], written += " " + value;
+      } else if (option && flag.contains('=')) {
+        option = nullptr;  // a flag nvcc does not take with a value
+      }
+      if (!option) {
+        for (llvm::StringRef shortName : kAttachedValue) {
+          llvm::StringRef rest = flag.drop_front(1);
+          if (flag.starts_with("-") && !flag.starts_with("--") && rest.starts_with(shortName)) {
+            option = optionsByName().lookup(shortName);
+            value = rest.drop_front(shortName.size()).str();
+            break;
+          }
+        }
+      }
+      if (!option) {
+        unknown(flags, i);
+        continue;
+      }
+      apply(*option, value, written);
+    }
+    if (out_.gpuArchs.empty()) out_.gpuArchs = codeArchs_;
+    return std::move(out_);
+  }
+
+ private:
+  void drop(const std::string& written, llvm::StringRef why) {
+    out_.notes.push_back("dropping nvcc flag '" + written + "': " + why.str());
+  }
+
+  void addArch(llvm::StringRef nvccArch, std::vector<std::string>& archs, const std::string& written) {
+    std::string arch = clangGpuArch(nvccArch);
+    if (arch.empty()) {
+      drop(written, "Clang does not know the GPU architecture '" + nvccArch.str() + "'");
+      return;
+    }
+    if (!llvm::is_contained(archs, arch)) archs.push_back(arch);
+  }
+
+  void apply(const NvccOption& option, const std::string& value, const std::string& written) {
+    std::vector<std::string>& clang = out_.clangFlags;
+    switch (option.action) {
+      case Action::Silent:
+        return;
+      case Action::Drop:
+        return drop(written, option.text);
+      case Action::CudaMacro:
+        out_.cudaFlags.push_back(("-D" + option.text).str());
+        return;
+      case Action::Clang:
+        clang.push_back(option.text.str());
+        return;
+      case Action::CudaClang:
+        out_.cudaFlags.push_back(option.text.str());
+        return;
+      case Action::Define:
+        for (const std::string& item : splitNvccList(value)) clang.push_back("-D" + item);
+        return;
+      case Action::Undefine:
+        for (const std::string& item : splitNvccList(value)) clang.push_back("-U" + item);
+        return;
+      case Action::IncludePath:
+        for (const std::string& item : splitNvccList(value)) clang.push_back("-I" + item);
+        return;
+      case Action::SystemInclude:
+        // Two arguments: Clang would read "-isystem=DIR" as DIR below the sysroot.
+        for (const std::string& item : splitNvccList(value)) clang.insert(clang.end(), {"-isystem", item});
+        return;
+      case Action::PreInclude:
+        for (const std::string& item : splitNvccList(value)) clang.insert(clang.end(), {"-include", item});
+        return;
+      case Action::Std:
+        clang.push_back("-std=" + value);
+        return;
+      case Action::Optimize:
+        if (llvm::is_contained({"0", "1", "2", "3", "s", "z"}, value)) clang.push_back("-O" + value);
+        else drop(written, kHostCode);
+        return;
+      case Action::Arch:
+        if (value.starts_with("sm_") || value.starts_with("compute_")) return addArch(value, out_.gpuArchs, written);
+        return drop(written, "relayout parses for one architecture it can name; give -arch=sm_XX to choose it");
+      case Action::Code:
+        for (const std::string& item : splitNvccList(value)) addArch(item, codeArchs_, written);
+        return;
+      case Action::Gencode: {
+        // arch=compute_90,code=[compute_90,sm_90]: the virtual architecture is the one compiled for.
+        llvm::StringRef spec = value;
+        size_t at = spec.find("arch=");
+        if (at == llvm::StringRef::npos) return drop(written, "it names no arch=");
+        return addArch(spec.substr(at + 5).split(',').first, out_.gpuArchs, written);
+      }
+      case Action::Language:
+        if (!llvm::is_contained({"cu", "c++", "c"}, value))
+          out_.warnings.push_back("nvcc's '" + written +
+                                  "' names no language relayout knows; it parses by the "
+                                  "file's extension");
+        else out_.language = value;
+        return;
+      case Action::HostOptions: {
+        std::vector<std::string> tokens;
+        for (const std::string& item : splitNvccList(value)) {
+          llvm::SmallVector<llvm::StringRef, 4> words;
+          llvm::StringRef(item).split(words, ' ', -1, /*KeepEmpty=*/false);
+          for (llvm::StringRef word : words) tokens.push_back(word.str());
+        }
+        for (size_t i = 0; i < tokens.size(); ++i) hostFlag(tokens, i, "-Xcompiler");
+        return;
+      }
+      case Action::Rdc:
+        if (option.takesValue && value != "true") return;  // -rdc=false: nvcc's default
+        if (!llvm::is_contained(out_.cudaFlags, "-fgpu-rdc"))
+          out_.cudaFlags.insert(out_.cudaFlags.end(), {"-fgpu-rdc", "-D__CUDACC_RDC__"});
+        return;
+      case Action::Machine:
+        if (value == "64") clang.push_back("-m64");
+        else drop(written, "nvcc compiles for 64-bit hosts only");
+        return;
+      case Action::DefaultStream:
+        if (value == "per-thread") clang.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
+        return;
+      case Action::ForwardUnknown:
+        forwardUnknown_ = true;
+        return;
+      case Action::TemplateDepth:
+        clang.push_back("-ftemplate-depth=" + value);
+        return;
+      case Action::TemplateBacktrace:
+        clang.push_back("-ftemplate-backtrace-limit=" + value);
+        return;
+    }
+  }
+
+  // A flag nvcc does not know: the host compiler's when nvcc forwards those, else a warning.
+  void unknown(const std::vector<std::string>& flags, size_t& i) {
+    if (forwardUnknown_) return hostFlag(flags, i, "");
+    out_.warnings.push_back("dropping compiler flag '" + flags[i] + "' that relayout does not translate for Clang");
+  }
+
+  // One flag for the host compiler (from -Xcompiler, or forwarded): kept when it changes what the
+  // source means and Clang reads it the same way; `i` moves past a value given apart.
+  void hostFlag(const std::vector<std::string>& flags, size_t& i, llvm::StringRef from) {
+    llvm::StringRef flag = flags[i];
+    std::string written = from.empty() ? flag.str() : (from + " " + flag).str();
+    auto note = [&](llvm::StringRef why) {
+      out_.notes.push_back("dropping host-compiler flag '" + written + "': " + why.str());
+    };
+    for (llvm::StringRef separate : {"-D", "-U", "-I", "-isystem", "-include", "-iquote", "-idirafter"}) {
+      if (flag == separate) {
+        out_.clangFlags.push_back(flag.str());
+        if (i + 1 < flags.size()) out_.clangFlags.push_back(flags[++i]);
+        return;
+      }
+      if (flag.starts_with(separate)) return out_.clangFlags.push_back(flag.str());
+    }
+    if (flag.starts_with("-Werror") || flag == "-pedantic-errors") return note(kWerror);
+    if (flag.starts_with("-Wl,") || flag.starts_with("-Wa,") || flag.starts_with("-Wp,")) return note(kHostCode);
+    if (flag.starts_with("-W")) {
+      if (knownClangWarning(flag.drop_front(2))) return out_.clangFlags.push_back(flag.str());
+      return note("Clang has no such warning");
+    }
+    // What changes the macros or the language the host compiler sees; the rest is code generation.
+    static const llvm::StringRef kExact[] = {"-w",
+                                             "-O0",
+                                             "-O1",
+                                             "-O2",
+                                             "-O3",
+                                             "-Os",
+                                             "-Oz",
+                                             "-fexceptions",
+                                             "-fno-exceptions",
+                                             "-frtti",
+                                             "-fno-rtti",
+                                             "-fsigned-char",
+                                             "-funsigned-char",
+                                             "-fno-signed-char",
+                                             "-fno-unsigned-char",
+                                             "-ffast-math",
+                                             "-fno-fast-math",
+                                             "-ffinite-math-only",
+                                             "-fno-finite-math-only",
+                                             "-fchar8_t",
+                                             "-fno-char8_t",
+                                             "-m64",
+                                             "-mfma",
+                                             "-mf16c",
+                                             "-mbmi",
+                                             "-mbmi2",
+                                             "-mpopcnt",
+                                             "-mlzcnt",
+                                             "-pthread",
+                                             "-fno-openmp"};
+    static const llvm::StringRef kPrefixes[] = {
+        "-std=", "-fopenmp", "-march=", "-mtune=",           "-mcpu=",
+        "-msse", "-mavx",    "-mno-",   "-ftemplate-depth=", "-ftemplate-backtrace-limit="};
+    if (llvm::is_contained(kExact, flag) ||
+        llvm::any_of(kPrefixes, [&](llvm::StringRef prefix) { return flag.starts_with(prefix); }))
+      return out_.clangFlags.push_back(flag.str());
+    note(kHostCode);
+  }
+
+  NvccTranslation out_;
+  std::vector<std::string> codeArchs_;  // from -code: used when no -arch or -gencode names one
+  bool forwardUnknown_ = false;
+};
+
+}  // namespace
+
+NvccTranslation translateNvccFlags(const std::vector<std::string>& nvccFlags) { return Translator().run(nvccFlags); }
+
+SourceLanguage nvccSourceLanguage(llvm::StringRef file, llvm::StringRef xValue) {
+  if (xValue == "cu") return SourceLanguage::Cuda;
+  if (xValue == "c++") return SourceLanguage::Cxx;
+  if (xValue == "c") return SourceLanguage::C;
+  llvm::StringRef extension = llvm::sys::path::extension(file);
+  if (llvm::is_contained({".cpp", ".cc", ".cxx", ".c++", ".cp", ".CPP", ".C"}, extension)) return SourceLanguage::Cxx;
+  if (extension == ".c") return SourceLanguage::C;
+  return SourceLanguage::Cuda;
+}
+
+std::vector<std::string> nvccMacroFlags() {
+  // The toolkit's version, read by CMake from the toolkit relayout was configured with.
+  return {"-D__NVCC__",
+          "-D__CUDACC_VER_MAJOR__=" RELAYOUT_CUDA_VERSION_MAJOR,
+          "-D__CUDACC_VER_MINOR__=" RELAYOUT_CUDA_VERSION_MINOR,
+          "-D__CUDACC_VER_BUILD__=" RELAYOUT_CUDA_VERSION_BUILD,
+          "-D__CUDA_API_VER_MAJOR__=" RELAYOUT_CUDA_VERSION_MAJOR,
+          "-D__CUDA_API_VER_MINOR__=" RELAYOUT_CUDA_VERSION_MINOR};
+}
+
+std::string dialectHeaderPath() {
+  static const std::string path = [] {
+    // PREFIX/bin/relayout finds PREFIX/share/relayout/...; a build tree uses the source's copy.
+    llvm::SmallString<256> installed(llvm::sys::fs::getMainExecutable(nullptr, nullptr));
+    llvm::sys::path::remove_filename(installed);
+    llvm::sys::path::remove_filename(installed);
+    llvm::sys::path::append(installed, RELAYOUT_DIALECT_HEADER_INSTALLED);
+    if (llvm::sys::fs::exists(installed)) return installed.str().str();
+    if (llvm::sys::fs::exists(RELAYOUT_DIALECT_HEADER)) return std::string(RELAYOUT_DIALECT_HEADER);
+    return std::string();
+  }();
+  return path;
+}
+
+}  // namespace relayout
