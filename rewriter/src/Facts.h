@@ -39,6 +39,9 @@ enum Helper : unsigned {
   kMallocHost = 2048,       // pinned host memory (cudaMallocHost, cudaHostAlloc) in the new layout
   kHostAlloc = 4096,
   kFreeHost = 8192,
+  kMallocAsync = 16384,     // cudaMallocAsync / cudaFreeAsync / cudaMemsetAsync on a stream
+  kFreeAsync = 32768,
+  kMemsetAsync = 65536,
 };
 
 // One access to an array field in a plain array (SoA, or a one-field cluster), in both forms the

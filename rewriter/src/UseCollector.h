@@ -79,6 +79,10 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool isRuntimeCall(const clang::FunctionDecl* callee, llvm::StringRef name) const;
   bool handleRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   void handleMemcpy(const clang::CallExpr* call, bool async);
+  // --- ByteCounts.cpp: runtime calls whose byte count is not a whole number of elements, and
+  // calls with no rewritten form (pitched allocations, 2D/3D copies): refused with the reason ---
+  bool refuseByteCount(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  bool refuseUnsupportedRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   bool handleFreeLoop(const clang::CXXForRangeStmt* loop);
   void handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   // --- TemplateClones.cpp: a device array passed to a function template gets a non-template
