@@ -3,8 +3,9 @@
 // - a byte count that is not a whole number of elements (`(n * sizeof(S) + 255) / 256 * 256` with a
 //   12-byte S, `n * sizeof(S) - sizeof(float)`): the device layout holds one array per field, each
 //   of bytes / sizeof(S) elements, so the helpers would fail at run time with cudaErrorInvalidValue;
-// - pitched allocations (cudaMallocPitch) and 2D/3D copies, which move rows of bytes of the
-//   original layout.
+// - pitched allocations (cudaMallocPitch) and 2D copies, which move rows of bytes of the original
+//   layout, and copies between an array and a __device__ / __constant__ symbol (an array of S,
+//   which keeps the original layout).
 #include "UseCollector.h"
 
 #include <clang/AST/RecordLayout.h>
@@ -141,23 +142,29 @@ bool UseCollector::refuseUnsupportedRuntimeCall(const clang::CallExpr* call, con
   if (pitched) {
     why =
         "whose rows are padded to a pitch that one array per field cannot follow; allocate it with "
-        "'cudaMalloc(&d, count * sizeof(S))' and index it as a flat array to have it rewritten";
+        "'cudaMalloc(&d, count * sizeof(@))' and index it as a flat array to have it rewritten";
     const clang::Expr* arg = call->getArg(0)->IgnoreParenImpCasts();
     if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(arg))
       arg = cast->getSubExpr()->IgnoreParenImpCasts();
     if (const auto* address = llvm::dyn_cast<clang::UnaryOperator>(arg);
         address && address->getOpcode() == clang::UO_AddrOf)
       args.push_back(address->getSubExpr()->IgnoreParens());
+  } else if (isRuntimeCall(callee, "cudaMemcpyToSymbol") || isRuntimeCall(callee, "cudaMemcpyFromSymbol") ||
+             isRuntimeCall(callee, "cudaMemcpyToSymbolAsync") || isRuntimeCall(callee, "cudaMemcpyFromSymbolAsync")) {
+    why =
+        "which copies bytes between it and a __device__ or __constant__ symbol; relayout keeps such symbols "
+        "(arrays of @) in the original layout, so copy the symbol through a host array of @ instead";
+    for (const clang::Expr* arg : call->arguments()) args.push_back(arg);
   } else {
     for (const char* name : {"cudaMemcpy2D", "cudaMemcpy2DAsync", "cudaMemset2D", "cudaMemset2DAsync"}) {
       if (!isRuntimeCall(callee, name)) continue;
       why =
           "which copies pitched rows of bytes in the original layout; copy whole elements with 'cudaMemcpy(dst, src, "
-          "count * sizeof(S), kind)' to have it rewritten";
+          "count * sizeof(@), kind)' to have it rewritten";
       if (llvm::StringRef(name).starts_with("cudaMemset"))
         why =
             "which sets pitched rows of bytes in the original layout; use "
-            "'cudaMemset(d, value, count * sizeof(S))' to have it rewritten";
+            "'cudaMemset(d, value, count * sizeof(@))' to have it rewritten";
       for (const clang::Expr* arg : call->arguments()) args.push_back(arg);
     }
   }
@@ -170,8 +177,7 @@ bool UseCollector::refuseUnsupportedRuntimeCall(const clang::CallExpr* call, con
     consume(target.ref);
     if (pitched) entity(*target.info).seed = true;  // it holds device memory: the refusal keeps the layout
     std::string reason = why;
-    for (size_t at; (at = reason.find("sizeof(S)")) != std::string::npos;)
-      reason.replace(at, 9, "sizeof(" + name + ")");
+    for (size_t at; (at = reason.find('@')) != std::string::npos;) reason.replace(at, 1, name);  // the struct
     refuse(
         *target.info, arg->getBeginLoc(),
         "'" + namedDecl(target.ref)->getNameAsString() + "' is passed to " + callee->getNameAsString() + ", " + reason,

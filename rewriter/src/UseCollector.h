@@ -85,6 +85,8 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool refuseUnsupportedRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   bool handleFreeLoop(const clang::CXXForRangeStmt* loop);
   void handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  // --- UntypedBuffers.cpp: `char* buf` allocated with cudaMalloc and cast to S* at a launch ---
+  bool handleBufferCast(const clang::Expr* arg, const EntityInfo& param);
   // --- TemplateClones.cpp: a device array passed to a function template gets a non-template
   // overload of it for the device struct, right after the template ---
   bool handleTemplateCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
@@ -151,6 +153,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::set<const clang::Expr*> callees_;
   std::set<const clang::FunctionDecl*> cloned_;
   std::set<const clang::InitListExpr*> lists_;  // aggregate initializers already read
+  std::set<const clang::VarDecl*> buffers_;     // untyped buffers already read
   const clang::FunctionDecl* cloning_ = nullptr;  // the specialization being read for its clone
 };
 

@@ -9,10 +9,18 @@ struct Padded { float x, y, z; };      // bytes rounded up to 256: not a multipl
 struct Short { float x, y; };          // bytes minus sizeof(float)
 struct Counted { float x, y, z; };     // a const variable's initializer, not whole
 struct Ok { float x, y; };             // rounded up to 256, a multiple of 8: whole
+struct Sym { float x, y; };            // copied into a __constant__ array of Sym
+struct Untyped { float x, y; };        // an untyped buffer also set with cudaMemset
+
+__constant__ Sym table[64];
 
 __global__ void fill(Pitched* p, Copy2D* c, Padded* q, Short* s, Counted* k, Ok* o, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) p[i].x = c[i].y + q[i].z + s[i].x + k[i].z + o[i].y;
+}
+__global__ void lookup(Sym* s, Untyped* u, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) s[i].x = table[i].y + u[i].x;
 }
 
 int main() {
@@ -42,5 +50,14 @@ int main() {
   cudaFree(counted);
   cudaFree(ok);
   std::free(host);
+  Sym* sym = nullptr;
+  cudaMalloc(&sym, 64 * sizeof(Sym));
+  char* raw = nullptr;
+  cudaMalloc((void**)&raw, n * sizeof(Untyped));
+  cudaMemset(raw, 0, n * sizeof(Untyped));
+  lookup<<<1, 64>>>(sym, (Untyped*)raw, n);
+  cudaMemcpyToSymbol(table, sym, 64 * sizeof(Sym), 0, cudaMemcpyDeviceToDevice);
+  cudaFree(sym);
+  cudaFree(raw);
   return 0;
 }

@@ -23,6 +23,7 @@ struct Fixed { float x, y; };     // Fixed h[MAXN]: a host array of fixed size
 typedef struct { float x, y; } Anon;         // planned as "Anon"
 typedef struct _Tagged { float x, y; } Tagged;  // planned as "Tagged" (analysis writes "_Tagged")
 struct Vectors { float3 p; float4 q; int2 r; double2 w; };  // vector-type members
+struct Raw { float x, y; };       // char* buf from cudaMalloc, cast to Raw* at the launch
 
 __global__ void scale(Cast* a, Cast* b, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -35,6 +36,10 @@ __global__ void step(Stream* s, Heap* h, Vec* v, Fixed* f, int n) {
 __global__ void both(Anon* a, Tagged* t, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) a[i].x = t[i].y;
+}
+__global__ void decay(Raw* r, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) r[i].x *= r[i].y;
 }
 __global__ void move(Vectors* v, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -100,5 +105,10 @@ int main() {
   CHECK(cudaMalloc(&v, (n + 32) * sizeof(Vectors)));
   move<<<1, 128>>>(v, n);
   CHECK(cudaFree(v));
+
+  char* buf = nullptr;
+  CHECK(cudaMalloc((void**)&buf, n * sizeof(Raw)));
+  decay<<<1, 128>>>((Raw*)buf, n);
+  CHECK(cudaFree(buf));
   return 0;
 }
