@@ -60,7 +60,8 @@ class StructScanner {
   ProgramFacts& facts_;
   std::map<std::string, PlannedStruct> byName_;
   std::map<const clang::RecordDecl*, const PlannedStruct*> byRecord_;
-  std::map<const clang::RecordDecl*, std::vector<const clang::TypedefNameDecl*>> typedefs_;  // canonical record -> typedefs naming it
+  // Canonical record -> the typedefs naming it (`typedef struct _N {...} N;`).
+  std::map<const clang::RecordDecl*, std::vector<const clang::TypedefNameDecl*>> typedefs_;
 };
 
 }  // namespace relayout::rw
