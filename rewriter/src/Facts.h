@@ -40,6 +40,9 @@ enum Helper : unsigned {
   kHostAlloc = 4096,
   kFreeHost = 8192,
   kRef = 16384,             // relayoutRef: an element as a struct of references to its fields
+  kMallocAsync = 32768,     // cudaMallocAsync / cudaFreeAsync / cudaMemsetAsync on a stream
+  kFreeAsync = 65536,
+  kMemsetAsync = 131072,
 };
 
 // One access to an array field in a plain array (SoA, or a one-field cluster), in both forms the

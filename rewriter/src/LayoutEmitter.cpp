@@ -85,6 +85,9 @@ class Emitter {
     if (helpers & kToDevice) copy(true);
     if (helpers & kToHost) copy(false);
     if (helpers & kMemset) memset();
+    if (helpers & kMallocAsync) mallocAsync();
+    if (helpers & kFreeAsync) freeAsync();
+    if (helpers & kMemsetAsync) memsetAsync();
     if (helpers & kSameLayoutCopy) sameLayoutCopy(false);
     if (helpers & kSameLayoutCopyAsync) sameLayoutCopy(true);
     if (helpers & kOffset) offset();
@@ -344,6 +347,39 @@ class Emitter {
     line("static inline cudaError_t relayoutMemset(" + d() + " p, int value, size_t bytes) {");
     countCheck("");
     callsPerRun([&](const ArrayText& a) { return "cudaMemset(" + arrayAt("p", a) + ", value, " + runBytes(a) + ")"; });
+    line("  return err;");
+    line("}");
+  }
+
+  // Stream-ordered allocation (cudaMallocAsync / cudaFreeAsync) and memset: the same block and
+  // runs as the synchronous helpers, on the caller's stream.
+  void mallocAsync() {
+    line();
+    line("// cudaMallocAsync for " + d() + ": one block, allocated in stream order, holds every array.");
+    line("static inline cudaError_t relayoutMallocAsync(" + d() + "* p, size_t bytes, cudaStream_t stream) {");
+    countCheck("");
+    line("  char* block = nullptr;");
+    line("  cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&block), n * " + elementBytes() + ", stream);");
+    line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
+    line("  return err;");
+    line("}");
+  }
+
+  void freeAsync() {
+    line();
+    line("// cudaFreeAsync for " + d() + ": its first array starts the block.");
+    line("static inline cudaError_t relayoutFreeAsync(" + d() + " p, cudaStream_t stream) { return cudaFreeAsync(p." +
+         placed_[0].array->member + ", stream); }");
+  }
+
+  void memsetAsync() {
+    line();
+    line("// cudaMemsetAsync for " + d() + ": the first bytes / sizeof(" + s() + ") elements, array by array, on the stream.");
+    line("static inline cudaError_t relayoutMemsetAsync(" + d() + " p, int value, size_t bytes, cudaStream_t stream = 0) {");
+    countCheck("");
+    callsPerRun([&](const ArrayText& a) {
+      return "cudaMemsetAsync(" + arrayAt("p", a) + ", value, " + runBytes(a) + ", stream)";
+    });
     line("  return err;");
     line("}");
   }

@@ -65,7 +65,11 @@ bool UseCollector::handleRuntimeCall(const clang::CallExpr* call, const clang::F
   const unsigned args = call->getNumArgs();
   const char* allocHelper = nullptr;
   unsigned allocKind = 0;
+  if (refuseByteCount(call, callee)) return true;
+  if (refuseUnsupportedRuntimeCall(call, callee)) return true;
   if (isRuntimeCall(callee, "cudaMalloc") && args == 2) allocHelper = "relayoutMalloc", allocKind = kMalloc;
+  else if (isRuntimeCall(callee, "cudaMallocAsync") && args == 3)
+    allocHelper = "relayoutMallocAsync", allocKind = kMallocAsync;
   else if (isRuntimeCall(callee, "cudaMallocManaged") && (args == 2 || args == 3))
     allocHelper = "relayoutMallocManaged", allocKind = kMallocManaged;
   else if (isRuntimeCall(callee, "cudaMallocHost") && (args == 2 || args == 3))
@@ -96,11 +100,16 @@ bool UseCollector::handleRuntimeCall(const clang::CallExpr* call, const clang::F
   bool isFree = isRuntimeCall(callee, "cudaFree") && args == 1;
   bool isFreeHost = isRuntimeCall(callee, "cudaFreeHost") && args == 1;
   bool isMemset = isRuntimeCall(callee, "cudaMemset") && args == 3;
-  if (isFree || isFreeHost || isMemset) {
+  bool isFreeAsync = isRuntimeCall(callee, "cudaFreeAsync") && args == 2;
+  bool isMemsetAsync = isRuntimeCall(callee, "cudaMemsetAsync") && (args == 3 || args == 4);
+  if (isFree || isFreeHost || isMemset || isFreeAsync || isMemsetAsync) {
     EntityExpr target = entityExpr(call->getArg(0), true);
     if (!target || !target.info->planned->layout) return true;
-    if (!isMemset && target.offset) return true;  // freeing `p + off` is an error already; left to describeUse
+    bool isSet = isMemset || isMemsetAsync;
+    if (!isSet && target.offset) return true;  // freeing `p + off` is an error already; left to describeUse
     if (isMemset) apply(target, "relayoutMemset", kMemset, call->getArg(0));
+    else if (isMemsetAsync) apply(target, "relayoutMemsetAsync", kMemsetAsync, call->getArg(0));
+    else if (isFreeAsync) apply(target, "relayoutFreeAsync", kFreeAsync, call->getArg(0));
     else apply(target, isFree ? "relayoutFree" : "relayoutFreeHost", isFree ? kFree : kFreeHost, call->getArg(0));
     return true;
   }
@@ -191,13 +200,16 @@ void UseCollector::handleMemcpy(const clang::CallExpr* call, bool async) {
             "(the gather or scatter of the fields would need a staging block that lives until the copy ends; a "
             "host array from cudaMallocHost takes the new layout and is copied directly)";
     } else {
-      clang::QualType hostType = hostExpr->getType();
-      const clang::RecordDecl* hostRecord =
-          hostType->isPointerType() ? hostType->getPointeeType()->getAsRecordDecl() : nullptr;
-      if (!hostRecord || structs_.planned(hostRecord) != info.planned ||
-          (toHost && hostType->getPointeeType().isConstQualified())) {
-        why = "this cudaMemcpy's host side '" + otherText + "' is not a " + (toHost ? "" : "(const) ") +
-              info.planned->layout->baseName + "*, so the copy cannot gather or scatter " + structName + "'s fields";
+      // A host pointer, or a host array of fixed size (`S h[MAX]`), which decays to one.
+      clang::QualType hostType = hostExpr->getType(), hostElement;
+      if (hostType->isPointerType()) hostElement = hostType->getPointeeType();
+      else if (const clang::ConstantArrayType* array = context_.getAsConstantArrayType(hostType))
+        hostElement = array->getElementType();
+      const clang::RecordDecl* hostRecord = hostElement.isNull() ? nullptr : hostElement->getAsRecordDecl();
+      if (!hostRecord || structs_.planned(hostRecord) != info.planned || (toHost && hostElement.isConstQualified())) {
+        const std::string& base = info.planned->layout->baseName;
+        why = "this cudaMemcpy's host side '" + otherText + "' is not a " + (toHost ? "" : "(const) ") + base +
+              "* or an array of " + base + ", so the copy cannot gather or scatter " + structName + "'s fields";
         whyLoc = otherArg->getBeginLoc(), whyRange = otherArg->getSourceRange();
       } else if (!renameCall(call, "relayoutMemcpy", gather) ||
                  !uncastArg(selfArg, uncastInner(selfArg, self.ref, self.offset), gather) ||

@@ -42,7 +42,9 @@ namespace {
 
 class DefinitionFinder : public clang::RecursiveASTVisitor<DefinitionFinder> {
  public:
-  DefinitionFinder(const clang::SourceManager& sm, std::vector<const clang::RecordDecl*>& out) : sm_(sm), out_(out) {}
+  DefinitionFinder(const clang::SourceManager& sm, std::vector<const clang::RecordDecl*>& out,
+                   std::map<const clang::RecordDecl*, std::vector<const clang::TypedefNameDecl*>>& typedefs)
+      : sm_(sm), out_(out), typedefs_(typedefs) {}
   bool TraverseDecl(clang::Decl* decl) {
     if (decl && !llvm::isa<clang::TranslationUnitDecl>(decl) && sm_.isInSystemHeader(decl->getLocation())) return true;
     return RecursiveASTVisitor::TraverseDecl(decl);
@@ -51,19 +53,37 @@ class DefinitionFinder : public clang::RecursiveASTVisitor<DefinitionFinder> {
     if (record->isThisDeclarationADefinition() && !record->isImplicit()) out_.push_back(record);
     return true;
   }
+  // `typedef struct _N {...} N;` and `typedef struct _N N;`: the plan may name the struct either way.
+  bool VisitTypedefNameDecl(clang::TypedefNameDecl* typedefName) {
+    const auto* tag = typedefName->getUnderlyingType()->getAsRecordDecl();
+    if (tag && tag->getIdentifier() && !tag->getTypedefNameForAnonDecl())
+      typedefs_[llvm::cast<clang::RecordDecl>(tag->getCanonicalDecl())].push_back(typedefName);
+    return true;
+  }
 
  private:
   const clang::SourceManager& sm_;
   std::vector<const clang::RecordDecl*>& out_;
+  std::map<const clang::RecordDecl*, std::vector<const clang::TypedefNameDecl*>>& typedefs_;
 };
 
 }  // namespace
 
 void StructScanner::scan() {
   std::vector<const clang::RecordDecl*> records;
-  DefinitionFinder(context_.getSourceManager(), records).TraverseDecl(context_.getTranslationUnitDecl());
+  DefinitionFinder(context_.getSourceManager(), records, typedefs_).TraverseDecl(context_.getTranslationUnitDecl());
   for (const clang::RecordDecl* record : records)
-    if (const StructPlan* plan = plan_.findStruct(recordName(record))) addDefinition(record, *plan);
+    if (const StructPlan* plan = plan_.findStruct(planName(record))) addDefinition(record, *plan);
+}
+
+std::string StructScanner::planName(const clang::RecordDecl* record) const {
+  std::string name = recordName(record);
+  if (plan_.findStruct(name)) return name;
+  auto aliases = typedefs_.find(llvm::cast<clang::RecordDecl>(record->getCanonicalDecl()));
+  if (aliases != typedefs_.end())
+    for (const clang::TypedefNameDecl* alias : aliases->second)
+      if (plan_.findStruct(alias->getQualifiedNameAsString())) return alias->getQualifiedNameAsString();
+  return "";
 }
 
 const PlannedStruct* StructScanner::planned(const clang::RecordDecl* record) {
@@ -72,8 +92,8 @@ const PlannedStruct* StructScanner::planned(const clang::RecordDecl* record) {
   if (known != byRecord_.end()) return known->second;
   const PlannedStruct* result = nullptr;
   const clang::RecordDecl* definition = record->getDefinition();
-  std::string name = recordName(definition ? definition : record);
-  if (const StructPlan* plan = plan_.findStruct(name); plan && plan->layout != Layout::AoS) {
+  std::string name = planName(definition ? definition : record);
+  if (const StructPlan* plan = name.empty() ? nullptr : plan_.findStruct(name); plan && plan->layout != Layout::AoS) {
     auto [it, inserted] = byName_.try_emplace(name);
     if (inserted) it->second.plan = plan;  // declared but not defined in this unit
     result = &it->second;
@@ -136,8 +156,13 @@ FieldFacts StructScanner::describeField(const clang::FieldDecl* field) {
 
 void StructScanner::addDefinition(const clang::RecordDecl* record, const StructPlan& plan) {
   StructDef def;
-  def.name = recordName(record);
+  def.name = plan.name;
   def.spelled = spelledName(record);
+  // Planned by a typedef's name (`typedef struct _N {...} N;` as "N"): generated code spells it so.
+  if (def.name != recordName(record)) {
+    auto [scope, last] = llvm::StringRef(def.name).rsplit("::");
+    def.spelled = (last.empty() ? scope : last).str();
+  }
   for (const clang::FieldDecl* field : record->fields()) def.fields.push_back(describeField(field));
 
   clang::SourceLocation end;

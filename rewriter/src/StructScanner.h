@@ -40,6 +40,9 @@ class StructScanner {
       : context_(context), plan_(plan), edits_(edits), diags_(diags), facts_(facts) {}
 
   void scan();
+  // The name the plan gives a record: its recordName, or a typedef's name for it (`typedef struct
+  // _N {...} N;` planned as "N"); empty when the plan names neither.
+  std::string planName(const clang::RecordDecl* record) const;
   // The planned (non-AoS) struct a record is, or null.
   const PlannedStruct* planned(const clang::RecordDecl* record);
 
@@ -57,6 +60,8 @@ class StructScanner {
   ProgramFacts& facts_;
   std::map<std::string, PlannedStruct> byName_;
   std::map<const clang::RecordDecl*, const PlannedStruct*> byRecord_;
+  // Canonical record -> the typedefs naming it (`typedef struct _N {...} N;`).
+  std::map<const clang::RecordDecl*, std::vector<const clang::TypedefNameDecl*>> typedefs_;
 };
 
 }  // namespace relayout::rw

@@ -365,7 +365,7 @@ void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::Func
                "body)", arg->getSourceRange());
       facts_.links.emplace_back(argEntity.info->key, paramInfo->key);
       addEdits(*paramInfo, out, argEntity.offset ? unsigned(kOffset) : 0u);
-    } else if (paramInfo && !argEntity) {
+    } else if (paramInfo && !argEntity && !handleBufferCast(arg, *paramInfo)) {
       std::string text = edits_.text(arg->getSourceRange());
       refuse(*paramInfo, arg->getBeginLoc(), "'" + callee->getNameAsString() + "' is called here with '" +
              (text.empty() ? "an argument" : text) + "', which is not a variable relayout rewrites",

@@ -80,8 +80,14 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool isRuntimeCall(const clang::FunctionDecl* callee, llvm::StringRef name) const;
   bool handleRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   void handleMemcpy(const clang::CallExpr* call, bool async);
+  // --- ByteCounts.cpp: runtime calls whose byte count is not a whole number of elements, and
+  // calls with no rewritten form (pitched allocations, 2D/3D copies): refused with the reason ---
+  bool refuseByteCount(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  bool refuseUnsupportedRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   bool handleFreeLoop(const clang::CXXForRangeStmt* loop);
   void handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  // --- UntypedBuffers.cpp: `char* buf` allocated with cudaMalloc and cast to S* at a launch ---
+  bool handleBufferCast(const clang::Expr* arg, const EntityInfo& param);
   // --- TemplateClones.cpp: a device array passed to a function template gets a non-template
   // overload of it for the device struct, right after the template ---
   bool handleTemplateCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
@@ -173,6 +179,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::map<const clang::FunctionDecl*, std::optional<std::string>> refClones_;
   std::map<const clang::FunctionDecl*, std::vector<Edit>> refCloneEdits_;
   std::set<const clang::InitListExpr*> lists_;  // aggregate initializers already read
+  std::set<const clang::VarDecl*> buffers_;     // untyped buffers already read
   const clang::FunctionDecl* cloning_ = nullptr;  // the specialization being read for its clone
 };
 
