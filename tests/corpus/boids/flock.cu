@@ -8,13 +8,13 @@
 
 __constant__ FlockRules c_rules;
 
-#define CHECK_CUDA(x)                                                             \
-  do {                                                                            \
-    cudaError_t e = (x);                                                          \
-    if (e != cudaSuccess) {                                                       \
+#define CHECK_CUDA(x)                                                                         \
+  do {                                                                                        \
+    cudaError_t e = (x);                                                                      \
+    if (e != cudaSuccess) {                                                                   \
       fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__); \
-      exit(1);                                                                    \
-    }                                                                             \
+      exit(1);                                                                                \
+    }                                                                                         \
   } while (0)
 
 __device__ inline float wrap(float d, float box) {

@@ -43,8 +43,8 @@ static void referenceSteps(std::vector<Boid>& boids, const FlockRules& r, int st
               const int j = order[k];
               if (j == i || boids[j].flock() != boids[i].flock()) continue;
               const float3 o = boids[j].position();
-              const float3 d = make_float3(wrapHost(o.x - pos.x, r.box), wrapHost(o.y - pos.y, r.box),
-                                           wrapHost(o.z - pos.z, r.box));
+              const float3 d =
+                  make_float3(wrapHost(o.x - pos.x, r.box), wrapHost(o.y - pos.y, r.box), wrapHost(o.z - pos.z, r.box));
               const float dist2 = dot(d, d);
               if (dist2 >= r.radius * r.radius || dist2 == 0.0f) continue;
               away = away - (1.0f / dist2) * d;
@@ -107,8 +107,9 @@ int main(int argc, char** argv) {
   for (int i = 0; i < n; ++i) {
     const float3 dp = boids[i].position() - reference[i].position();
     const float3 dv = boids[i].velocity() - reference[i].velocity();
-    maxPos = std::max(maxPos, double(std::max({std::fabs(wrapHost(dp.x, rules.box)), std::fabs(wrapHost(dp.y, rules.box)),
-                                               std::fabs(wrapHost(dp.z, rules.box))})));
+    maxPos =
+        std::max(maxPos, double(std::max({std::fabs(wrapHost(dp.x, rules.box)), std::fabs(wrapHost(dp.y, rules.box)),
+                                          std::fabs(wrapHost(dp.z, rules.box))})));
     maxVel = std::max(maxVel, double(std::max({std::fabs(dv.x), std::fabs(dv.y), std::fabs(dv.z)})));
     speedSum += std::sqrt(dot(boids[i].velocity(), boids[i].velocity()));
     centre = centre + (1.0f / n) * boids[i].position();
@@ -117,7 +118,7 @@ int main(int argc, char** argv) {
   printf("mean speed %.4f\n", speedSum / n);
   printf("centre     %.3f %.3f %.3f\n", centre.x, centre.y, centre.z);
   printf("max position error %.2e, max velocity error %.2e\n", maxPos, maxVel);
-  const bool ok = maxPos < 1e-3 && maxVel < 1e-3;
+  const bool ok = std::isfinite(speedSum + centre.x + centre.y + centre.z) && maxPos < 1e-3 && maxVel < 1e-3;
   printf("%s\n", ok ? "CHECK PASSED" : "CHECK FAILED");
   return ok ? 0 : 1;
 }

@@ -5,10 +5,10 @@
 #include "cloth.h"
 #include "cloth_kernels.cuh"
 
-#define CUDA_OK(call)                                                                       \
-  if (cudaError_t err = (call); err != cudaSuccess) {                                       \
+#define CUDA_OK(call)                                                                              \
+  if (cudaError_t err = (call); err != cudaSuccess) {                                              \
     fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err)); \
-    exit(EXIT_FAILURE);                                                                     \
+    exit(EXIT_FAILURE);                                                                            \
   }
 
 ClothMesh buildCloth(int width, int height, float spacing) {

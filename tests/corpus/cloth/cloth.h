@@ -44,8 +44,8 @@ struct HookeModel {
 struct ClothParams {
   float dt;
   float gravity;
-  float drag;          // velocity kept per step
-  float3 ballCentre;   // a fixed ball the cloth falls onto
+  float drag;         // velocity kept per step
+  float3 ballCentre;  // a fixed ball the cloth falls onto
   float ballRadius;
 };
 

@@ -4,13 +4,13 @@
 
 #include "dem_kernels.cuh"
 
-#define CUDA_CHECK(expr)                                                                    \
-  do {                                                                                      \
-    cudaError_t e = (expr);                                                                 \
-    if (e != cudaSuccess) {                                                                 \
+#define CUDA_CHECK(expr)                                                                          \
+  do {                                                                                            \
+    cudaError_t e = (expr);                                                                       \
+    if (e != cudaSuccess) {                                                                       \
       fprintf(stderr, "dem: %s: %s (%s:%d)\n", #expr, cudaGetErrorString(e), __FILE__, __LINE__); \
-      exit(1);                                                                              \
-    }                                                                                       \
+      exit(1);                                                                                    \
+    }                                                                                             \
   } while (0)
 
 void runDem(Grain* grains, int n, const DemParams& params, int steps, int* overflow) {

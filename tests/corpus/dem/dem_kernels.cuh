@@ -1,5 +1,5 @@
-// DEM kernels: binning grains into fixed-capacity cells (sorted, for reproducible sums), contact forces from the 27 neighbouring
-// cells, and explicit integration of translation and rotation.
+// DEM kernels: binning grains into fixed-capacity cells (sorted, for reproducible sums), contact forces from the 27
+// neighbouring cells, and explicit integration of translation and rotation.
 #pragma once
 #include "grain.h"
 

@@ -5,7 +5,7 @@
 struct Grain {
   float3 pos;
   float3 vel;
-  float3 omega;   // angular velocity
+  float3 omega;  // angular velocity
   float radius;
   float mass;
 };
@@ -17,8 +17,8 @@ struct DemParams {
   float kt;        // tangential viscous coefficient, capped by friction
   float gravity;
   float dt;
-  float3 box;      // walls at x = 0, box.x and z = 0, box.z; floor at y = 0
-  int3 cells;      // grid of unit cells
+  float3 box;  // walls at x = 0, box.x and z = 0, box.z; floor at y = 0
+  int3 cells;  // grid of unit cells
 };
 
 #define DEM_CELL_CAPACITY 8

@@ -111,8 +111,8 @@ int main(int argc, char** argv) {
   const double kineticErr = std::fabs(kinetic - cpuKinetic) / std::max(cpuKinetic, 1e-30);
   printf("height error %.2e, kinetic energy error %.2e, grains apart %d (max %.2e), cell overflows %d\n",
          std::fabs(height - cpuHeight), kineticErr, apart, maxPos, gpuOverflow);
-  const bool ok = std::fabs(height - cpuHeight) < 1e-4 && kineticErr < 1e-2 && apart <= n / 100 && gpuOverflow == 0 &&
-                  cpuOverflow == 0;
+  const bool ok = std::isfinite(height + kinetic + rotational) && std::fabs(height - cpuHeight) < 1e-4 &&
+                  kineticErr < 1e-2 && apart <= n / 100 && gpuOverflow == 0 && cpuOverflow == 0;
   printf("%s\n", ok ? "CHECK PASSED" : "CHECK FAILED");
   return ok ? 0 : 1;
 }

@@ -5,13 +5,13 @@
 #include "heat.h"
 #include "heat_kernels.cuh"
 
-#define CUDA_TRY(call)                                                                     \
-  do {                                                                                     \
-    cudaError_t err = call;                                                                \
-    if (err != cudaSuccess) {                                                              \
+#define CUDA_TRY(call)                                                                       \
+  do {                                                                                       \
+    cudaError_t err = call;                                                                  \
+    if (err != cudaSuccess) {                                                                \
       fprintf(stderr, "fvm_heat: %s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err)); \
-      exit(EXIT_FAILURE);                                                                  \
-    }                                                                                      \
+      exit(EXIT_FAILURE);                                                                    \
+    }                                                                                        \
   } while (0)
 
 double solveOnGpu(Mesh& mesh, float dt, int steps, float hotWall, float coldWall) {

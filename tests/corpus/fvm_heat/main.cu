@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
   printf("heat content %.6f (initially %.6f)\n", gpuHeat, initial);
   printf("hottest cell %.6f\n", maxT);
   printf("max temperature error %.2e, relative heat error %.2e\n", maxErr, heatErr);
-  const bool ok = maxErr < 1e-5 && heatErr < 1e-5;
+  const bool ok = std::isfinite(gpuHeat) && maxErr < 1e-5 && heatErr < 1e-5;
   printf("%s\n", ok ? "CHECK PASSED" : "CHECK FAILED");
   return ok ? 0 : 1;
 }

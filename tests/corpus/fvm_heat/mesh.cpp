@@ -1,8 +1,8 @@
 // Building the triangle mesh, its faces and the cell-to-face lists.
 #include "mesh.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 Mesh buildMesh(int nx, int ny) {

@@ -1,7 +1,7 @@
 // An unstructured triangle mesh for cell-centred finite volumes.
 #pragma once
-#include <vector>
 #include <vector_types.h>
+#include <vector>
 
 // Boundary faces have no right cell: `right` holds one of these instead.
 enum BoundaryKind { INSULATED = -1, HOT_WALL = -2, COLD_WALL = -3 };
@@ -13,9 +13,9 @@ struct Face {
 };
 
 struct Cell {
-  float T;          // temperature
-  float volume;     // triangle area
-  float k;          // conductivity
+  float T;       // temperature
+  float volume;  // triangle area
+  float k;       // conductivity
   float2 centroid;
 };
 
@@ -27,4 +27,3 @@ struct Mesh {
 
 // The unit square cut into nx * ny squares, each split into two triangles; two materials, a hot disc.
 Mesh buildMesh(int nx, int ny);
-

@@ -5,7 +5,7 @@
 struct Body {
   float3 pos;
   float3 vel;
-  float3 acc;   // acceleration at pos
+  float3 acc;  // acceleration at pos
   float mass;
-  int galaxy;   // 0 or 1
+  int galaxy;  // 0 or 1
 };

@@ -39,9 +39,9 @@ static void momentum(const Body* bodies, int n, double p[3], double* scale) {
     p[0] += double(bodies[i].mass) * bodies[i].vel.x;
     p[1] += double(bodies[i].mass) * bodies[i].vel.y;
     p[2] += double(bodies[i].mass) * bodies[i].vel.z;
-    *scale += bodies[i].mass * std::sqrt(double(bodies[i].vel.x) * bodies[i].vel.x +
-                                         double(bodies[i].vel.y) * bodies[i].vel.y +
-                                         double(bodies[i].vel.z) * bodies[i].vel.z);
+    *scale += bodies[i].mass *
+              std::sqrt(double(bodies[i].vel.x) * bodies[i].vel.x + double(bodies[i].vel.y) * bodies[i].vel.y +
+                        double(bodies[i].vel.z) * bodies[i].vel.z);
   }
 }
 
@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   // Accelerations within 1e-4 of the pull's magnitude; momentum change under 1e-4 of sum(m |v|);
   // energy drift under 1e-3.
   const double dp = std::sqrt((p1[0] - p0[0]) * (p1[0] - p0[0]) + (p1[1] - p0[1]) * (p1[1] - p0[1]) +
-                              (p1[2] - p0[2]) * (p1[2] - p0[2])) / scale0;
+                              (p1[2] - p0[2]) * (p1[2] - p0[2])) /
+                    scale0;
   const double drift = std::fabs((k1 + u1) - (k0 + u0)) / std::fabs(k0 + u0);
   printf("bodies %d, %d steps of %.0e\n", n, steps, cfg.dt);
   printf("energy  %.5f -> %.5f (kinetic %.5f, potential %.5f)\n", k0 + u0, k1 + u1, k1, u1);

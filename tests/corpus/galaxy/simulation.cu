@@ -39,7 +39,8 @@ void makeGalaxies(Body* bodies, int n, unsigned int seed) {
     const float inside = galaxyMass * (1.0f - expf(-r / scale) * (1.0f + r / scale));
     const float speed = sqrtf(inside / fmaxf(r, 1e-3f));
     const float vx = -speed * sinf(phi), vy = speed * cosf(phi);
-    b.vel = make_float3(drift[b.galaxy].x + vx, drift[b.galaxy].y + vy * cosf(tilt), drift[b.galaxy].z + vy * sinf(tilt));
+    b.vel =
+        make_float3(drift[b.galaxy].x + vx, drift[b.galaxy].y + vy * cosf(tilt), drift[b.galaxy].z + vy * sinf(tilt));
     b.acc = make_float3(0, 0, 0);
   }
 }

@@ -4,13 +4,13 @@
 
 #include "kmeans_kernels.cuh"
 
-#define CHECK(call)                                                                                  \
-  do {                                                                                               \
-    const cudaError_t status = (call);                                                               \
-    if (status != cudaSuccess) {                                                                     \
+#define CHECK(call)                                                                                               \
+  do {                                                                                                            \
+    const cudaError_t status = (call);                                                                            \
+    if (status != cudaSuccess) {                                                                                  \
       fprintf(stderr, "kmeans: %s failed at %s:%d: %s\n", #call, __FILE__, __LINE__, cudaGetErrorString(status)); \
-      exit(EXIT_FAILURE);                                                                            \
-    }                                                                                                \
+      exit(EXIT_FAILURE);                                                                                         \
+    }                                                                                                             \
   } while (0)
 
 int kmeansGpu(Point* points, int n, Centroid* centroids, int k, int iterations) {

@@ -12,9 +12,9 @@ typedef struct _Point {
 
 typedef struct {
   float3 pos;
-  float3 sum;        // weighted sum of the member positions
+  float3 sum;  // weighted sum of the member positions
   float weightSum;
-  int count;         // members
+  int count;  // members
 } Centroid;
 
 // Runs `iterations` assignment/update rounds on points in managed memory; returns the last round's

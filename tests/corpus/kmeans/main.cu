@@ -92,8 +92,9 @@ int main(int argc, char** argv) {
   int differ = 0;
   for (int c = 0; c < k; ++c) {
     const Centroid &g = gpuCentroids[c], &r = cpuCentroids[c];
-    maxErr = std::max(maxErr, double(std::max({std::fabs(g.pos.x - r.pos.x), std::fabs(g.pos.y - r.pos.y),
-                                               std::fabs(g.pos.z - r.pos.z)})));
+    maxErr = std::max(
+        maxErr,
+        double(std::max({std::fabs(g.pos.x - r.pos.x), std::fabs(g.pos.y - r.pos.y), std::fabs(g.pos.z - r.pos.z)})));
   }
   for (int i = 0; i < n; ++i) {
     if (points[i].cluster != cpuPoints[i].cluster) ++differ;
@@ -108,7 +109,7 @@ int main(int argc, char** argv) {
          gpuCentroids[0].pos.z, gpuCentroids[0].count);
   printf("max centre error %.2e, points in another cluster %d\n", maxErr, differ);
   cudaFree(points);
-  const bool ok = maxErr < 1e-3 && differ <= n / 1000;
+  const bool ok = std::isfinite(inertia) && maxErr < 1e-3 && differ <= n / 1000;
   printf("%s\n", ok ? "CHECK PASSED" : "CHECK FAILED");
   return ok ? 0 : 1;
 }

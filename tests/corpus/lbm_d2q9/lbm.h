@@ -13,7 +13,7 @@ typedef struct {
   float rho;   // density and velocity of the last collision
   float ux;
   float uy;
-  int flags;   // CellType
+  int flags;  // CellType
 } Cell;
 
 // The D2Q9 velocity set: rest, four axes, four diagonals.
@@ -24,7 +24,7 @@ static const int kOpposite[9] = {0, 3, 4, 1, 2, 7, 8, 5, 6};
 
 struct LbmParams {
   int nx, ny;
-  float omega;    // 1 / relaxation time
+  float omega;  // 1 / relaxation time
   float lidSpeed;
 };
 

@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
   printf("kinetic energy %.5e\n", energy);
   printf("centre u       %.5f %.5f\n", centre.ux, centre.uy);
   printf("max velocity error %.2e, max population error %.2e\n", maxU, maxF);
-  const bool ok = maxU < 1e-5 && maxF < 1e-5;
+  const bool ok = std::isfinite(mass + energy) && maxU < 1e-5 && maxF < 1e-5;
   printf("%s\n", ok ? "CHECK PASSED" : "CHECK FAILED");
   return ok ? 0 : 1;
 }

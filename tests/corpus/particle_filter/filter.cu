@@ -6,13 +6,13 @@
 
 #include "pf_kernels.cuh"
 
-#define CU(call)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (call);                                                                  \
-    if (e_ != cudaSuccess) {                                                                  \
+#define CU(call)                                                                                    \
+  do {                                                                                              \
+    cudaError_t e_ = (call);                                                                        \
+    if (e_ != cudaSuccess) {                                                                        \
       fprintf(stderr, "particle_filter: %s (%s:%d)\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      exit(1);                                                                                \
-    }                                                                                         \
+      exit(1);                                                                                      \
+    }                                                                                               \
   } while (0)
 
 static const int kScanThreads = 1024;

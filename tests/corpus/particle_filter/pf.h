@@ -18,8 +18,8 @@ struct Particle {
 };
 
 struct Control {
-  float speed;     // distance per step
-  float turn;      // heading change per step
+  float speed;  // distance per step
+  float turn;   // heading change per step
 };
 
 struct NoiseModel {

@@ -81,10 +81,22 @@ static void cpuSteps(std::vector<P>& ps, const SimParams& prm, int steps) {
       q.vy += prm.dt * q.ay;
       q.x += prm.dt * q.vx;
       q.y += prm.dt * q.vy;
-      if (q.x < lo) { q.x = lo + (lo - q.x); q.vx = -real_t(0.5) * q.vx; }
-      if (q.x > hi) { q.x = hi - (q.x - hi); q.vx = -real_t(0.5) * q.vx; }
-      if (q.y < lo) { q.y = lo + (lo - q.y); q.vy = -real_t(0.5) * q.vy; }
-      if (q.y > hi) { q.y = hi - (q.y - hi); q.vy = -real_t(0.5) * q.vy; }
+      if (q.x < lo) {
+        q.x = lo + (lo - q.x);
+        q.vx = -real_t(0.5) * q.vx;
+      }
+      if (q.x > hi) {
+        q.x = hi - (q.x - hi);
+        q.vx = -real_t(0.5) * q.vx;
+      }
+      if (q.y < lo) {
+        q.y = lo + (lo - q.y);
+        q.vy = -real_t(0.5) * q.vy;
+      }
+      if (q.y > hi) {
+        q.y = hi - (q.y - hi);
+        q.vy = -real_t(0.5) * q.vy;
+      }
     }
   }
 }
@@ -130,14 +142,15 @@ int main(int argc, char** argv) {
     ySum += host[i].y;
     kinetic += 0.5 * prm.mass * (host[i].vx * host[i].vx + host[i].vy * host[i].vy);
     maxRho = std::max(maxRho, std::fabs(double(host[i].rho - reference[i].rho)) / reference[i].rho);
-    maxPos = std::max(maxPos, double(std::max(std::fabs(host[i].x - reference[i].x), std::fabs(host[i].y - reference[i].y))));
+    maxPos = std::max(maxPos,
+                      double(std::max(std::fabs(host[i].x - reference[i].x), std::fabs(host[i].y - reference[i].y))));
   }
   printf("particles %d, steps %d, grid %dx%d\n", n, steps, prm.gridDim, prm.gridDim);
   printf("mean density   %.2f\n", rhoSum / n);
   printf("mean height    %.6f\n", ySum / n);
   printf("kinetic energy %.4e\n", kinetic);
   printf("max rel density error %.2e, max position error %.2e\n", maxRho, maxPos);
-  const bool ok = maxRho < 1e-3 && maxPos < 1e-5 * prm.boxSize;
+  const bool ok = std::isfinite(rhoSum + ySum + kinetic) && maxRho < 1e-3 && maxPos < 1e-5 * prm.boxSize;
   printf("%s\n", ok ? "CHECK PASSED" : "CHECK FAILED");
   return ok ? 0 : 1;
 }

@@ -23,15 +23,15 @@ struct Particle {
 };
 
 struct SimParams {
-  float h;             // smoothing length, also the grid cell size
-  float mass;          // particle mass
+  float h;     // smoothing length, also the grid cell size
+  float mass;  // particle mass
   float restDensity;
-  float stiffness;     // equation of state: p = k (rho - rho0)
+  float stiffness;  // equation of state: p = k (rho - rho0)
   float viscosity;
   float gravity;
   float dt;
-  float boxSize;       // the domain is [0, boxSize)^2
-  int gridDim;         // cells per side
+  float boxSize;  // the domain is [0, boxSize)^2
+  int gridDim;    // cells per side
 };
 
 // Normalised 2D kernels (Mueller et al. 2003).

@@ -6,14 +6,13 @@
 #include "sph.h"
 #include "sph_kernels.cuh"
 
-
-#define CUDA_CHECK(call)                                                                      \
-  do {                                                                                        \
-    cudaError_t err_ = (call);                                                                \
-    if (err_ != cudaSuccess) {                                                                \
+#define CUDA_CHECK(call)                                                                       \
+  do {                                                                                         \
+    cudaError_t err_ = (call);                                                                 \
+    if (err_ != cudaSuccess) {                                                                 \
       fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-      exit(1);                                                                                \
-    }                                                                                         \
+      exit(1);                                                                                 \
+    }                                                                                          \
   } while (0)
 
 void uploadParams(const SimParams& params) { CUDA_CHECK(cudaMemcpyToSymbol(c_params, &params, sizeof(params))); }

@@ -81,8 +81,14 @@ __global__ void computeForces(Particle<Real>* particles, int n, const int* cellS
 
 template <typename Real>
 __device__ void reflect(Real& pos, Real& vel, Real lo, Real hi) {
-  if (pos < lo) { pos = lo + (lo - pos); vel = -Real(0.5) * vel; }
-  if (pos > hi) { pos = hi - (pos - hi); vel = -Real(0.5) * vel; }
+  if (pos < lo) {
+    pos = lo + (lo - pos);
+    vel = -Real(0.5) * vel;
+  }
+  if (pos > hi) {
+    pos = hi - (pos - hi);
+    vel = -Real(0.5) * vel;
+  }
 }
 
 template <typename Real>
