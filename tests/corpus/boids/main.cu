@@ -62,8 +62,8 @@ static void referenceSteps(std::vector<Boid>& boids, const FlockRules& r, int st
 }
 
 int main(int argc, char** argv) {
-  const int n = argc > 1 ? std::max(64, atoi(argv[1])) : 131072;
-  const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 10;
+  const int n = argc > 1 ? std::max(64, atoi(argv[1])) : 16384;
+  const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 6;
 
   FlockRules rules;
   rules.radius = 1.0f;

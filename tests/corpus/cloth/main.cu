@@ -44,8 +44,8 @@ static void referenceSteps(const ClothMesh& mesh, std::vector<Particle>& ps, con
 }
 
 int main(int argc, char** argv) {
-  const int side = argc > 1 ? std::max(4, atoi(argv[1])) : 512;
-  const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 40;
+  const int side = argc > 1 ? std::max(4, atoi(argv[1])) : 256;
+  const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 30;
   const float spacing = 1.0f / side;
 
   ClothParams prm;

@@ -56,8 +56,8 @@ static void referenceDem(std::vector<Grain>& grains, const DemParams& p, int ste
 }
 
 int main(int argc, char** argv) {
-  const int n = argc > 1 ? std::max(1024, atoi(argv[1])) : 32768;
-  const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 100;
+  const int n = argc > 1 ? std::max(1024, atoi(argv[1])) : 8192;
+  const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 80;
   const int columns = 32, layers = (n + columns * columns - 1) / (columns * columns);
   const float spacing = 1.0f;
 

@@ -60,7 +60,7 @@ static double referenceSolve(Mesh& m, float dt, int steps, float hot, float cold
 }
 
 int main(int argc, char** argv) {
-  const int n = argc > 1 ? std::max(4, atoi(argv[1])) : 512;
+  const int n = argc > 1 ? std::max(4, atoi(argv[1])) : 256;
   const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 100;
   const float hot = 1.0f, cold = 0.0f;
 

@@ -57,7 +57,7 @@ static int kmeansCpu(std::vector<Point>& points, std::vector<Centroid>& centroid
 }
 
 int main(int argc, char** argv) {
-  const int n = argc > 1 ? std::max(1024, atoi(argv[1])) : 500000;
+  const int n = argc > 1 ? std::max(1024, atoi(argv[1])) : 400000;
   const int k = argc > 2 ? std::min(KMEANS_MAX_K, std::max(2, atoi(argv[2]))) : 32;
   const int iterations = argc > 3 ? std::max(1, atoi(argv[3])) : 10;
 

@@ -1,7 +1,7 @@
 // D2Q9 lattice Boltzmann (BGK) for a lid-driven cavity.
 #pragma once
 
-#if !defined(__NVCC__) && !defined(__CUDACC__)
+#if !defined(__NVCC__) && !defined(__CUDACC__) && !defined(__host__)
 #define __host__
 #define __device__
 #endif

@@ -43,7 +43,7 @@ static void referenceStep(std::vector<Cell>& cur, std::vector<Cell>& next, const
 }
 
 int main(int argc, char** argv) {
-  const int side = argc > 1 ? std::max(8, atoi(argv[1])) : 192;
+  const int side = argc > 1 ? std::max(8, atoi(argv[1])) : 128;
   const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 200;
   LbmParams p;
   p.nx = p.ny = side;

@@ -63,8 +63,8 @@ static void estimate(const std::vector<Particle>& ps, double& x, double& y) {
 }
 
 int main(int argc, char** argv) {
-  const int n = argc > 1 ? std::max(1024, atoi(argv[1])) : 262144;
-  const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 30;
+  const int n = argc > 1 ? std::max(1024, atoi(argv[1])) : 65536;
+  const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 25;
   const int m = 16;
   const NoiseModel noise = {0.05f, 0.01f, 1.0f};
 

@@ -102,7 +102,7 @@ static void cpuSteps(std::vector<P>& ps, const SimParams& prm, int steps) {
 }
 
 int main(int argc, char** argv) {
-  const int n = argc > 1 ? std::max(16, atoi(argv[1])) : 65536;
+  const int n = argc > 1 ? std::max(16, atoi(argv[1])) : 32768;
   const int steps = argc > 2 ? std::max(1, atoi(argv[2])) : 20;
 
   // The fluid block fills half of the box side; the smoothing length is two particle spacings.

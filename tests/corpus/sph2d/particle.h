@@ -2,7 +2,7 @@
 #pragma once
 #include <cmath>
 
-#ifndef __CUDACC__
+#if !defined(__CUDACC__) && !defined(__host__)  // a host compiler without the CUDA headers
 #define __host__
 #define __device__
 #endif
