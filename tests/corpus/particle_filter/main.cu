@@ -52,14 +52,17 @@ static void referenceFilter(std::vector<Particle>& ps, const std::vector<float2>
   }
 }
 
-static void estimate(const std::vector<Particle>& ps, double& x, double& y) {
-  x = y = 0;
+// Mean position of the particles and their spread (root mean square distance from the mean).
+static void estimate(const std::vector<Particle>& ps, double& x, double& y, double& spread) {
+  x = y = spread = 0;
   for (const Particle& p : ps) {
     x += p.x;
     y += p.y;
   }
   x /= ps.size();
   y /= ps.size();
+  for (const Particle& p : ps) spread += (p.x - x) * (p.x - x) + (p.y - y) * (p.y - y);
+  spread = std::sqrt(spread / ps.size());
 }
 
 int main(int argc, char** argv) {
@@ -91,21 +94,21 @@ int main(int argc, char** argv) {
   runFilter(gpu.data(), n, landmarks.data(), m, ranges.data(), controls.data(), steps, noise);
   referenceFilter(cpu, landmarks, ranges, controls, steps, noise);
 
-  // The estimates within 0.05 of each other and within 2 of the truth; at most 1% of the particles
-  // farther than 1e-3 from their CPU counterpart.
-  double gx, gy, cx, cy;
-  estimate(gpu, gx, gy);
-  estimate(cpu, cx, cy);
-  int apart = 0;
-  for (int i = 0; i < n; ++i)
-    if (std::fabs(gpu[i].x - cpu[i].x) > 1e-3f || std::fabs(gpu[i].y - cpu[i].y) > 1e-3f) ++apart;
+  // Resampling picks particles by comparing cumulative weights, so a last-bit difference between the
+  // GPU's and the CPU's exp/log/sin/cos sends some particles to other ancestors, and the two clouds
+  // then differ particle by particle: the check compares the clouds. The estimates within 0.05 of each
+  // other and within 2 of the truth, the spreads within 10%.
+  double gx, gy, gs, cx, cy, cs;
+  estimate(gpu, gx, gy, gs);
+  estimate(cpu, cx, cy, cs);
   const double estimateErr = std::max(std::fabs(gx - cx), std::fabs(gy - cy));
+  const double spreadErr = std::fabs(gs - cs) / std::max(cs, 1e-12);
   const double trackingErr = std::hypot(gx - rx, gy - ry);
   printf("particles %d, %d landmarks, %d steps\n", n, m, steps);
   printf("truth    %.3f %.3f\n", rx, ry);
-  printf("estimate %.3f %.3f (off by %.3f)\n", gx, gy, trackingErr);
-  printf("gpu vs cpu: estimate %.2e apart, %d particles apart\n", estimateErr, apart);
-  const bool ok = estimateErr < 0.05 && trackingErr < 2.0 && apart <= n / 100;
+  printf("estimate %.3f %.3f (off by %.3f), spread %.4f\n", gx, gy, trackingErr, gs);
+  printf("gpu vs cpu: estimates %.2e apart, spreads %.2e apart (relative)\n", estimateErr, spreadErr);
+  const bool ok = estimateErr < 0.05 && spreadErr < 0.1 && trackingErr < 2.0;
   printf("%s\n", ok ? "CHECK PASSED" : "CHECK FAILED");
   return ok ? 0 : 1;
 }
