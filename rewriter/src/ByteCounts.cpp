@@ -116,7 +116,9 @@ bool UseCollector::refuseByteCount(const clang::CallExpr* call, const clang::Fun
   bool refused = false;
   for (const EntityExpr& target : targets) {
     const PlannedStruct& planned = *target.info->planned;
-    if (!planned.layout || !planned.definition || planned.definition->isInvalidDecl()) continue;
+    if (!planned.layout || !planned.definition || planned.definition->isInvalidDecl() ||
+        planned.definition->isDependentContext())
+      continue;
     uint64_t size = context_.getASTRecordLayout(planned.definition).getSize().getQuantity();
     ByteCount count = ByteCountReader(context_, structs_, planned, size).read(bytes);
     if (count.whole || !count.usesSizeof) continue;

@@ -182,7 +182,13 @@ std::string realPath(const std::string& path) {
 static std::string messageOf(const std::string& rendered) {
   llvm::StringRef line = llvm::StringRef(rendered).split('\n').first;
   for (llvm::StringRef kind : {"warning: ", "note: ", "error: "})
-    if (size_t at = line.find(kind); at != llvm::StringRef::npos) return line.drop_front(at + kind.size()).str();
+    if (size_t at = line.find(kind); at != llvm::StringRef::npos) {
+      line = line.drop_front(at + kind.size());
+      break;
+    }
+  // "cannot change the layout of 'S': why" -> "why": the struct is named where the reason is shown.
+  if (line.starts_with("cannot change the layout of '"))
+    if (size_t at = line.find("': "); at != llvm::StringRef::npos) line = line.drop_front(at + 3);
   return line.str();
 }
 

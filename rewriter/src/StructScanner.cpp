@@ -139,6 +139,8 @@ FieldFacts StructScanner::describeField(const clang::FieldDecl* field) {
     facts.pointerType = named + "*";
     facts.pointerDecl = named + "* @";
   }
+  // A class template's pattern (refused in checkShape) has fields of no size yet.
+  if (field->getType()->isDependentType() || field->getType()->isIncompleteType()) return facts;
   facts.size = context_.getTypeSizeInChars(field->getType()).getQuantity();
   facts.align = context_.getTypeAlignInChars(field->getType()).getQuantity();
   facts.isArray = field->getType()->isArrayType();
@@ -226,7 +228,7 @@ void StructScanner::checkShape(const clang::RecordDecl* record, const DeviceLayo
     else if (type->isArrayType() && hasUnnamedSpelling(clang::QualType(type->getBaseElementTypeUnsafe(), 0).getAsString()))
       refuse(field->getLocation(), name + "is an array of a type without a name, which its split arrays would "
                                           "have to spell");
-    else if (context_.getTypeAlignInChars(type).getQuantity() > 16)
+    else if (!type->isDependentType() && !type->isIncompleteType() && context_.getTypeAlignInChars(type).getQuantity() > 16)
       refuse(field->getLocation(), name + "is aligned to more than 16 bytes, more than new[] guarantees for "
                                           "the host staging buffer");
   }
