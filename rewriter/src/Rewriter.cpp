@@ -180,10 +180,14 @@ std::string realPath(const std::string& path) {
 
 // The message of a rendered diagnostic: its first line after "warning: " (or "note: ").
 static std::string messageOf(const std::string& rendered) {
-  llvm::StringRef line = llvm::StringRef(rendered).split('\n').first;
-  for (llvm::StringRef kind : {"warning: ", "note: ", "error: "})
-    if (size_t at = line.find(kind); at != llvm::StringRef::npos) return line.drop_front(at + kind.size()).str();
-  return line.str();
+  // A diagnostic in a header starts with "In file included from" lines; the message is on the first line
+  // that names its kind.
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(rendered).split(lines, '\n');
+  for (llvm::StringRef line : lines)
+    for (llvm::StringRef kind : {"warning: ", "note: ", "error: "})
+      if (size_t at = line.find(kind); at != llvm::StringRef::npos) return line.drop_front(at + kind.size()).str();
+  return lines.empty() ? std::string() : lines.front().str();
 }
 
 llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector<std::string>& sources,
