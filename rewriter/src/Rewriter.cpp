@@ -180,16 +180,24 @@ std::string realPath(const std::string& path) {
 
 // The message of a rendered diagnostic: its first line after "warning: " (or "note: ").
 static std::string messageOf(const std::string& rendered) {
-  llvm::StringRef line = llvm::StringRef(rendered).split('\n').first;
-  for (llvm::StringRef kind : {"warning: ", "note: ", "error: "})
-    if (size_t at = line.find(kind); at != llvm::StringRef::npos) {
-      line = line.drop_front(at + kind.size());
-      break;
-    }
+  // A diagnostic in a header starts with "In file included from" lines; the message is on the first line
+  // that names its kind.
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(rendered).split(lines, '\n');
+  llvm::StringRef message = lines.empty() ? llvm::StringRef() : lines.front();
+  for (llvm::StringRef line : lines) {
+    bool found = false;
+    for (llvm::StringRef kind : {"warning: ", "note: ", "error: "})
+      if (size_t at = line.find(kind); !found && at != llvm::StringRef::npos) {
+        message = line.drop_front(at + kind.size());
+        found = true;
+      }
+    if (found) break;
+  }
   // "cannot change the layout of 'S': why" -> "why": the struct is named where the reason is shown.
-  if (line.starts_with("cannot change the layout of '"))
-    if (size_t at = line.find("': "); at != llvm::StringRef::npos) line = line.drop_front(at + 3);
-  return line.str();
+  if (message.starts_with("cannot change the layout of '"))
+    if (size_t at = message.find("': "); at != llvm::StringRef::npos) message = message.drop_front(at + 3);
+  return message.str();
 }
 
 llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector<std::string>& sources,
