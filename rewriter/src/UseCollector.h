@@ -91,7 +91,8 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // --- TemplateClones.cpp: a device array passed to a function template gets a non-template
   // overload of it for the device struct, right after the template ---
   bool handleTemplateCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
-  void cloneSpecialization(const clang::FunctionDecl* spec, const EntityInfo& param);
+  // The refusal of the clone, empty where it was written.
+  std::string cloneSpecialization(const clang::FunctionDecl* spec, const EntityInfo& param);
   // Replaces the callee's name with the helper's, and a void-pointer cast around `arg` by `arg`.
   bool renameCall(const clang::CallExpr* call, const std::string& helper, std::vector<Edit>& out);
   bool uncastArg(const clang::Expr* arg, const clang::Expr* inner, std::vector<Edit>& out);
@@ -174,7 +175,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::map<std::pair<const void*, unsigned>, std::vector<const clang::DeclaratorDecl*>> groups_;  // declarations sharing one type
   std::vector<const clang::DeclRefExpr*> functionRefs_;           // functions with entity parameters
   std::set<const clang::Expr*> callees_;
-  std::set<const clang::FunctionDecl*> cloned_;
+  std::map<const clang::FunctionDecl*, std::string> cloned_;  // template specializations -> refusal
   // Functions taking an element by reference: why they get no overload (nullopt: they do, with these edits).
   std::map<const clang::FunctionDecl*, std::optional<std::string>> refClones_;
   std::map<const clang::FunctionDecl*, std::vector<Edit>> refCloneEdits_;
