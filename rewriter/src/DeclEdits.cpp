@@ -66,7 +66,7 @@ void UseCollector::declareEntity(const clang::DeclaratorDecl* decl, const Entity
   if (function) {
     if (llvm::isa<clang::CXXMethodDecl>(function))
       return refuseDecl(name + " is a parameter of a member function or lambda (not handled yet)");
-    if (function != cloning_ &&
+    if (function != cloning_ && !rewrittenTemplate(function) &&
         (function->isTemplated() || function->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate))
       return refuseDecl(name + " is a parameter of a template (not handled yet)");
     if (parm->hasDefaultArg()) return refuseDecl(name + " has a default argument");

@@ -32,7 +32,7 @@ class ParamUses : public clang::RecursiveASTVisitor<ParamUses> {
 
 bool UseCollector::handleTemplateCall(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
   if (callee->getTemplatedKind() != clang::FunctionDecl::TK_FunctionTemplateSpecialization ||
-      llvm::isa<clang::CXXMethodDecl>(callee))
+      llvm::isa<clang::CXXMethodDecl>(callee) || rewrittenTemplate(callee))
     return false;
   const clang::FunctionDecl* pattern = callee->getTemplateInstantiationPattern();
   if (!pattern || !pattern->hasBody() || !callee->hasBody()) return false;

@@ -49,7 +49,9 @@ const UseCollector::EntityInfo* UseCollector::entityOf(const clang::ValueDecl* d
     if (const clang::RecordDecl* record = decl->getType()->getPointeeType()->getAsRecordDecl()) {
       if (const PlannedStruct* planned = structs_.planned(record)) {
         std::string key;
-        if (const auto* parm = llvm::dyn_cast_or_null<clang::ParmVarDecl>(var)) {
+        if (auto instances = var ? instanceKey(var) : std::nullopt) {
+          key = *instances;  // in a template rewritten in its own text: one entity for all instances
+        } else if (const auto* parm = llvm::dyn_cast_or_null<clang::ParmVarDecl>(var)) {
           if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext()))
             if (std::string usr = usrOf(function->getCanonicalDecl()); !usr.empty())
               key = usr + "#" + std::to_string(parm->getFunctionScopeIndex());
@@ -155,13 +157,13 @@ bool UseCollector::afterDefinition(const EntityInfo& info, clang::SourceLocation
 
 bool UseCollector::VisitVarDecl(clang::VarDecl* var) {
   if (!llvm::isa<clang::ParmVarDecl>(var) && var->getBeginLoc().isValid() && !var->isImplicit())
-    groups_[{cloning_, var->getBeginLoc().getRawEncoding()}].push_back(var);
+    groups_[{reading(), var->getBeginLoc().getRawEncoding()}].push_back(var);
   if (const EntityInfo* info = entityOf(var)) declareEntity(var, *info);
   return true;
 }
 
 bool UseCollector::VisitFieldDecl(clang::FieldDecl* field) {
-  if (field->getBeginLoc().isValid()) groups_[{cloning_, field->getBeginLoc().getRawEncoding()}].push_back(field);
+  if (field->getBeginLoc().isValid()) groups_[{reading(), field->getBeginLoc().getRawEncoding()}].push_back(field);
   if (const EntityInfo* info = entityOf(field)) declareEntity(field, *info);
   return true;
 }
@@ -349,8 +351,9 @@ bool UseCollector::VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr
 // host) links the two; an S* parameter that receives anything else must keep its type.
 void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
   if (sm_.isInSystemHeader(callee->getLocation()) || handleTemplateCall(call, callee)) return;
-  bool plain = callee->getTemplatedKind() == clang::FunctionDecl::TK_NonTemplate &&
-               !llvm::isa<clang::CXXMethodDecl>(callee);
+  bool plain = (callee->getTemplatedKind() == clang::FunctionDecl::TK_NonTemplate &&
+                !llvm::isa<clang::CXXMethodDecl>(callee)) ||
+               rewrittenTemplate(callee);
   for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
     const clang::Expr* arg = call->getArg(i);
     EntityExpr argEntity = entityExpr(arg);

@@ -43,6 +43,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr);
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref);
   bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup);
+  bool TraverseFunctionTemplateDecl(clang::FunctionTemplateDecl* tmpl);
 
  private:
   struct EntityInfo {
@@ -97,6 +98,18 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool renameCall(const clang::CallExpr* call, const std::string& helper, std::vector<Edit>& out);
   bool uncastArg(const clang::Expr* arg, const clang::Expr* inner, std::vector<Edit>& out);
   bool afterDefinition(const EntityInfo& info, clang::SourceLocation loc) const;
+
+  // --- TemplateInstances.cpp: function templates naming the struct directly (`Atom* atoms` in a
+  // kernel templated on precision) are read through their instances and rewritten in their text ---
+  // Whether `tmpl` is read so: it is defined, instantiated, and no instance gets the struct
+  // through a type parameter.
+  bool readsInstances(const clang::FunctionTemplateDecl* tmpl);
+  // The template `function` is the pattern or an instance of, when it is read so; else null.
+  const clang::FunctionTemplateDecl* rewrittenTemplate(const clang::FunctionDecl* function);
+  // One key for a parameter or local of such a template, shared by its pattern and instances.
+  std::optional<std::string> instanceKey(const clang::VarDecl* var);
+  // The function whose text the declarations being read belong to, when not the unit's own.
+  const clang::FunctionDecl* reading() const { return cloning_ ? cloning_ : instance_; }
 
   // --- DeclEdits.cpp: declarations of entities, and whole-unit checks ---
   void declareEntity(const clang::DeclaratorDecl* var, const EntityInfo& info);
@@ -182,6 +195,8 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::set<const clang::InitListExpr*> lists_;  // aggregate initializers already read
   std::set<const clang::VarDecl*> buffers_;     // untyped buffers already read
   const clang::FunctionDecl* cloning_ = nullptr;  // the specialization being read for its clone
+  const clang::FunctionDecl* instance_ = nullptr;  // the instance being read for its template's text
+  std::map<const clang::FunctionTemplateDecl*, bool> readsInstances_;
 };
 
 // Prefix of every refusal: "cannot change the layout of 'S': ".

@@ -89,8 +89,11 @@ bool UseCollector::rewriteWholeElement(const clang::ArraySubscriptExpr* subscrip
              op && op->getOperator() == clang::OO_Equal && op->getNumArgs() == 2) {
     if (op->getArg(1)->IgnoreParenImpCasts() == subscript) load = true;
     else if (op->getArg(0)->IgnoreParens() == subscript) {
+      // A statement: its value is not used. `p[i] = f(...)` wraps the statement in the cleanup of f's
+      // temporary, which is not a use.
       const clang::Stmt* user = parentOf(op);
-      store = !user || !llvm::isa<clang::Expr>(user);  // a statement: its value is not used
+      while (user && llvm::isa<clang::ExprWithCleanups>(user)) user = parentOf(user);
+      store = !user || !llvm::isa<clang::Expr>(user);
       value = op->getArg(1);
     }
   } else if (param && param->getType()->isLValueReferenceType()) {

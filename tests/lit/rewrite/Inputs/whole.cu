@@ -1,6 +1,11 @@
 // Whole elements in device code: copies gather the fields, statements p[i] = q scatter them.
 struct P { float x, y; float w[2]; int id; };
 
+__device__ P shifted(P v, float by) {
+  v.x += by;
+  return v;
+}
+
 __global__ void k(P* p, P* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
@@ -10,6 +15,7 @@ __global__ void k(P* p, P* out, int n) {
   out[i] = q;          // scatter
   out[i] = p[i];
   q = p[0];
+  out[i] = shifted(q, 1.0f);  // a call's result, scattered
 }
 
 int main() {
