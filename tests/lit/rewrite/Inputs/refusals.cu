@@ -1,5 +1,5 @@
 // One struct per reason a use cannot be rewritten yet; every one keeps its layout, while K, used
-// only in ways that can be rewritten, still changes.
+// only in ways that can be rewritten, still changes (and so does E).
 #include <cstring>
 
 #define RHO(c, i) c[i].rho
@@ -8,7 +8,7 @@ struct A { float rho, u; };   // field access inside a macro body
 struct B { float x, y; };     // a reference to a whole element
 struct C { float x, y; };     // an element's address stored away
 struct D { float x, y; };     // cast to char*
-struct E { float x, y; };     // passed to a template kernel
+struct E { float x, y; };     // passed to a kernel template: rewritten in its text
 struct F { float x, y; };     // kernel also launched with a host array from new[]
 struct G { float x, y; };     // passed to a function the sources do not define
 struct H { float x, y; };     // handed to inline PTX
