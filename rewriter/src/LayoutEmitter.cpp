@@ -491,18 +491,21 @@ class Emitter {
     }
     for (const FieldFacts& f : def_.fields)
       line("  " + (f.isArray ? withName(f.valueDecl, "(&" + f.name + ")") : f.type + "& " + f.name) + ";");
+    // The whole value's name must not hide a member (a field named `v`).
+    std::string v = "v";
+    while (llvm::any_of(def_.fields, [&](const FieldFacts& f) { return f.name == v; }) || v == "r") v += "_";
     line("  __host__ __device__ operator " + s() + "() const {");
-    line("    " + s() + " v;");
+    line("    " + s() + " " + v + ";");
     for (const FieldFacts& f : def_.fields) {
       out_ += "  ";
-      assign("v." + f.name, f.name, f.name);
+      assign(v + "." + f.name, f.name, f.name);
     }
-    line("    return v;");
+    line("    return " + v + ";");
     line("  }");
-    line("  __host__ __device__ " + ref + "& operator=(const " + s() + "& v) {");
+    line("  __host__ __device__ " + ref + "& operator=(const " + s() + "& " + v + ") {");
     for (const FieldFacts& f : def_.fields) {
       out_ += "  ";
-      assign(f.name, "v." + f.name, f.name);
+      assign(f.name, v + "." + f.name, f.name);
     }
     line("    return *this;");
     line("  }");

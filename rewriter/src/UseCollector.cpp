@@ -350,7 +350,8 @@ bool UseCollector::VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr
 // Passing an entity (or `p + off`) to an S* parameter of a plain function (kernel, __device__ or
 // host) links the two; an S* parameter that receives anything else must keep its type.
 void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
-  if (sm_.isInSystemHeader(callee->getLocation()) || handleTemplateCall(call, callee)) return;
+  if (handleSwap(call, callee) || sm_.isInSystemHeader(callee->getLocation()) || handleTemplateCall(call, callee))
+    return;
   bool plain = (callee->getTemplatedKind() == clang::FunctionDecl::TK_NonTemplate &&
                 !llvm::isa<clang::CXXMethodDecl>(callee)) ||
                rewrittenTemplate(callee);
@@ -375,6 +376,19 @@ void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::Func
              arg->getSourceRange());
     }
   }
+}
+
+// `std::swap(a, b)` of two arrays of one struct (double buffering): the device structs swap as the
+// pointers did, so the two change layout together and the call stays.
+bool UseCollector::handleSwap(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
+  if (call->getNumArgs() != 2 || !callee->isInStdNamespace() || callee->getName() != "swap") return false;
+  const clang::Expr* a = directRef(call->getArg(0));
+  const clang::Expr* b = directRef(call->getArg(1));
+  if (!a || !b || entityOfRef(a)->planned != entityOfRef(b)->planned) return false;
+  consume(a);
+  consume(b);
+  facts_.links.emplace_back(entityOfRef(a)->key, entityOfRef(b)->key);
+  return true;
 }
 
 }  // namespace relayout::rw

@@ -87,6 +87,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool refuseUnsupportedRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   bool handleFreeLoop(const clang::CXXForRangeStmt* loop);
   void handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  bool handleSwap(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   // --- UntypedBuffers.cpp: `char* buf` allocated with cudaMalloc and cast to S* at a launch ---
   bool handleBufferCast(const clang::Expr* arg, const EntityInfo& param);
   // --- TemplateClones.cpp: a device array passed to a function template gets a non-template

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Rewrites every corpus application (tests/corpus/apps.txt) to one forced layout with relayout and
+# builds the rewritten copy with the application's own build, for a GPU comparison with the
+# originals that scripts/corpus/build.sh builds.
+#
+#   scripts/corpus/rewrite.sh OUTDIR [--layout soa|aos] [APP...]
+#
+# For each app: the sources tests/corpus/sources.txt lists are instrumented (for their site maps)
+# and rewritten with `relayout rewrite --layout L` into OUTDIR/LAYOUT/APP/out; the summary lines
+# (which struct was applied, or why not) go to OUTDIR/LAYOUT/APP/rewrite.log. When at least one
+# struct was applied, a copy of the app with the rewritten files laid over it is built like
+# build.sh builds the original, and the program goes to OUTDIR/LAYOUT/bin/APP.
+# A table (app, structs applied, refused, built) goes to OUTDIR/LAYOUT/rewrite.md and stdout.
+# Environment: RELAYOUT (default: build/tool/relayout under the repository).
+# Exit status: the number of apps whose rewrite or build failed outright (a struct refused with a
+# reason is not a failure).
+set -u -o pipefail
+usage() { echo "usage: scripts/corpus/rewrite.sh OUTDIR [--layout soa|aos] [APP...]" >&2; exit 2; }
+[ $# -ge 1 ] || usage
+out="$1"; shift
+layout=soa
+if [ "${1:-}" = "--layout" ]; then layout="${2:-}"; shift 2 || usage; fi
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+corpus="$root/tests/corpus"
+relayout="${RELAYOUT:-$root/build/tool/relayout}"
+[ -x "$relayout" ] || { echo "rewrite.sh: $relayout is not built" >&2; exit 2; }
+mkdir -p "$out" && out="$(cd "$out" && pwd)/$layout"
+apps=("$@")
+[ ${#apps[@]} -gt 0 ] || mapfile -t apps < <(awk 'NF {print $1}' "$corpus/apps.txt")
+mkdir -p "$out/bin"
+table="$out/rewrite.md"
+echo "| app | applied | not applied | built |" > "$table"
+echo "|---|---|---|---|" >> "$table"
+failed=0
+for app in "${apps[@]}"; do
+  line=$(awk -v a="$app" '$1 == a' "$corpus/sources.txt")
+  [ -n "$line" ] || { echo "rewrite.sh: $app is not in tests/corpus/sources.txt" >&2; failed=$((failed + 1)); continue; }
+  read -r -a words <<< "${line#* }"
+  files=() flags=() seen=0
+  for w in "${words[@]}"; do
+    if [ "$w" = "--" ]; then seen=1; elif [ $seen = 0 ]; then files+=("$w"); else flags+=("$w"); fi
+  done
+  work="$out/$app"
+  rm -rf "$work" && mkdir -p "$work"
+  sites=()
+  ( cd "$corpus/$app" && "$relayout" instrument "${files[@]}" -o "$work/inst" -- "${flags[@]}" ) > "$work/instrument.log" 2>&1
+  for f in "${files[@]}"; do sites+=(--sites "$work/inst/${f%.*}.sites.json"); done
+  ( cd "$corpus/$app" && "$relayout" rewrite "${sites[@]}" --layout "$layout" "${files[@]}" -o "$work/out" \
+      -- "${flags[@]}" ) > "$work/rewrite.log" 2>&1
+  applied=$(grep -c "layout applied$" "$work/rewrite.log")
+  refused=$(grep -c "layout not applied" "$work/rewrite.log")
+  built=no
+  if [ "$applied" -gt 0 ]; then
+    binary=$(awk -v a="$app" '$1 == a {print $2}' "$corpus/apps.txt")
+    cp -r "$corpus/$app" "$work/src" && cp "$work/out"/* "$work/src/"
+    if ( cd "$work/src" && if [ -f Makefile ]; then make -s > build.log 2>&1; \
+         else cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > build.log 2>&1 && cmake --build build >> build.log 2>&1; fi ) \
+       && cp "$work/src/${binary#./}" "$out/bin/$app"; then
+      built=yes
+    else
+      built="FAILED (see $work/src/build.log)"; failed=$((failed + 1))
+    fi
+  elif ! grep -q "layout not applied" "$work/rewrite.log"; then
+    built="no rewrite (see $work/rewrite.log)"; failed=$((failed + 1))
+  fi
+  echo "| $app | $applied | $refused | $built |" >> "$table"
+done
+cat "$table"
+exit $failed
