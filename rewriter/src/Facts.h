@@ -120,7 +120,7 @@ struct StructDef {
   std::string name;     // as the plan names it
   std::string spelled;  // how code next to the definition names it: "Particle"
   std::string file;
-  unsigned nameOffset = 0;  // where its name (or `struct`) is written in `file`, for errors
+  unsigned nameOffset = 0;  // where its name is written in `file` (else its closing brace), for errors
   unsigned insertOffset = 0;
   bool insertAtLineStart = false;  // at the start of the line after the definition
   bool blankLineFollows = false;
