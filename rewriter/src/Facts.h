@@ -112,6 +112,7 @@ struct FieldFacts {
   // innermost element spelled like the field: "float", "float*", "float* @".
   std::vector<uint64_t> dims;
   std::string scalarType, scalarPointerType, scalarPointerDecl;
+  bool operator==(const FieldFacts&) const = default;
 };
 
 // A definition of a planned struct, with where the device layout goes (right after it).
@@ -119,6 +120,7 @@ struct StructDef {
   std::string name;     // as the plan names it
   std::string spelled;  // how code next to the definition names it: "Particle"
   std::string file;
+  unsigned nameOffset = 0;  // where its name is written in `file` (else its closing brace), for errors
   unsigned insertOffset = 0;
   bool insertAtLineStart = false;  // at the start of the line after the definition
   bool blankLineFollows = false;

@@ -1,7 +1,8 @@
-// rewriteSources: read every translation unit (StructScanner, UseCollector), check the plan
-// against the structs found, decide per struct over the whole program which entities hold device
-// arrays (those linked to a variable cudaMalloc, cudaMallocManaged or cudaMallocHost fills) and whether all their uses can be rewritten,
-// then apply the accepted structs' edits to the original bytes.
+// rewriteSources: read every translation unit (StructScanner, UseCollector), check that units
+// sharing a file see it alike (UnitAgreement) and the plan against the structs found, decide per
+// struct over the whole program which entities hold device arrays (those linked to a variable
+// cudaMalloc, cudaMallocManaged or cudaMallocHost fills) and whether all their uses can be
+// rewritten, then apply the accepted structs' edits to the original bytes.
 #include "relayout/rewriter/Rewriter.h"
 
 #include "DeviceLayout.h"
@@ -9,6 +10,7 @@
 #include "LayoutEmitter.h"
 #include "SourceEdits.h"
 #include "StructScanner.h"
+#include "UnitAgreement.h"
 #include "UseCollector.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -140,16 +142,6 @@ void addUnique(std::vector<std::string>& list, std::set<std::string>& seen, cons
   if (!text.empty() && seen.insert(text).second) list.push_back(text);
 }
 
-// line:col of a byte offset, for the rare warning that has no clang location.
-std::string position(const std::string& text, unsigned offset) {
-  unsigned line = 1, col = 1;
-  for (unsigned i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') ++line, col = 1;
-    else ++col;
-  }
-  return std::to_string(line) + ":" + std::to_string(col);
-}
-
 // The first of two edits that cannot both apply: overlapping replacements, or two different
 // insertions at one place (their order would be a guess). An insertion where a replacement starts
 // is fine: it sorts first and lands before the replaced text.
@@ -209,14 +201,20 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   ErrorPrinter printer(compilerStream, printerOptions);
   CollectFactory factory(plan, facts);
   bool parsed = true;
+  std::vector<rw::UnitFacts> units;  // what each source added, for the files they share
   for (const std::string& source : sources) {  // one tool per source: no progress lines on stderr
+    rw::UnitRecorder recorder(facts);
     clang::tooling::ClangTool tool(db, {source});
     tool.setDiagnosticConsumer(&printer);
     tool.setPrintErrorMessage(false);
     parsed &= tool.run(&factory) == 0;
+    units.push_back(recorder.added(facts));
   }
   if (!parsed)
     return error("could not parse the sources, so nothing was rewritten:\n" + llvm::StringRef(compilerOutput).rtrim());
+  // Before the plan check: a unit that sees other fields would otherwise fail it with a message
+  // that names neither unit.
+  if (llvm::Error err = rw::checkUnitsAgree(plan, facts, units, sources)) return err;
   if (llvm::Error err = checkPlan(plan, facts)) return err;
 
   UnionFind groups;
@@ -297,7 +295,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
         }
         for (const rw::ComposedText& c : e->clones) {
           if (auto text = rw::composeText(c, split)) edits.push_back(Edit{c.file, c.at, 0, 0, c.header + *text});
-          else warnings.push_back(c.file + ":" + position(facts.contents[c.file], c.from) + ": warning: " +
+          else warnings.push_back(c.file + ":" + rw::position(facts.contents[c.file], c.from) + ": warning: " +
                                   rw::refusalPrefix(s.name) + "the edits of this template's overload overlap");
         }
       }
@@ -324,7 +322,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
       std::sort(merged.begin(), merged.end());
       merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
       if (const Edit* clash = firstConflict(merged)) {
-        warnings.push_back(clash->file + ":" + position(facts.contents[clash->file], clash->offset) +
+        warnings.push_back(clash->file + ":" + rw::position(facts.contents[clash->file], clash->offset) +
                            ": warning: " + rw::refusalPrefix(s.name) +
                            "its edits overlap with another rewrite here; relayout does not combine them");
       } else {

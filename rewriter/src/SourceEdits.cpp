@@ -120,6 +120,15 @@ bool SourceEdits::removeAfterUpTo(clang::SourceLocation from, clang::SourceLocat
   return true;
 }
 
+std::string position(const std::string& text, unsigned offset) {
+  unsigned line = 1, col = 1;
+  for (unsigned i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line, col = 1;
+    else ++col;
+  }
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
 std::optional<std::string> composeText(const ComposedText& text, const std::function<bool(const std::string&)>& split) {
   std::vector<Edit> edits = text.edits;
   for (const FieldForm& form : text.forms) {

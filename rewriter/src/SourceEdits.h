@@ -60,6 +60,9 @@ class SourceEdits {
   std::map<unsigned, std::string> pathOfFile_;  // FileID hash -> real path
 };
 
+// "line:col" of a byte offset in a file's bytes, for messages made once its unit is gone.
+std::string position(const std::string& text, unsigned offset);
+
 // The slice of `text` with its edits and, of each field form, the split edits where `split(field)`
 // and the kept ones elsewhere; nullopt when two of them overlap.
 std::optional<std::string> composeText(const ComposedText& text, const std::function<bool(const std::string&)>& split);

@@ -272,6 +272,8 @@ bool StructScanner::findInsertion(const clang::RecordDecl* record, StructDef& de
     def.insertOffset = after;
   }
   def.file = edits_.filePath(*brace);
+  auto name = edits_.written(record->getLocation());
+  def.nameOffset = name && sm.getFileID(*name) == sm.getFileID(*brace) ? sm.getFileOffset(*name) : offset;
   def.includeOffset = includePoint(record, *brace);
   return true;
 }
