@@ -39,8 +39,12 @@ llvm::Expected<std::string> readFile(llvm::StringRef path) {
 llvm::Expected<nlohmann::json> readJsonFile(llvm::StringRef path) {
   auto text = readFile(path);
   if (!text) return text.takeError();
+  return parseJson(*text, path);
+}
+
+llvm::Expected<nlohmann::json> parseJson(llvm::StringRef text, llvm::StringRef path) {
   try {
-    return nlohmann::json::parse(*text);
+    return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
     // e.what(): "[json.exception.parse_error.101] parse error at line 9, column 48: syntax error
     // while parsing value - invalid string: ...; last read: '...'"

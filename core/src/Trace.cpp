@@ -16,9 +16,13 @@ llvm::Error traceError(llvm::StringRef path, uint64_t offset, const llvm::Twine&
 llvm::Expected<Trace> Trace::open(llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer) return fileError(path, "cannot read: " + buffer.getError().message());
+  return fromBuffer(std::move(*buffer), path);
+}
+
+llvm::Expected<Trace> Trace::fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::StringRef path) {
   Trace trace;
   trace.path_ = path.str();
-  trace.buffer_ = std::move(*buffer);
+  trace.buffer_ = std::move(buffer);
   llvm::StringRef bytes = trace.buffer_->getBuffer();
   const uint64_t size = bytes.size();
   if (auto problem = checkTraceFile(bytes.data(), size, trace.header_))
