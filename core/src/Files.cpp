@@ -52,6 +52,10 @@ llvm::Expected<nlohmann::json> parseJson(llvm::StringRef text, llvm::StringRef p
     what = what.split("; last read").first;
     return fileError(path, "malformed JSON at byte " + llvm::Twine(e.byte) + " (" +
                                where.drop_front(std::min<size_t>(where.size(), 15)) + "): " + what);
+  } catch (const nlohmann::json::exception& e) {
+    // A number too large for a double ("1e400") is refused with out_of_range.406, which has no
+    // byte offset: "[json.exception.out_of_range.406] number overflow parsing '1e400'".
+    return fileError(path, "malformed JSON: " + llvm::StringRef(e.what()).split("] ").second);
   }
 }
 

@@ -33,7 +33,7 @@ llvm::Expected<Trace> Trace::fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buff
     trace.records_ = {reinterpret_cast<const TraceRecord*>(data), static_cast<size_t>(h.records)};
   } else {
     trace.aligned_.resize(h.records);
-    std::memcpy(trace.aligned_.data(), data, h.records * kTraceRecordBytes);
+    if (h.records) std::memcpy(trace.aligned_.data(), data, h.records * kTraceRecordBytes);  // data() may be null
     trace.records_ = trace.aligned_;
   }
   return trace;

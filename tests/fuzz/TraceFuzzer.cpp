@@ -34,7 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                                               /*RequiresNullTerminator=*/false));
   if (aligned.has_value() != unaligned.has_value() ||
       (aligned && (aligned->size() != unaligned->size() ||
-                   std::memcmp(aligned->data(), unaligned->data(), aligned->size() * sizeof(TraceRecord)) != 0)))
+                   (!aligned->empty() &&
+                    std::memcmp(aligned->data(), unaligned->data(), aligned->size() * sizeof(TraceRecord)) != 0))))
     fuzz::broken("the trace reads differently from an unaligned buffer");
   return 0;
 }

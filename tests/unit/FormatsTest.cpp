@@ -200,6 +200,17 @@ TEST(Files, MalformedJsonNamesFileAndOffset) {
   llvm::sys::fs::remove(path);
 }
 
+// Found by tests/fuzz (relayout_fuzz_profile, relayout_fuzz_plan): a number too large for a double
+// is valid JSON syntax that nlohmann refuses with out_of_range, which escaped as an exception.
+TEST(Files, NumberTooLargeIsAnErrorNamingTheFile) {
+  for (const char* text : {"{\"version\": 1e400}", "[671E08864]"}) {
+    auto doc = parseJson(text, "big.json");
+    ASSERT_FALSE(static_cast<bool>(doc)) << text;
+    std::string message = llvm::toString(doc.takeError());
+    EXPECT_EQ(message.rfind("big.json: malformed JSON: number overflow parsing '", 0), 0u) << message;
+  }
+}
+
 TEST(Files, Sha256OfKnownText) {
   EXPECT_EQ(sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
