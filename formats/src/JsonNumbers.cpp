@@ -16,7 +16,8 @@ std::string findNonIntegerNumber(const nlohmann::json& doc) {
   while (!pending.empty()) {
     auto [value, pointer] = std::move(pending.back());
     pending.pop_back();
-    if (value->is_number_float()) return value->dump() + " at " + (pointer.empty() ? "/" : pointer) + " is not an integer";
+    if (value->is_number_float())
+      return value->dump() + " at " + (pointer.empty() ? "/" : pointer) + " is not an integer";
     std::vector<std::pair<const nlohmann::json*, std::string>> children;
     if (value->is_object())
       for (const auto& [key, child] : value->items()) children.push_back({&child, pointer + "/" + escaped(key)});
