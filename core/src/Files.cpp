@@ -39,8 +39,12 @@ llvm::Expected<std::string> readFile(llvm::StringRef path) {
 llvm::Expected<nlohmann::json> readJsonFile(llvm::StringRef path) {
   auto text = readFile(path);
   if (!text) return text.takeError();
+  return parseJson(*text, path);
+}
+
+llvm::Expected<nlohmann::json> parseJson(llvm::StringRef text, llvm::StringRef path) {
   try {
-    return nlohmann::json::parse(*text);
+    return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
     // e.what(): "[json.exception.parse_error.101] parse error at line 9, column 48: syntax error
     // while parsing value - invalid string: ...; last read: '...'"
@@ -48,6 +52,10 @@ llvm::Expected<nlohmann::json> readJsonFile(llvm::StringRef path) {
     what = what.split("; last read").first;
     return fileError(path, "malformed JSON at byte " + llvm::Twine(e.byte) + " (" +
                                where.drop_front(std::min<size_t>(where.size(), 15)) + "): " + what);
+  } catch (const nlohmann::json::exception& e) {
+    // A number too large for a double ("1e400") is refused with out_of_range.406, which has no
+    // byte offset: "[json.exception.out_of_range.406] number overflow parsing '1e400'".
+    return fileError(path, "malformed JSON: " + llvm::StringRef(e.what()).split("] ").second);
   }
 }
 

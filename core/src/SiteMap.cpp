@@ -1,6 +1,7 @@
 #include "relayout/core/SiteMap.h"
 
 #include "JsonRead.h"
+#include "relayout/formats/JsonNumbers.h"
 
 #include <fmt/format.h>
 
@@ -109,6 +110,7 @@ json SiteMap::toJson() const {
 
 llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path) {
   auto parsed = detail::parseDocument<SiteMap>(doc, path, kFormat, kVersion, [](const json& d) {
+    if (std::string where = findNonIntegerNumber(d); !where.empty()) throw json::other_error::create(501, where, &d);
     SiteMap map;
     map.sourcePath = d.at("source").at("path").get<std::string>();
     map.sourceSha256 = d.at("source").at("sha256").get<std::string>();

@@ -16,9 +16,13 @@ llvm::Error traceError(llvm::StringRef path, uint64_t offset, const llvm::Twine&
 llvm::Expected<Trace> Trace::open(llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer) return fileError(path, "cannot read: " + buffer.getError().message());
+  return fromBuffer(std::move(*buffer), path);
+}
+
+llvm::Expected<Trace> Trace::fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::StringRef path) {
   Trace trace;
   trace.path_ = path.str();
-  trace.buffer_ = std::move(*buffer);
+  trace.buffer_ = std::move(buffer);
   llvm::StringRef bytes = trace.buffer_->getBuffer();
   const uint64_t size = bytes.size();
   if (auto problem = checkTraceFile(bytes.data(), size, trace.header_))
@@ -29,7 +33,7 @@ llvm::Expected<Trace> Trace::open(llvm::StringRef path) {
     trace.records_ = {reinterpret_cast<const TraceRecord*>(data), static_cast<size_t>(h.records)};
   } else {
     trace.aligned_.resize(h.records);
-    std::memcpy(trace.aligned_.data(), data, h.records * kTraceRecordBytes);
+    if (h.records) std::memcpy(trace.aligned_.data(), data, h.records * kTraceRecordBytes);  // data() may be null
     trace.records_ = trace.aligned_;
   }
   return trace;

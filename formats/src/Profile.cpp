@@ -1,6 +1,8 @@
 // The profile JSON's one writer and one reader (docs/formats.md, "relayout-profile").
 #include "relayout/formats/Profile.h"
 
+#include "relayout/formats/JsonNumbers.h"
+
 #include <algorithm>
 #include <iterator>
 
@@ -177,6 +179,7 @@ std::string profileFromJson(const json& d, ProfileData& out) {
   if (!d.contains("version") || !d["version"].is_number_integer() || d["version"].get<int>() != ProfileData::kVersion)
     return format + " version " + (d.contains("version") ? d["version"].dump() : "missing") +
            " is not supported (this build reads version " + std::to_string(ProfileData::kVersion) + ")";
+  if (std::string where = findNonIntegerNumber(d); !where.empty()) return "malformed " + format + ": " + where;
   try {
     ProfileData& profile = out;
     profile = ProfileData{};

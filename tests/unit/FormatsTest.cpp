@@ -110,6 +110,33 @@ TEST(SiteMapFormat, OtherFormatsAndVersionsAreRefused) {
             std::string::npos);
 }
 
+// Found by tests/fuzz (relayout_fuzz_profile): a count written as a float ("1.2e108", or an integer
+// too long for 64 bits, which JSON parsers read as a float) was converted to an integer type out of
+// its range, which is undefined behaviour. Every number of a site map or a profile is an integer.
+TEST(SiteMapFormat, NumberThatIsNotAnIntegerIsRefusedWithItsPlace) {
+  for (json number : {json(5e9), json(-1.5), json(2.0)}) {
+    json doc = smallMap().toJson();
+    doc["sites"][0]["location"]["line"] = number;
+    auto map = SiteMap::fromJson(doc, "a.sites.json");
+    ASSERT_FALSE(static_cast<bool>(map)) << number;
+    std::string message = llvm::toString(map.takeError());
+    EXPECT_EQ(message, "a.sites.json: malformed relayout-sitemap: " + number.dump() +
+                           " at /sites/0/location/line is not an integer")
+        << message;
+  }
+}
+
+TEST(ProfileFormat, NumberThatIsNotAnIntegerIsRefusedWithItsPlace) {
+  Profile p;
+  p.units.push_back({"a.cu", std::string(64, 'a'), 1, {{1, 32, 4, 1, 118, 0}}});
+  json doc = p.toJson();
+  doc["units"][0]["sites"][0][1] = 1.2e108;
+  auto bad = Profile::fromJson(doc, "p.json");
+  ASSERT_FALSE(static_cast<bool>(bad));
+  std::string message = llvm::toString(bad.takeError());
+  EXPECT_EQ(message, "p.json: malformed relayout-profile: 1.2e+108 at /units/0/sites/0/1 is not an integer") << message;
+}
+
 TEST(ProfileFormat, RoundTripAndShortCounterRowsRejected) {
   Profile p;
   p.device = "NVIDIA H200";
@@ -169,6 +196,25 @@ TEST(ProfileFormat, TextOfTheOneWriterReadsBackWhole) {
   EXPECT_EQ(profileFromJson(doc, back), "malformed relayout-profile: a site row of unit a.cu has 3 counters");
 }
 
+// A plan's scores and details are floats, but padding_bytes is a count: read as one from a float
+// (1e300), nlohmann converted a double out of unsigned's range, undefined behaviour.
+TEST(PlanFormat, PaddingThatIsNotACountIsRefused) {
+  Plan plan;
+  plan.mode = "forced";
+  plan.structs.push_back({"P", {"x", "y"}, Layout::Clustered, {{"xy", {"x", "y"}, 8}}, 0, "why", {}});
+  for (json padding : {json(1e300), json(-1), json(2.5)}) {
+    json doc = plan.toJson();
+    doc["structs"][0]["clusters"][0]["padding_bytes"] = padding;
+    auto back = Plan::fromJson(doc, "plan.json");
+    ASSERT_FALSE(static_cast<bool>(back)) << padding;
+    std::string message = llvm::toString(back.takeError());
+    EXPECT_EQ(message, "plan.json: malformed relayout-plan: padding_bytes must be a non-negative integer, but is " +
+                           padding.dump())
+        << message;
+  }
+  EXPECT_EQ(Plan::fromJson(plan.toJson(), "plan.json")->structs[0].clusters[0].paddingBytes, 8u);
+}
+
 TEST(PlanFormat, RoundTripAndUnknownLayoutRejected) {
   Plan plan;
   plan.mode = "paper";
@@ -198,6 +244,17 @@ TEST(Files, MalformedJsonNamesFileAndOffset) {
             std::string::npos)
       << message;
   llvm::sys::fs::remove(path);
+}
+
+// Found by tests/fuzz (relayout_fuzz_profile, relayout_fuzz_plan): a number too large for a double
+// is valid JSON syntax that nlohmann refuses with out_of_range, which escaped as an exception.
+TEST(Files, NumberTooLargeIsAnErrorNamingTheFile) {
+  for (const char* text : {"{\"version\": 1e400}", "[671E08864]"}) {
+    auto doc = parseJson(text, "big.json");
+    ASSERT_FALSE(static_cast<bool>(doc)) << text;
+    std::string message = llvm::toString(doc.takeError());
+    EXPECT_EQ(message.rfind("big.json: malformed JSON: number overflow parsing '", 0), 0u) << message;
+  }
 }
 
 TEST(Files, Sha256OfKnownText) {

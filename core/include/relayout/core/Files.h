@@ -21,6 +21,8 @@ llvm::Expected<std::string> readFile(llvm::StringRef path);
 
 // Reads and parses a JSON file; a parse error names the file and the byte offset.
 llvm::Expected<nlohmann::json> readJsonFile(llvm::StringRef path);
+// Parses JSON text that came from `path` (readJsonFile's parser, for text already in memory).
+llvm::Expected<nlohmann::json> parseJson(llvm::StringRef text, llvm::StringRef path);
 
 // Writes `contents` to `path` atomically (temporary file in the same folder, then rename),
 // creating parent folders. Either the whole file appears or nothing changes.

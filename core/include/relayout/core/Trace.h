@@ -25,6 +25,8 @@ llvm::Error traceError(llvm::StringRef path, uint64_t offset, const llvm::Twine&
 class Trace {
  public:
   static llvm::Expected<Trace> open(llvm::StringRef path);
+  // The same checks on a file already in memory (`path` names it in errors).
+  static llvm::Expected<Trace> fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::StringRef path);
 
   const std::string& path() const { return path_; }
   const TraceHeader& header() const { return header_; }
