@@ -2,7 +2,7 @@
 # Installs what relayout needs on Debian 12 (bookworm). clang-22 comes from bookworm-security.
 # CUDA 13 with CUPTI is expected at /usr/local/cuda (NVIDIA's installer; not an apt package here).
 set -euo pipefail
-packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools nlohmann-json3-dev libfmt-dev libgtest-dev
+packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools nlohmann-json3-dev libvalijson-dev libfmt-dev libgtest-dev
           cmake ninja-build g++ python3 diffutils patch xz-utils)
 missing=()
 for p in "${packages[@]}"; do
