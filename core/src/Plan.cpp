@@ -85,7 +85,7 @@ static llvm::Error checkPlanMeaning(const Plan& plan, llvm::StringRef path) {
                              quoted(s.name));
     if (!std::isfinite(s.score)) return documentError(path, at({"score"}), "a finite number", std::to_string(s.score));
     for (size_t f = 0; f < s.fields.size(); ++f)
-      for (size_t g = 0; g < f; ++g)
+      for (size_t g = 0; g < f && !s.fields[f].empty(); ++g)  // unnamed members may be several
         if (s.fields[g] == s.fields[f])
           return documentError(path, at({"fields", f}),
                                "a field no other entry names (" + at({"fields", g}) + " names it)",
@@ -110,7 +110,7 @@ static llvm::Error checkPlanMeaning(const Plan& plan, llvm::StringRef path) {
           for (const std::string& name : s.fields) list += (list.empty() ? "" : ", ") + name;
           return documentError(path, where, "a field of " + s.name + " (" + list + ")", quoted(field));
         }
-        if (auto [it, fresh] = placed.try_emplace(field, where); !fresh)
+        if (auto [it, fresh] = placed.try_emplace(field, where); !fresh && !field.empty())
           return documentError(path, where, "a field no other cluster holds (" + it->second + " holds it)",
                                quoted(field));
       }

@@ -121,8 +121,7 @@ std::string describe(const json& root, const json* s) {
     else if (type == "null") one = "null";
     else if (type == "object") one = "an object";
     else if (type == "string") {
-      if (s->contains("pattern") && (*s)["pattern"] == "^[A-Za-z_][A-Za-z0-9_]*$") one = "a C++ identifier";
-      else if (s->contains("pattern")) one = "a string matching " + (*s)["pattern"].get<std::string>();
+      if (s->contains("pattern")) one = "a string matching " + (*s)["pattern"].get<std::string>();
       else if (s->value("minLength", 0) > 0) one = "a non-empty string";
       else one = "a string";
     } else if (type == "array") {

@@ -137,7 +137,11 @@ static llvm::Error checkSiteMapMeaning(const SiteMap& map, const json& doc, llvm
     structNames.push_back(s.name);
     for (size_t f = 0; f < s.fields.size(); ++f) {
       const FieldInfo& field = s.fields[f];
-      for (size_t g = 0; g < f; ++g)
+      // The instrumenter writes a bit-field with size and align 0; every other field has bytes.
+      if ((field.size == 0) != (field.align == 0))
+        return documentError(path, jsonPointer({"structs", i, "fields", f, field.size == 0 ? "size" : "align"}),
+                             "at least 1 (0, with align 0, only for a bit-field)", "0");
+      for (size_t g = 0; g < f && !field.name.empty(); ++g)  // unnamed members may be several
         if (s.fields[g].name == field.name)
           return documentError(path, jsonPointer({"structs", i, "fields", f, "name"}),
                                "a name no other field of " + s.name + " has (" +

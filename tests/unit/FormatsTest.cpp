@@ -88,7 +88,7 @@ TEST(SiteMapFormat, MissingFieldIsAnErrorNamingTheFile) {
   auto map = SiteMap::fromJson(doc, "a.sites.json");
   ASSERT_FALSE(static_cast<bool>(map));
   std::string message = llvm::toString(map.takeError());
-  EXPECT_EQ(message, "a.sites.json: /sites/0/field: expected a C++ identifier, got nothing");
+  EXPECT_EQ(message, "a.sites.json: /sites/0/field: expected a C++ identifier, or \"\" for an unnamed member, got nothing");
 }
 
 TEST(SiteMapFormat, SiteNamingAnUnknownFieldIsRejected) {

@@ -81,13 +81,13 @@ TEST(Schema, PointerEscapesAndValuesShowBriefly) {
 TEST(SiteMapSchema, WrongTypesRangesAndNamesAreRefused) {
   json doc = siteMapDoc();
   doc["structs"][0]["fields"][0]["size"] = 0;
-  EXPECT_EQ(siteMapError(doc), "s.json: /structs/0/fields/0/size: expected an integer from 1 to 4294967295, got 0");
+  EXPECT_EQ(siteMapError(doc), "s.json: /structs/0/fields/0/size: expected at least 1 (0, with align 0, only for a bit-field), got 0");
   doc = siteMapDoc();
   doc["structs"][0]["fields"][1]["offset"] = -4;
   EXPECT_EQ(siteMapError(doc), "s.json: /structs/0/fields/1/offset: expected an integer from 0 to 4294967295, got -4");
   doc = siteMapDoc();
   doc["structs"][0]["fields"][1]["name"] = "y[2]";
-  EXPECT_EQ(siteMapError(doc), "s.json: /structs/0/fields/1/name: expected a C++ identifier, got \"y[2]\"");
+  EXPECT_EQ(siteMapError(doc), "s.json: /structs/0/fields/1/name: expected a C++ identifier, or \"\" for an unnamed member, got \"y[2]\"");
   doc = siteMapDoc();
   doc["sites"][0].erase("access");
   EXPECT_EQ(siteMapError(doc),
