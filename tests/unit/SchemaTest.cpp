@@ -97,6 +97,19 @@ TEST(SiteMapSchema, WrongTypesRangesAndNamesAreRefused) {
   EXPECT_EQ(siteMapError(doc), "s.json: /block_period: expected an integer from 1 to 4294967295, got 1.5");
 }
 
+// What the instrumenter writes for `unsigned flags : 3;` and for unnamed members.
+TEST(SiteMapSchema, BitFieldsAndUnnamedMembersAreAccepted) {
+  json doc = siteMapDoc();
+  doc["structs"][0]["fields"].push_back({{"name", "flags"}, {"type", "unsigned int"}, {"offset", 8}, {"size", 0},
+                                         {"align", 0}, {"extents", json::array()}});
+  doc["structs"][0]["fields"].push_back({{"name", ""}, {"type", "int"}, {"offset", 8}, {"size", 0}, {"align", 0}});
+  doc["structs"][0]["fields"].push_back({{"name", ""}, {"type", "int"}, {"offset", 8}, {"size", 0}, {"align", 0}});
+  EXPECT_EQ(siteMapError(doc), "(accepted)");
+  doc["structs"][0]["fields"][2]["align"] = 4;
+  EXPECT_EQ(siteMapError(doc), "s.json: /structs/0/fields/2/size: expected at least 1 (0, with align 0, only for a "
+                               "bit-field), got 0");
+}
+
 TEST(SiteMapSchema, DuplicateFieldsAndStructsAreRefused) {
   json doc = siteMapDoc();
   doc["structs"][0]["fields"][1]["name"] = "x";
