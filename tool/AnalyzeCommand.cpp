@@ -67,6 +67,7 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
   }
   std::vector<const SiteMap*> mapPointers;
   for (const SiteMapFile& m : maps) mapPointers.push_back(&m.map);
+  if (llvm::Error err = checkDistinctUnits(siteMapPaths, mapPointers)) return err;
   // Counts for the whole run, re-indexed to the site maps where the sources were edited since.
   auto matched = loadProfileForAnalysis(profileFile, mapPointers);
   if (!matched) return matched.takeError();

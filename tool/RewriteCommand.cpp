@@ -85,9 +85,16 @@ llvm::Error forceLayout(Plan& plan, const std::string& wanted) {
 static llvm::Expected<Plan> planFromSiteMaps(const std::vector<std::string>& paths) {
   Plan plan;
   plan.mode = "forced";
+  std::vector<SiteMap> maps;
   for (const std::string& path : paths) {
     auto map = SiteMap::load(path);
     if (!map) return map.takeError();
+    maps.push_back(std::move(*map));
+  }
+  std::vector<const SiteMap*> given;
+  for (const SiteMap& map : maps) given.push_back(&map);
+  if (llvm::Error err = checkDistinctUnits(paths, given)) return err;
+  for (const SiteMap* map = maps.data(); map != maps.data() + maps.size(); ++map) {
     plan.sources.push_back({map->sourcePath, map->sourceSha256});
     for (const StructInfo& s : map->structs) {
       if (plan.findStruct(s.name)) continue;
@@ -111,6 +118,9 @@ static llvm::Error checkPlanSources(const Plan& plan, const std::string& path, c
       if (!map) return map.takeError();
       currentMaps.push_back(std::move(*map));
     }
+  std::vector<const SiteMap*> given;
+  for (const SiteMap& map : currentMaps) given.push_back(&map);
+  if (llvm::Error err = checkDistinctUnits(sites, given)) return err;
   for (const std::string& source : sources) {
     auto text = readFile(source);
     if (!text) return text.takeError();
@@ -120,12 +130,21 @@ static llvm::Error checkPlanSources(const Plan& plan, const std::string& path, c
     if (known) continue;
     auto current = std::find_if(currentMaps.begin(), currentMaps.end(),
                                 [&](const SiteMap& m) { return m.sourceSha256 == hash; });
+    // Without --plan, `path` is a site map: it is stale because the source changed since it was
+    // instrumented, and only instrumenting again makes a site map that fits.
+    if (current == currentMaps.end() && planPath.empty() && !sites.empty()) {
+      for (size_t i = 0; i < plan.sources.size() && i < sites.size(); ++i)
+        if (llvm::sys::path::filename(plan.sources[i].path) == llvm::sys::path::filename(source))
+          return fileError(sites[i], fmt::format("describes {} as it was (sha256 {}), not as it is now (sha256 {}); "
+                                                 "instrument it again",
+                                                 source, plan.sources[i].sha256.substr(0, 12), hash.substr(0, 12)));
+      return fileError(source, "no --sites map describes it; instrument it and give its site map with --sites");
+    }
     if (current == currentMaps.end())
       return fileError(path, fmt::format("was not made for {} as it is now (sha256 {}); analyze its profile again{}",
                                          source, hash.substr(0, 12),
-                                         planPath.empty()      ? ""
-                                         : currentMaps.empty() ? ", or give its current site map with --sites"
-                                                               : " (no --sites map describes it as it is now)"));
+                                         currentMaps.empty() ? ", or give its current site map with --sites"
+                                                             : " (no --sites map describes it as it is now)"));
     if (llvm::Error err = checkPlanFitsSiteMap(plan, path, *current)) return err;
     llvm::errs() << "relayout: " << path << " was made for another version of " << source
                  << "; the functions it decided on are unchanged\n";
@@ -184,7 +203,8 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   auto db = makeCompilationDatabase(buildDirectory, flags);
   if (!db) return db.takeError();
   if (llvm::Error err = checkSourcesInDatabase(**db, buildDirectory, sources)) return err;
-  auto result = rewriteSources(plan, sources, **db);
+  // A plan made from --sites maps (no --plan) has no file to point into.
+  auto result = rewriteSources(plan, sources, **db, planPath.empty() && !sites.empty() ? "" : path);
   if (!result) return result.takeError();
   for (const std::string& line : result->diagnostics) llvm::errs() << line << "\n";
   // One line per planned struct, whatever happened to it: a layout that was not applied is never silent.

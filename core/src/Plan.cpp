@@ -2,8 +2,12 @@
 
 #include "JsonRead.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <map>
 
 using nlohmann::json;
 
@@ -72,8 +76,66 @@ json Plan::toJson() const {
   return doc;
 }
 
+static std::string quoted(const std::string& text) { return json(text).dump(); }
+
+// What the schema cannot say: names are unique, clusters partition the struct's fields (when the
+// plan lists them), an SoA cluster holds one field, and the score is a finite number.
+static llvm::Error checkPlanMeaning(const Plan& plan, llvm::StringRef path) {
+  for (size_t i = 0; i < plan.structs.size(); ++i) {
+    const StructPlan& s = plan.structs[i];
+    auto at = [&](std::initializer_list<json> rest) {
+      std::string pointer = jsonPointer({"structs", i});
+      for (const json& part : rest) pointer += jsonPointer({part});
+      return pointer;
+    };
+    for (size_t j = 0; j < i; ++j)
+      if (plan.structs[j].name == s.name)
+        return documentError(path, at({"name"}),
+                             "a struct no other entry plans (" + jsonPointer({"structs", j, "name"}) + " plans it)",
+                             quoted(s.name));
+    if (!std::isfinite(s.score)) return documentError(path, at({"score"}), "a finite number", std::to_string(s.score));
+    for (size_t f = 0; f < s.fields.size(); ++f)
+      for (size_t g = 0; g < f && !s.fields[f].empty(); ++g)  // unnamed members may be several
+        if (s.fields[g] == s.fields[f])
+          return documentError(path, at({"fields", f}),
+                               "a field no other entry names (" + at({"fields", g}) + " names it)",
+                               quoted(s.fields[f]));
+    if (s.layout == Layout::AoS && !s.clusters.empty())
+      return documentError(path, at({"clusters"}), "no clusters for layout \"aos\"",
+                           shownValue(json(s.clusters.size(), 0)));
+    if (s.layout != Layout::AoS && s.clusters.empty())
+      return documentError(path, at({"clusters"}), fmt::format("clusters for layout \"{}\"", toString(s.layout)),
+                           "none");
+    std::map<std::string, std::string> placed;  // field -> where a cluster names it
+    for (size_t c = 0; c < s.clusters.size(); ++c) {
+      const Cluster& cluster = s.clusters[c];
+      if (s.layout == Layout::SoA && cluster.fields.size() != 1)
+        return documentError(path, at({"clusters", c, "fields"}), "one field per cluster for layout \"soa\"",
+                             shownValue(json(cluster.fields)));
+      for (size_t f = 0; f < cluster.fields.size(); ++f) {
+        const std::string& field = cluster.fields[f];
+        const std::string where = at({"clusters", c, "fields", f});
+        if (!s.fields.empty() && std::find(s.fields.begin(), s.fields.end(), field) == s.fields.end()) {
+          std::string list;
+          for (const std::string& name : s.fields) list += (list.empty() ? "" : ", ") + name;
+          return documentError(path, where, "a field of " + s.name + " (" + list + ")", quoted(field));
+        }
+        if (auto [it, fresh] = placed.try_emplace(field, where); !fresh && !field.empty())
+          return documentError(path, where, "a field no other cluster holds (" + it->second + " holds it)",
+                               quoted(field));
+      }
+    }
+    if (s.layout != Layout::AoS)
+      for (size_t f = 0; f < s.fields.size(); ++f)
+        if (!placed.count(s.fields[f]))
+          return documentError(path, at({"clusters"}), "clusters that hold every field of " + s.name,
+                               "none holding " + quoted(s.fields[f]) + " (" + at({"fields", f}) + ")");
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
-  return detail::parseDocument<Plan>(doc, path, kFormat, kVersion, [](const json& d) {
+  auto plan = detail::parseDocument<Plan>(doc, path, kFormat, kVersion, SchemaKind::Plan, [](const json& d) {
     Plan plan;
     plan.mode = d.at("mode").get<std::string>();
     for (const json& s : d.at("sources")) {
@@ -94,13 +156,13 @@ llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
       sp.score = s.at("score").get<double>();
       sp.reason = s.at("reason").get<std::string>();
       sp.details = s.value("details", json::object());
-      if (sp.layout != Layout::AoS && sp.clusters.empty())
-        throw json::other_error::create(501, "struct " + sp.name + " has layout " + toString(sp.layout) +
-                                                 " but no clusters", &s);
       plan.structs.push_back(std::move(sp));
     }
     return plan;
   });
+  if (!plan) return plan.takeError();
+  if (llvm::Error err = checkPlanMeaning(*plan, path)) return err;
+  return plan;
 }
 
 llvm::Error checkPlanFitsSiteMap(const Plan& plan, llvm::StringRef planPath, const SiteMap& current) {

@@ -1,15 +1,78 @@
-// Loading profiles: the format is relayout_formats' (formats/src/Profile.cpp); this names the file.
+// Loading profiles: the format is relayout_formats' (formats/src/Profile.cpp); this checks the
+// document against docs/formats/profile.schema.json and what a schema cannot say, and names the file.
 #include "relayout/core/Profile.h"
 
 #include "relayout/core/Files.h"
+#include "relayout/core/Schema.h"
+
+#include <fmt/format.h>
 
 using nlohmann::json;
 
 namespace relayout {
 
+namespace {
+
+// Sampling sums and references between ids: what the schema cannot express.
+llvm::Error checkProfileMeaning(const json& doc, llvm::StringRef path) {
+  const json& units = doc["units"];
+  for (size_t u = 0; u < units.size(); ++u) {
+    const json& unit = units[u];
+    const size_t sites = unit["sites"].size();
+    if (unit.contains("kernel_blocks"))
+      for (size_t k = 0; k < unit["kernel_blocks"].size(); ++k) {
+        const json& row = unit["kernel_blocks"][k];
+        const uint64_t blocks = row["blocks"].get<uint64_t>(), classified = row["classified"].get<uint64_t>();
+        const std::string where = jsonPointer({"units", u, "kernel_blocks", k, "classified"});
+        if (classified > blocks)
+          return documentError(path, where, fmt::format("at most blocks ({})", blocks), std::to_string(classified));
+        if (blocks > 0 && classified == 0)  // block 0 of every launch is classified
+          return documentError(path, where, fmt::format("at least 1 when blocks is {}", blocks), "0");
+      }
+    if (unit.contains("kernel_sites"))
+      for (size_t k = 0; k < unit["kernel_sites"].size(); ++k) {
+        const json& row = unit["kernel_sites"][k];
+        const std::string where = jsonPointer({"units", u, "kernel_sites", k});
+        if (row["site"].get<uint64_t>() >= sites)
+          return documentError(path, where + "/site", fmt::format("a site id below {} (the unit's sites)", sites),
+                               row["site"].dump());
+      }
+    if (unit.contains("functions"))
+      for (size_t f = 0; f < unit["functions"].size(); ++f) {
+        const json& function = unit["functions"][f];
+        for (size_t i = 0; i < function["sites"].size(); ++i)
+          if (function["sites"][i].get<uint64_t>() >= sites)
+            return documentError(path, jsonPointer({"units", u, "functions", f, "sites", i}),
+                                 fmt::format("a site id below {} (the unit's sites)", sites),
+                                 function["sites"][i].dump());
+        if (function.contains("site_layouts") && function["site_layouts"].size() != function["sites"].size())
+          return documentError(path, jsonPointer({"units", u, "functions", f, "site_layouts"}),
+                               fmt::format("one layout per site ({})", function["sites"].size()),
+                               shownValue(function["site_layouts"]));
+      }
+  }
+  if (doc.contains("trace")) {
+    const json& launches = doc["trace"]["launches"];
+    for (size_t l = 0; l < launches.size(); ++l)
+      if (launches[l].contains("unit_kernels"))
+        for (const auto& [unit, kernel] : launches[l]["unit_kernels"].items())
+          if (std::stoull(unit) >= units.size())
+            return documentError(
+                path, jsonPointer({"trace", "launches", l, "unit_kernels", unit}),
+                fmt::format("a member named by a unit index below {} (the profile's units)", units.size()),
+                "unit " + unit);
+  }
+  return llvm::Error::success();
+}
+
+}  // namespace
+
 json Profile::toJson() const { return json(profileToJson(*this)); }
 
 llvm::Expected<Profile> Profile::fromJson(const json& doc, llvm::StringRef path) {
+  if (llvm::Error err = checkFormat(doc, path, ProfileData::kFormat, ProfileData::kVersion)) return err;
+  if (llvm::Error err = validateAgainstSchema(doc, path, SchemaKind::Profile)) return err;
+  if (llvm::Error err = checkProfileMeaning(doc, path)) return err;
   Profile profile;
   if (std::string error = profileFromJson(doc, profile); !error.empty()) return fileError(path, error);
   return profile;

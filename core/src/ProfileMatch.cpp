@@ -2,6 +2,7 @@
 
 #include "relayout/core/Files.h"
 #include "relayout/core/Sampling.h"
+#include "relayout/core/Schema.h"
 
 #include <fmt/format.h>
 #include <llvm/Support/Path.h>
@@ -169,6 +170,12 @@ llvm::Expected<ProfileForAnalysis> matchProfile(Profile profile, llvm::StringRef
     } else if (unit->sites.size() != map->sites.size()) {
       return fileError(profilePath, fmt::format("has {} sites for {} but its site map has {}", unit->sites.size(),
                                                 map->sourcePath, map->sites.size()));
+    } else if (!unit->loops.empty() && unit->loops.size() != map->loops.size()) {
+      // Loop counts are indexed by the site map's loop ids: another count of them is another unit.
+      return documentError(profilePath, jsonPointer({"units", match.unitIndex, "loops"}),
+                           fmt::format("{} loop counts (one per loop of the site map of {}) or none", map->loops.size(),
+                                       map->sourcePath),
+                           shownValue(nlohmann::json(unit->loops)));
     }
     const bool scaled = std::any_of(result.units.begin(), result.units.end(),
                                     [&](const UnitMatch& m) { return m.unitIndex == match.unitIndex; });

@@ -3,6 +3,8 @@
 #include "JsonRead.h"
 #include "relayout/formats/JsonNumbers.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 using nlohmann::json;
@@ -108,8 +110,95 @@ json SiteMap::toJson() const {
   return doc;
 }
 
+static std::string namesOf(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list.empty() ? "none" : list;
+}
+
+static std::string quoted(const std::string& text) { return json(text).dump(); }
+
+// What the schema cannot say: ids are positions (the runtime's counter arrays are indexed by
+// them), names are unique, fields lie inside their struct, and every reference names something
+// the map declares.
+static llvm::Error checkSiteMapMeaning(const SiteMap& map, const json& doc, llvm::StringRef path) {
+  if (doc.contains("kernels"))  // kept as names only: their ids are checked here
+    for (size_t i = 0; i < doc["kernels"].size(); ++i)
+      if (doc["kernels"][i]["id"] != i)
+        return documentError(path, jsonPointer({"kernels", i, "id"}), fmt::format("{} (kernel ids are positions)", i),
+                             doc["kernels"][i]["id"].dump());
+  std::vector<std::string> structNames;
+  for (size_t i = 0; i < map.structs.size(); ++i) {
+    const StructInfo& s = map.structs[i];
+    for (size_t j = 0; j < i; ++j)
+      if (map.structs[j].name == s.name)
+        return documentError(path, jsonPointer({"structs", i, "name"}),
+                             "a name no other struct has (" + jsonPointer({"structs", j, "name"}) + " has it)",
+                             quoted(s.name));
+    structNames.push_back(s.name);
+    for (size_t f = 0; f < s.fields.size(); ++f) {
+      const FieldInfo& field = s.fields[f];
+      // The instrumenter writes a bit-field with size and align 0; every other field has bytes.
+      if ((field.size == 0) != (field.align == 0))
+        return documentError(path, jsonPointer({"structs", i, "fields", f, field.size == 0 ? "size" : "align"}),
+                             "at least 1 (0, with align 0, only for a bit-field)", "0");
+      for (size_t g = 0; g < f && !field.name.empty(); ++g)  // unnamed members may be several
+        if (s.fields[g].name == field.name)
+          return documentError(path, jsonPointer({"structs", i, "fields", f, "name"}),
+                               "a name no other field of " + s.name + " has (" +
+                                   jsonPointer({"structs", i, "fields", g, "name"}) + " has it)",
+                               quoted(field.name));
+      if (uint64_t(field.offset) + field.size > s.size)
+        return documentError(path, jsonPointer({"structs", i, "fields", f, "offset"}),
+                             fmt::format("at most {} (the field's {} bytes inside {}'s {})",
+                                         s.size - std::min(s.size, field.size), field.size, s.name, s.size),
+                             std::to_string(field.offset));
+    }
+  }
+  for (size_t i = 0; i < map.loops.size(); ++i) {
+    const LoopInfo& loop = map.loops[i];
+    if (loop.id != i)
+      return documentError(path, jsonPointer({"loops", i, "id"}), fmt::format("{} (loop ids are positions)", i),
+                           std::to_string(loop.id));
+    if (!loop.parent) continue;
+    const std::string where = jsonPointer({"loops", i, "parent"});
+    if (*loop.parent >= map.loops.size())
+      return documentError(path, where, fmt::format("null or a loop id below {}", map.loops.size()),
+                           std::to_string(*loop.parent));
+    if (*loop.parent == i)
+      return documentError(path, where, "null or the id of the loop that encloses loop " + std::to_string(i),
+                           std::to_string(i) + " (the loop itself)");
+    // Parents lead out to a loop without one: a cycle would make the access tree endless.
+    std::optional<unsigned> up = loop.parent;
+    for (size_t steps = 0; up; ++steps, up = map.loops[*up].parent)
+      if (steps > map.loops.size() || *up >= map.loops.size())
+        return documentError(path, where, "a chain of enclosing loops that ends",
+                             "a cycle through loop " + std::to_string(i));
+  }
+  for (size_t i = 0; i < map.sites.size(); ++i) {
+    const SiteInfo& site = map.sites[i];
+    if (site.id != i)
+      return documentError(path, jsonPointer({"sites", i, "id"}), fmt::format("{} (site ids are positions)", i),
+                           std::to_string(site.id));
+    const StructInfo* s = map.findStruct(site.structName);
+    if (!s)
+      return documentError(path, jsonPointer({"sites", i, "struct"}),
+                           "a struct the site map declares (" + namesOf(structNames) + ")", quoted(site.structName));
+    if (!s->field(site.field)) {
+      std::vector<std::string> fields;
+      for (const FieldInfo& f : s->fields) fields.push_back(f.name);
+      return documentError(path, jsonPointer({"sites", i, "field"}),
+                           "a field of " + s->name + " (" + namesOf(fields) + ")", quoted(site.field));
+    }
+    if (site.loop && *site.loop >= map.loops.size())
+      return documentError(path, jsonPointer({"sites", i, "loop"}),
+                           fmt::format("null or a loop id below {}", map.loops.size()), std::to_string(*site.loop));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path) {
-  auto parsed = detail::parseDocument<SiteMap>(doc, path, kFormat, kVersion, [](const json& d) {
+  auto parsed = detail::parseDocument<SiteMap>(doc, path, kFormat, kVersion, SchemaKind::SiteMap, [](const json& d) {
     if (std::string where = findNonIntegerNumber(d); !where.empty()) throw json::other_error::create(501, where, &d);
     SiteMap map;
     map.sourcePath = d.at("source").at("path").get<std::string>();
@@ -136,8 +225,6 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
     }
     if (d.contains("kernels"))  // optional: added later in version 1
       for (const json& k : d.at("kernels")) {
-        if (k.at("id").get<size_t>() != map.kernels.size())
-          throw json::other_error::create(501, "kernel ids must be 0, 1, 2, ...", &k);
         map.kernels.push_back(k.at("name").get<std::string>());
       }
     for (const json& l : d.at("loops"))
@@ -171,16 +258,17 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
     return map;
   });
   if (!parsed) return parsed.takeError();
-  // Ids are positions: the runtime's counter arrays are indexed by them.
-  for (size_t i = 0; i < parsed->sites.size(); ++i) {
-    const SiteInfo& site = parsed->sites[i];
-    if (site.id != i) return fileError(path, fmt::format("site {} has id {}; ids must be 0, 1, 2, ...", i, site.id));
-    const StructInfo* s = parsed->findStruct(site.structName);
-    if (!s || !s->field(site.field))
-      return fileError(path, fmt::format("site {} names {}.{}, which the site map does not describe", i,
-                                         site.structName, site.field));
-  }
+  if (llvm::Error err = checkSiteMapMeaning(*parsed, doc, path)) return err;
   return parsed;
+}
+
+llvm::Error checkDistinctUnits(const std::vector<std::string>& paths, const std::vector<const SiteMap*>& maps) {
+  for (size_t i = 0; i < maps.size() && i < paths.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (maps[j]->sourceSha256 == maps[i]->sourceSha256)
+        return fileError(paths[i], fmt::format("describes the same unit as {} ({}, sha256 {}); give each site map once",
+                                               paths[j], maps[i]->sourcePath, maps[i]->sourceSha256.substr(0, 12)));
+  return llvm::Error::success();
 }
 
 llvm::Expected<SiteMap> SiteMap::load(llvm::StringRef path) {

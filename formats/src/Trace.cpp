@@ -36,6 +36,8 @@ std::optional<TraceProblem> checkTraceFile(const char* bytes, uint64_t size, Tra
   if (h.recordSize != kTraceRecordBytes)
     return problem(offsetof(TraceHeader, recordSize), "record size " + std::to_string(h.recordSize) +
                                                           " bytes, expected " + std::to_string(kTraceRecordBytes));
+  if (h.blockPeriod == 0)  // the replay scales by it: 0 would drop every record's weight
+    return problem(offsetof(TraceHeader, blockPeriod), "block period 0, expected at least 1");
   const uint64_t have = (size - kTraceHeaderBytes) / kTraceRecordBytes;
   const std::string sizes = "(" + std::to_string(size) + " bytes, expected " +
                             std::to_string(traceRecordOffset(h.records)) + ")";

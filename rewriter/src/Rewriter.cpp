@@ -5,6 +5,8 @@
 // rewritten, then apply the accepted structs' edits to the original bytes.
 #include "relayout/rewriter/Rewriter.h"
 
+#include "relayout/core/Files.h"
+
 #include "DeviceLayout.h"
 #include "Facts.h"
 #include "LayoutEmitter.h"
@@ -93,10 +95,19 @@ llvm::Error error(const llvm::Twine& message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-// Every struct and field the plan names must exist, and every non-AoS partition must fit.
-llvm::Error checkPlan(const Plan& plan, const ProgramFacts& facts) {
+// Every struct and field the plan names must exist, and every non-AoS partition must fit. Each
+// error names the plan file and the struct's JSON pointer in it, when the plan came from a file.
+llvm::Error checkPlan(const Plan& plan, llvm::StringRef planPath, const ProgramFacts& facts) {
   llvm::Error all = llvm::Error::success();
-  for (const StructPlan& s : plan.structs) {
+  for (size_t index = 0; index < plan.structs.size(); ++index) {
+    const StructPlan& s = plan.structs[index];
+    auto located = [&](llvm::Error err) {
+      if (planPath.empty()) return err;
+      return llvm::handleErrors(std::move(err), [&](const llvm::ErrorInfoBase& info) {
+        return fileError(planPath, "/structs/" + llvm::Twine(index) + ": " + info.message());
+      });
+    };
+    auto add = [&](llvm::Error err) { all = llvm::joinErrors(std::move(all), located(std::move(err))); };
     bool found = false;
     std::set<std::pair<std::string, unsigned>> places;  // a header's definition is seen once per unit
     for (const rw::StructDef& def : facts.defs) {
@@ -105,19 +116,15 @@ llvm::Error checkPlan(const Plan& plan, const ProgramFacts& facts) {
       std::set<std::string> known;
       for (const rw::FieldFacts& f : def.fields) known.insert(f.name);
       if (s.layout != Layout::AoS) {
-        if (auto layout = rw::makeDeviceLayout(s, def.spelled, def.fields); !layout)
-          all = llvm::joinErrors(std::move(all), layout.takeError());
-        else if (llvm::Error clash = rw::checkGeneratedNames(*layout, def))
-          all = llvm::joinErrors(std::move(all), std::move(clash));
+        if (auto layout = rw::makeDeviceLayout(s, def.spelled, def.fields); !layout) add(layout.takeError());
+        else if (llvm::Error clash = rw::checkGeneratedNames(*layout, def)) add(std::move(clash));
       } else {
         for (const std::string& f : s.fields)
           if (!known.count(f))
-            all = llvm::joinErrors(std::move(all), error("plan names field '" + f + "' of struct '" + s.name +
-                                                         "', which has no such field"));
+            add(error("plan names field '" + f + "' of struct '" + s.name + "', which has no such field"));
       }
     }
-    if (!found)
-      all = llvm::joinErrors(std::move(all), error("plan names struct '" + s.name + "', which the sources do not define"));
+    if (!found) add(error("plan names struct '" + s.name + "', which the sources do not define"));
   }
   return all;
 }
@@ -193,7 +200,7 @@ static std::string messageOf(const std::string& rendered) {
 }
 
 llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector<std::string>& sources,
-                                             const clang::tooling::CompilationDatabase& db) {
+                                             const clang::tooling::CompilationDatabase& db, llvm::StringRef planPath) {
   ProgramFacts facts;
   std::string compilerOutput;
   llvm::raw_string_ostream compilerStream(compilerOutput);
@@ -215,7 +222,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   // Before the plan check: a unit that sees other fields would otherwise fail it with a message
   // that names neither unit.
   if (llvm::Error err = rw::checkUnitsAgree(plan, facts, units, sources)) return err;
-  if (llvm::Error err = checkPlan(plan, facts)) return err;
+  if (llvm::Error err = checkPlan(plan, planPath, facts)) return err;
 
   UnionFind groups;
   for (const auto& [a, b] : facts.links) groups.unite(a, b);

@@ -174,7 +174,10 @@ TEST(BadProfiles, TruncatedAnywhereIsAnErrorNamingTheFileAndByte) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << wrongType;
   auto profile = Profile::load(path);
   ASSERT_FALSE(static_cast<bool>(profile));
-  EXPECT_EQ(llvm::toString(profile.takeError()).rfind(path + ": malformed relayout-profile", 0), 0u);
+  const std::string message = llvm::toString(profile.takeError());
+  EXPECT_EQ(message.rfind(path + ": /units/0/", 0), 0u) << message;
+  EXPECT_NE(message.find(": expected an integer from 0 to 18446744073709551615, got \"many\""), std::string::npos)
+      << message;
 }
 
 }  // namespace

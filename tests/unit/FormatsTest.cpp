@@ -88,7 +88,7 @@ TEST(SiteMapFormat, MissingFieldIsAnErrorNamingTheFile) {
   auto map = SiteMap::fromJson(doc, "a.sites.json");
   ASSERT_FALSE(static_cast<bool>(map));
   std::string message = llvm::toString(map.takeError());
-  EXPECT_EQ(message.rfind("a.sites.json: malformed relayout-sitemap:", 0), 0u) << message;
+  EXPECT_EQ(message, "a.sites.json: /sites/0/field: expected a C++ identifier, or \"\" for an unnamed member, got nothing");
 }
 
 TEST(SiteMapFormat, SiteNamingAnUnknownFieldIsRejected) {
@@ -96,7 +96,7 @@ TEST(SiteMapFormat, SiteNamingAnUnknownFieldIsRejected) {
   doc["sites"][0]["field"] = "q";
   auto map = SiteMap::fromJson(doc, "a.sites.json");
   ASSERT_FALSE(static_cast<bool>(map));
-  EXPECT_NE(llvm::toString(map.takeError()).find("names P.q"), std::string::npos);
+  EXPECT_EQ(llvm::toString(map.takeError()), "a.sites.json: /sites/0/field: expected a field of P (x, y), got \"q\"");
 }
 
 TEST(SiteMapFormat, OtherFormatsAndVersionsAreRefused) {
@@ -154,7 +154,9 @@ TEST(ProfileFormat, RoundTripAndShortCounterRowsRejected) {
   doc["units"][0]["sites"][0] = {1, 2, 3};
   auto bad = Profile::fromJson(doc, "p.json");
   ASSERT_FALSE(static_cast<bool>(bad));
-  EXPECT_NE(llvm::toString(bad.takeError()).find("has 3 counters"), std::string::npos);
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "p.json: /units/0/sites/0: expected an array of 6 of an integer from 0 to 18446744073709551615, got an "
+            "array of 3");
 }
 
 // The runtime and core write profiles through formats' one writer (profileText) and read them
@@ -227,8 +229,8 @@ TEST(PlanFormat, RoundTripAndUnknownLayoutRejected) {
 
   json doc = plan.toJson();
   doc["structs"][0]["layout"] = "zigzag";
-  EXPECT_NE(llvm::toString(Plan::fromJson(doc, "plan.json").takeError()).find("unknown layout \"zigzag\""),
-            std::string::npos);
+  EXPECT_EQ(llvm::toString(Plan::fromJson(doc, "plan.json").takeError()),
+            "plan.json: /structs/0/layout: expected one of \"aos\", \"soa\", \"clustered\", got \"zigzag\"");
 }
 
 TEST(Files, MalformedJsonNamesFileAndOffset) {

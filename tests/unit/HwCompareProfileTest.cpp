@@ -185,7 +185,9 @@ TEST(HwProfileFormat, MalformedObjectsAreRefusedNamingTheFile) {
        }) {
     const std::string message = errorOf(bad);
     EXPECT_NE(message.find("bad.json"), std::string::npos) << bad;
-    EXPECT_NE(message.find("malformed relayout-profile"), std::string::npos) << message;
+    // The schema's one-line form (JSON pointer, what was expected), or the reader's for the sum.
+    EXPECT_TRUE(message.find("bad.json: /hw") == 0 || message.find("bad.json: malformed relayout-profile") == 0)
+        << message;
   }
   EXPECT_NE(errorOf(hwObject(R"([{"file": "a.cu", "line": 3, "function": "k", "instructions": 3, "loads": 2,
                                   "stores": 2, "sectors": 8, "ideal_sectors": 8}])"))
@@ -196,7 +198,8 @@ TEST(HwProfileFormat, MalformedObjectsAreRefusedNamingTheFile) {
                       "excluded": {"runtime_instructions": 0, "unmapped_instructions": 0}, "lines": []})"),
       "bad.json");
   ASSERT_FALSE(static_cast<bool>(metricsNotObject));
-  EXPECT_NE(llvm::toString(metricsNotObject.takeError()).find("hw.metrics must be an object"), std::string::npos);
+  EXPECT_EQ(llvm::toString(metricsNotObject.takeError()),
+            "bad.json: /hw/metrics: expected an object, got an array of 1");
 }
 
 }  // namespace

@@ -118,4 +118,8 @@ struct SiteMap {
   static llvm::Expected<SiteMap> load(llvm::StringRef path);
 };
 
+// Site maps given together must describe different units (source hashes): one unit given twice
+// would count each of its accesses twice. The error names both files. `paths[i]` holds `maps[i]`.
+llvm::Error checkDistinctUnits(const std::vector<std::string>& paths, const std::vector<const SiteMap*>& maps);
+
 }  // namespace relayout

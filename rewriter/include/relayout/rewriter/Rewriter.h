@@ -40,8 +40,10 @@ struct RewriteResult {
 // Parses `sources` with the commands of `db` (which must already make Clang parse them as CUDA,
 // host side: -x cuda --cuda-host-only ...), checks the plan against the structs found, and returns
 // the rewritten text of every file. Nothing is written to disk. Fails, with nothing rewritten,
-// when a source does not parse or the plan names a struct or field the sources do not have.
+// when a source does not parse or the plan names a struct or field the sources do not have (those
+// errors name `planPath` and the struct's JSON pointer when it is given).
 llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector<std::string>& sources,
-                                             const clang::tooling::CompilationDatabase& db);
+                                             const clang::tooling::CompilationDatabase& db,
+                                             llvm::StringRef planPath = {});
 
 }  // namespace relayout
