@@ -50,7 +50,9 @@ const UseCollector::EntityInfo* UseCollector::entityOf(const clang::ValueDecl* d
       if (const PlannedStruct* planned = structs_.planned(record)) {
         std::string key;
         if (auto instances = var ? instanceKey(var) : std::nullopt) {
-          key = *instances;  // in a template rewritten in its own text: one entity for all instances
+          // In a template rewritten in its own text: one entity for all instances that hold this struct
+          // (`T* device` in a helper template holds a different one per instance).
+          key = *instances + "/" + planned->plan->name;
         } else if (const auto* parm = llvm::dyn_cast_or_null<clang::ParmVarDecl>(var)) {
           if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext()))
             if (std::string usr = usrOf(function->getCanonicalDecl()); !usr.empty())
