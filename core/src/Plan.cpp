@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 
 using nlohmann::json;
@@ -27,15 +26,6 @@ static Layout layoutFromString(const std::string& text, const json& where) {
   if (text == "soa") return Layout::SoA;
   if (text == "clustered") return Layout::Clustered;
   throw json::other_error::create(501, "unknown layout \"" + text + "\" (expected aos, soa or clustered)", &where);
-}
-
-// An optional count; nlohmann would turn -3 into a huge unsigned number, and 1e300 into undefined behaviour.
-static unsigned countFrom(const json& object, const char* key) {
-  if (!object.contains(key)) return 0;
-  const json& v = object.at(key);
-  if (!v.is_number_unsigned() || v.get<uint64_t>() > std::numeric_limits<unsigned>::max())
-    throw json::other_error::create(501, std::string(key) + " must be a non-negative integer, but is " + v.dump(), &v);
-  return v.get<unsigned>();
 }
 
 std::vector<Cluster> soaClusters(const std::vector<std::string>& fieldNames) {
@@ -152,7 +142,7 @@ llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
       sp.layout = layoutFromString(s.at("layout").get<std::string>(), s);
       for (const json& c : s.at("clusters"))
         sp.clusters.push_back({c.at("name").get<std::string>(), c.at("fields").get<std::vector<std::string>>(),
-                               countFrom(c, "padding_bytes")});
+                               c.value("padding_bytes", 0u)});  // a checked count: the schema
       sp.score = s.at("score").get<double>();
       sp.reason = s.at("reason").get<std::string>();
       sp.details = s.value("details", json::object());

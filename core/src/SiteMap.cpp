@@ -1,7 +1,6 @@
 #include "relayout/core/SiteMap.h"
 
 #include "JsonRead.h"
-#include "relayout/formats/JsonNumbers.h"
 
 #include <algorithm>
 
@@ -199,7 +198,6 @@ static llvm::Error checkSiteMapMeaning(const SiteMap& map, const json& doc, llvm
 
 llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path) {
   auto parsed = detail::parseDocument<SiteMap>(doc, path, kFormat, kVersion, SchemaKind::SiteMap, [](const json& d) {
-    if (std::string where = findNonIntegerNumber(d); !where.empty()) throw json::other_error::create(501, where, &d);
     SiteMap map;
     map.sourcePath = d.at("source").at("path").get<std::string>();
     map.sourceSha256 = d.at("source").at("sha256").get<std::string>();

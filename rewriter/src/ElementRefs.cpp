@@ -105,10 +105,7 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
       continue;  // `e = v;` scatters v
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(parent)) {
       const clang::FunctionDecl* callee = call->getDirectCallee();
-      const clang::ParmVarDecl* param = nullptr;
-      if (callee)
-        for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i)
-          if (call->getArg(i)->IgnoreParens() == child || call->getArg(i) == child) param = callee->getParamDecl(i);
+      const clang::ParmVarDecl* param = parameterOf(call, child);
       if (!param || llvm::isa<clang::CXXOperatorCallExpr>(call))
         return std::pair{name + " is passed to a call relayout cannot follow", call->getSourceRange()};
       if (callee->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)

@@ -11,7 +11,6 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/Index/USRGeneration.h>
 
 namespace relayout::rw {
 
@@ -68,13 +67,13 @@ std::optional<std::string> UseCollector::instanceKey(const clang::VarDecl* var) 
   const auto* function = llvm::dyn_cast<clang::FunctionDecl>(var->getDeclContext());
   const clang::FunctionTemplateDecl* tmpl = rewrittenTemplate(function);
   if (!tmpl) return std::nullopt;
-  llvm::SmallString<128> usr;
-  if (clang::index::generateUSRForDecl(tmpl, usr)) return std::nullopt;
+  std::string usr = usrOf(tmpl);
+  if (usr.empty()) return std::nullopt;
   if (const auto* parm = llvm::dyn_cast<clang::ParmVarDecl>(var))
-    return "instances:" + usr.str().str() + "#" + std::to_string(parm->getFunctionScopeIndex());
+    return "instances:" + usr + "#" + std::to_string(parm->getFunctionScopeIndex());
   // A local: the same place in the template's text in every instance.
   clang::SourceLocation at = sm_.getExpansionLoc(var->getLocation());
-  return "instances:" + usr.str().str() + "@" + std::to_string(sm_.getFileOffset(at)) + ":" + var->getNameAsString();
+  return "instances:" + usr + "@" + std::to_string(sm_.getFileOffset(at)) + ":" + var->getNameAsString();
 }
 
 bool UseCollector::TraverseFunctionTemplateDecl(clang::FunctionTemplateDecl* tmpl) {

@@ -6,7 +6,6 @@
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/Index/USRGeneration.h>
 
 namespace relayout::rw {
 
@@ -47,9 +46,8 @@ bool UseCollector::handleBufferCast(const clang::Expr* arg, const EntityInfo& pa
   const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
   if (!function || !function->getBody()) return false;
 
-  llvm::SmallString<128> usr;
-  if (clang::index::generateUSRForDecl(var, usr)) return false;
-  const std::string key = usr.str().str();
+  const std::string key = usrOf(var);
+  if (key.empty()) return false;
   facts_.links.emplace_back(key, param.key);
   if (!buffers_.insert(var).second) return true;  // read once, at its first cast
   const std::string& structName = param.planned->plan->name;

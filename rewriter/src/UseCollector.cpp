@@ -15,7 +15,7 @@ std::string refusalPrefix(const std::string& structName) {
   return "cannot change the layout of '" + structName + "': ";
 }
 
-static std::string usrOf(const clang::Decl* decl) {
+std::string usrOf(const clang::Decl* decl) {
   llvm::SmallString<128> buffer;
   if (clang::index::generateUSRForDecl(decl, buffer)) return "";
   return buffer.str().str();

@@ -203,4 +203,10 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
 // Prefix of every refusal: "cannot change the layout of 'S': ".
 std::string refusalPrefix(const std::string& structName);
 
+// The parameter an argument of a call binds to (the object of a member operator call binds to none).
+const clang::ParmVarDecl* parameterOf(const clang::CallExpr* call, const clang::Stmt* arg);
+
+// The declaration's USR (entities are keyed by it across units), or "" where it has none.
+std::string usrOf(const clang::Decl* decl);
+
 }  // namespace relayout::rw

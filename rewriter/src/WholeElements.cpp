@@ -46,8 +46,7 @@ bool UseCollector::elementCall(const clang::ArraySubscriptExpr* subscript, const
   return true;
 }
 
-// The parameter an argument of a call binds to (the object of a member call binds to none).
-static const clang::ParmVarDecl* parameterOf(const clang::CallExpr* call, const clang::Stmt* arg) {
+const clang::ParmVarDecl* parameterOf(const clang::CallExpr* call, const clang::Stmt* arg) {
   const clang::FunctionDecl* callee = call->getDirectCallee();
   if (!callee) return nullptr;
   unsigned first = llvm::isa<clang::CXXOperatorCallExpr>(call) && llvm::isa<clang::CXXMethodDecl>(callee) ? 1 : 0;

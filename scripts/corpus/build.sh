@@ -12,16 +12,15 @@ set -u -o pipefail
 out="$1"; shift
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 corpus="$root/tests/corpus"
+# shellcheck source=lib.sh
+. "$root/scripts/corpus/lib.sh"
 apps=("$@")
 [ ${#apps[@]} -gt 0 ] || mapfile -t apps < <(awk 'NF {print $1}' "$corpus/apps.txt")
 mkdir -p "$out/src" "$out/bin"
 failed=0
 for app in "${apps[@]}"; do
   rm -rf "$out/src/$app" && cp -r "$corpus/$app" "$out/src/$app"
-  binary=$(awk -v a="$app" '$1 == a {print $2}' "$corpus/apps.txt")
-  if ( cd "$out/src/$app" && if [ -f Makefile ]; then make -s > build.log 2>&1; \
-       else cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > build.log 2>&1 && cmake --build build >> build.log 2>&1; fi ) \
-     && cp "$out/src/$app/${binary#./}" "$out/bin/$app"; then
+  if build_app "$out/src/$app" "$(app_binary "$app")" "$out/bin/$app"; then
     echo "built $app"
   else
     echo "FAILED $app (see $out/src/$app/build.log)"; failed=$((failed + 1))

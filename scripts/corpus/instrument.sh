@@ -13,6 +13,8 @@ set -u -o pipefail
 out="$1"; shift
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 corpus="$root/tests/corpus"
+# shellcheck source=lib.sh
+. "$root/scripts/corpus/lib.sh"
 relayout="${RELAYOUT:-$root/build/tool/relayout}"
 [ -x "$relayout" ] || { echo "instrument.sh: $relayout is not built" >&2; exit 2; }
 mkdir -p "$out/bin" && out="$(cd "$out" && pwd)"
@@ -20,11 +22,10 @@ apps=("$@")
 [ ${#apps[@]} -gt 0 ] || mapfile -t apps < <(awk 'NF {print $1}' "$corpus/apps.txt")
 failed=0
 for app in "${apps[@]}"; do
-  line=$(awk -v a="$app" '$1 == a' "$corpus/sources.txt")
-  [ -n "$line" ] || { echo "FAILED $app (not in tests/corpus/sources.txt)"; failed=$((failed + 1)); continue; }
+  app_sources "$app" || { echo "FAILED $app (not in tests/corpus/sources.txt)"; failed=$((failed + 1)); continue; }
   rm -rf "$out/$app"
-  # shellcheck disable=SC2086  # the files and flags are words from sources.txt
-  if ( cd "$corpus/$app" && "$relayout" optimize -o "$out/$app" --build-only ${line#* } 2>&1 ) > "$out/$app.log" 2>&1 \
+  if ( cd "$corpus/$app" && "$relayout" optimize -o "$out/$app" --build-only "${files[@]}" -- "${flags[@]}" 2>&1 ) \
+       > "$out/$app.log" 2>&1 \
        && cp "$out/$app/instrumented/program" "$out/bin/$app"; then
     echo "built $app"
   else

@@ -22,6 +22,8 @@ layout=soa
 if [ "${1:-}" = "--layout" ]; then layout="${2:-}"; shift 2 || usage; fi
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 corpus="$root/tests/corpus"
+# shellcheck source=lib.sh
+. "$root/scripts/corpus/lib.sh"
 relayout="${RELAYOUT:-$root/build/tool/relayout}"
 [ -x "$relayout" ] || { echo "rewrite.sh: $relayout is not built" >&2; exit 2; }
 mkdir -p "$out" && out="$(cd "$out" && pwd)/$layout"
@@ -33,13 +35,7 @@ echo "| app | applied | not applied | built |" > "$table"
 echo "|---|---|---|---|" >> "$table"
 failed=0
 for app in "${apps[@]}"; do
-  line=$(awk -v a="$app" '$1 == a' "$corpus/sources.txt")
-  [ -n "$line" ] || { echo "rewrite.sh: $app is not in tests/corpus/sources.txt" >&2; failed=$((failed + 1)); continue; }
-  read -r -a words <<< "${line#* }"
-  files=() flags=() seen=0
-  for w in "${words[@]}"; do
-    if [ "$w" = "--" ]; then seen=1; elif [ $seen = 0 ]; then files+=("$w"); else flags+=("$w"); fi
-  done
+  app_sources "$app" || { echo "rewrite.sh: $app is not in tests/corpus/sources.txt" >&2; failed=$((failed + 1)); continue; }
   work="$out/$app"
   rm -rf "$work" && mkdir -p "$work"
   sites=()
@@ -51,11 +47,8 @@ for app in "${apps[@]}"; do
   refused=$(grep -c "layout not applied" "$work/rewrite.log")
   built=no
   if [ "$applied" -gt 0 ]; then
-    binary=$(awk -v a="$app" '$1 == a {print $2}' "$corpus/apps.txt")
     cp -r "$corpus/$app" "$work/src" && cp "$work/out"/* "$work/src/"
-    if ( cd "$work/src" && if [ -f Makefile ]; then make -s > build.log 2>&1; \
-         else cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > build.log 2>&1 && cmake --build build >> build.log 2>&1; fi ) \
-       && cp "$work/src/${binary#./}" "$out/bin/$app"; then
+    if build_app "$work/src" "$(app_binary "$app")" "$out/bin/$app"; then
       built=yes
     else
       built="FAILED (see $work/src/build.log)"; failed=$((failed + 1))

@@ -27,8 +27,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+corpus="$root/tests/corpus"
+# shellcheck source=../corpus/lib.sh
+. "$root/scripts/corpus/lib.sh"
 mkdir -p "$out" && out="$(cd "$out" && pwd)"
-mask() { sed -E 's/[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)? ?ms\b/<t> ms/g' "$1"; }
 # The time of one run: the program's own "GPU ... ms", else the wall seconds in ms.
 timeOf() { local t; t=$(grep -oE 'GPU( time)? [0-9.]+ ms' "$1" | head -1 | grep -oE '[0-9.]+'); echo "${t:-$2}"; }
 median() { python3 -c "import statistics, sys; print('%.3f' % statistics.median(float(x) for x in sys.argv[1:]))" "$@"; }
@@ -53,8 +55,8 @@ while read -r app _binary args; do
       t=$(timeOf "$dir.out" "$wall")
       if [ $variant = original ]; then times_o+=("$t"); else times_r+=("$t"); fi
     done
-    cmp -s <(mask "$out/$app/original.1.out") <(mask "$out/$app/rewritten.$run.out") || equal=no
-    cmp -s <(mask "$out/$app/original.1.out") <(mask "$out/$app/original.$run.out") || equal="no (the original differs run to run)"
+    cmp -s <(mask_times "$out/$app/original.1.out") <(mask_times "$out/$app/rewritten.$run.out") || equal=no
+    cmp -s <(mask_times "$out/$app/original.1.out") <(mask_times "$out/$app/original.$run.out") || equal="no (the original differs run to run)"
   done
   mo=$(median "${times_o[@]}") mr=$(median "${times_r[@]}")
   ratio=$(python3 -c "import sys; print('%.2fx' % (float(sys.argv[1]) / float(sys.argv[2])))" "$mo" "$mr")

@@ -18,8 +18,10 @@ inst="$(cd "$2" && pwd)" || usage
 out="$3"; timeout_s=300
 [ "${4:-}" = "--timeout" ] && timeout_s="$5"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+corpus="$root/tests/corpus"
+# shellcheck source=../corpus/lib.sh
+. "$root/scripts/corpus/lib.sh"
 mkdir -p "$out" && out="$(cd "$out" && pwd)"
-mask() { sed -E 's/[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)? ?ms\b/<t> ms/g' "$1"; }
 status=0
 table="$out/profile.md"
 echo "| app | original | instrumented | output equal | profile | wall original s | wall instrumented s |" > "$table"
@@ -44,7 +46,7 @@ while read -r app _binary args; do
     verdicts+=("$v")
   done
   equal=no
-  cmp -s <(mask "$out/$app/original.out" | grep -v '^relayout') <(mask "$out/$app/instrumented.out" | grep -v '^relayout') && equal=yes
+  cmp -s <(mask_times "$out/$app/original.out" | grep -v '^relayout') <(mask_times "$out/$app/instrumented.out" | grep -v '^relayout') && equal=yes
   profile=missing; [ -s "$out/$app/profile.json" ] && profile=written
   [ "${verdicts[0]}${verdicts[1]}" = PASSPASS ] && [ $equal = yes ] && [ $profile = written ] || status=1
   echo "| $app | ${verdicts[0]} | ${verdicts[1]} | $equal | $profile | ${walls[0]} | ${walls[1]} |" >> "$table"
