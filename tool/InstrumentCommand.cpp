@@ -127,7 +127,7 @@ static int run(const std::vector<std::string>& trailing) {
   auto staged = stageInstrumented(files, buildDir, trailing, options, outDir, outputs, nullptr);
   if (!staged) return reportError(staged.takeError());
   if (llvm::Error err = outputs.commit(files)) return reportError(std::move(err));
-  llvm::errs() << "relayout: wrote " << outputs.files().size() << " files to " << outDir << "\n";
+  llvm::errs() << "relayout: wrote " << outputs.files().size() << (outputs.files().size() == 1 ? " file" : " files") << " to " << outDir << "\n";
   return 0;
 }
 

@@ -293,7 +293,7 @@ static int run(const std::vector<std::string>& trailing) {
   if (destination.mode != RewriteOutput::InPlace) inputs.assign(files.begin(), files.end());
   if (llvm::Error err = staged.commit(inputs)) return reportError(std::move(err));
   if (destination.mode == RewriteOutput::Folder || destination.mode == RewriteOutput::OutRoot)
-    llvm::errs() << "relayout: wrote " << staged.files().size() << " files to " << destination.dir << "\n";
+    llvm::errs() << "relayout: wrote " << staged.files().size() << (staged.files().size() == 1 ? " file" : " files") << " to " << destination.dir << "\n";
   if (destination.mode == RewriteOutput::InPlace)
     llvm::errs() << "relayout: wrote " << staged.files().size()
                  << " files in place (the files that changed, and FILE.orig for those that had none)\n";

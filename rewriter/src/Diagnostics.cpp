@@ -1,6 +1,7 @@
 #include "Diagnostics.h"
 
 #include <clang/Basic/DiagnosticIDs.h>
+#include <clang/Basic/SourceManager.h>
 
 namespace relayout::rw {
 
@@ -39,6 +40,29 @@ std::string DiagRenderer::render(clang::DiagnosticsEngine::Level level, clang::S
   buffer_.clear();
   while (!text.empty() && text.back() == '\n') text.pop_back();
   return text;
+}
+
+void ErrorPrinter::HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) {
+  if (level >= clang::DiagnosticsEngine::Error) showing_ = true;
+  else if (level != clang::DiagnosticsEngine::Note) showing_ = false;
+  if (level >= clang::DiagnosticsEngine::Error && !firstError_) {
+    Place place;
+    llvm::SmallString<128> message;
+    info.FormatDiagnostic(message);
+    place.message = message.str().str();
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const clang::SourceManager& sm = info.getSourceManager();
+      clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getFileLoc(info.getLocation()), /*UseLineDirectives=*/false);
+      if (presumed.isValid()) {
+        place.file = presumed.getFilename();
+        place.line = presumed.getLine();
+        place.column = presumed.getColumn();
+      }
+    }
+    firstError_ = std::move(place);
+  }
+  if (showing_) TextDiagnosticPrinter::HandleDiagnostic(level, info);
+  else DiagnosticConsumer::HandleDiagnostic(level, info);
 }
 
 }  // namespace relayout::rw

@@ -9,6 +9,7 @@
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace relayout::rw {
@@ -31,6 +32,27 @@ class DiagRenderer {
   std::unique_ptr<clang::TextDiagnosticPrinter> printer_;
   std::unique_ptr<clang::DiagnosticsEngine> engine_;
   unsigned warningId_ = 0, noteId_ = 0;
+};
+
+// Keeps the compiler's errors (and their notes) for a failure message, and where the first error
+// is; warnings of the user's code are not relayout's business.
+class ErrorPrinter : public clang::TextDiagnosticPrinter {
+ public:
+  using TextDiagnosticPrinter::TextDiagnosticPrinter;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override;
+
+  struct Place {
+    std::string file;  // as Clang opened it
+    unsigned line = 0, column = 0;
+    std::string message;
+  };
+  // The first error since construction (or since the last clear).
+  const std::optional<Place>& firstError() const { return firstError_; }
+  void clearFirstError() { firstError_.reset(); }
+
+ private:
+  bool showing_ = false;
+  std::optional<Place> firstError_;
 };
 
 }  // namespace relayout::rw

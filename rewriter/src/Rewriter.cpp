@@ -7,7 +7,9 @@
 
 #include "relayout/core/Files.h"
 
+#include "CompileCheck.h"
 #include "DeviceLayout.h"
+#include "Diagnostics.h"
 #include "Facts.h"
 #include "LayoutEmitter.h"
 #include "SourceEdits.h"
@@ -73,22 +75,6 @@ class CollectFactory : public clang::tooling::FrontendActionFactory {
  private:
   const Plan& plan_;
   ProgramFacts& facts_;
-};
-
-// Keeps the compiler's errors (and their notes) for the failure message; warnings of the user's
-// code are not relayout's business.
-class ErrorPrinter : public clang::TextDiagnosticPrinter {
- public:
-  using TextDiagnosticPrinter::TextDiagnosticPrinter;
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
-    if (level >= clang::DiagnosticsEngine::Error) showing_ = true;
-    else if (level != clang::DiagnosticsEngine::Note) showing_ = false;
-    if (showing_) TextDiagnosticPrinter::HandleDiagnostic(level, info);
-    else DiagnosticConsumer::HandleDiagnostic(level, info);
-  }
-
- private:
-  bool showing_ = false;
 };
 
 llvm::Error error(const llvm::Twine& message) {
@@ -169,6 +155,45 @@ std::string applyEdits(std::string text, const std::vector<Edit>& edits) {
   return text;
 }
 
+// Per file, what a struct's layouts include and the earliest place one can go.
+struct Includes {
+  unsigned offset = ~0u;
+  std::set<std::string> headers;
+  bool cudaRuntime = false;
+};
+
+// A struct whose edits apply, until the compile check says otherwise.
+struct AcceptedStruct {
+  size_t outcome;  // index into RewriteResult::structs
+  std::vector<Edit> edits;
+  std::map<std::string, Includes> includes;
+  std::vector<std::string> notes;  // why array fields stay per element
+  const rw::StructDef* def;
+};
+
+// Per file, the sorted edits of `chosen` with one block of includes, at the place of its first
+// generated layout's.
+std::map<std::string, std::vector<Edit>> editsOf(const std::vector<const AcceptedStruct*>& chosen) {
+  std::vector<Edit> all;
+  std::map<std::string, Includes> includes;
+  for (const AcceptedStruct* s : chosen) {
+    all.insert(all.end(), s->edits.begin(), s->edits.end());
+    for (const auto& [file, in] : s->includes) {
+      Includes& merged = includes[file];
+      merged.offset = std::min(merged.offset, in.offset);
+      merged.headers.insert(in.headers.begin(), in.headers.end());
+      merged.cudaRuntime |= in.cudaRuntime;
+    }
+  }
+  for (const auto& [file, in] : includes)
+    all.push_back(Edit{file, in.offset, 0, 0, rw::emitIncludes(in.headers, in.cudaRuntime), true});
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  std::map<std::string, std::vector<Edit>> byFile;
+  for (const Edit& e : all) byFile[e.file].push_back(e);
+  return byFile;
+}
+
 std::string realPath(const std::string& path) {
   llvm::SmallString<256> real;
   if (llvm::sys::fs::real_path(path, real)) return path;
@@ -176,6 +201,48 @@ std::string realPath(const std::string& path) {
 }
 
 }  // namespace
+
+static std::string messageOf(const std::string& rendered);
+
+// Keeps the structs of `chosen` whose rewrite compiles: the program with all of them first; when
+// that fails, each struct alone (refusing those that fail), then the rest together (refusing all
+// of them if they still fail: their rewrites do not compile together).
+static void keepWhatCompiles(std::vector<const AcceptedStruct*>& chosen, const std::vector<std::string>& sources,
+                             const clang::tooling::CompilationDatabase& db, const ProgramFacts& facts,
+                             RewriteResult& result, std::set<std::string>& seen) {
+  if (chosen.empty()) return;
+  rw::CompileCheck check(db, sources);
+  auto failureOf = [&](const std::vector<const AcceptedStruct*>& structs) {
+    std::map<std::string, std::string> replaced;
+    for (const auto& [file, edits] : editsOf(structs)) replaced[file] = applyEdits(facts.contents.at(file), edits);
+    return check.firstFailure(replaced);
+  };
+  auto refuse = [&](const AcceptedStruct* s, const rw::CompileFailure& failure) {
+    StructOutcome& outcome = result.structs[s->outcome];
+    std::string warning = rw::compileRefusal(outcome.name, failure, facts.contents, editsOf({s}), s->def->file,
+                                             s->def->insertOffset);
+    addUnique(result.diagnostics, seen, warning);
+    addUnique(result.diagnostics, seen, s->def->keptNote);
+    outcome.rewritten = false;
+    outcome.reasons.push_back(messageOf(warning));
+  };
+  auto addNotes = [&] {
+    for (const std::string& note : check.notes()) addUnique(result.diagnostics, seen, note);
+  };
+  if (!failureOf(chosen)) return addNotes();
+  std::vector<const AcceptedStruct*> compiling;
+  for (const AcceptedStruct* s : chosen) {
+    if (auto failure = failureOf({s})) refuse(s, *failure);
+    else compiling.push_back(s);
+  }
+  if (compiling.size() > 1)
+    if (auto failure = failureOf(compiling)) {
+      for (const AcceptedStruct* s : compiling) refuse(s, *failure);
+      compiling.clear();
+    }
+  chosen = std::move(compiling);
+  addNotes();
+}
 
 // The message of a rendered diagnostic: its first line after "warning: " (or "note: ").
 static std::string messageOf(const std::string& rendered) {
@@ -205,7 +272,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   std::string compilerOutput;
   llvm::raw_string_ostream compilerStream(compilerOutput);
   clang::DiagnosticOptions printerOptions;
-  ErrorPrinter printer(compilerStream, printerOptions);
+  rw::ErrorPrinter printer(compilerStream, printerOptions);
   CollectFactory factory(plan, facts);
   bool parsed = true;
   std::vector<rw::UnitFacts> units;  // what each source added, for the files they share
@@ -230,13 +297,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   RewriteResult result;
   std::set<std::string> seen;
   std::vector<Edit> accepted;  // sorted, unique
-  // Per file, what its accepted layouts include and the earliest place one can go.
-  struct Includes {
-    unsigned offset = ~0u;
-    std::set<std::string> headers;
-    bool cudaRuntime = false;
-  };
-  std::map<std::string, Includes> includes;
+  std::vector<AcceptedStruct> acceptedStructs;
   for (const StructPlan& s : plan.structs) {
     if (s.layout == Layout::AoS) continue;
     StructOutcome outcome{s.name, s.layout, false};
@@ -334,12 +395,6 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
                            "its edits overlap with another rewrite here; relayout does not combine them");
       } else {
         accepted = std::move(merged);
-        for (const auto& [file, in] : structIncludes) {
-          Includes& all = includes[file];
-          all.offset = std::min(all.offset, in.offset);
-          all.headers.insert(in.headers.begin(), in.headers.end());
-          all.cudaRuntime |= in.cudaRuntime;
-        }
       }
     }
     if (!warnings.empty()) {
@@ -352,31 +407,36 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
       result.structs.push_back(outcome);
       continue;
     }
-    for (const auto& [field, why] : kept) addUnique(result.diagnostics, seen, why.note);
+    AcceptedStruct done{result.structs.size(), std::move(edits), std::move(structIncludes), {}, defs.front()};
+    for (const auto& [field, why] : kept) done.notes.push_back(why.note);
+    acceptedStructs.push_back(std::move(done));
     outcome.rewritten = true;
     result.structs.push_back(outcome);
   }
-  for (const StructOutcome& o : result.structs) result.ok &= o.rewritten;
 
-  // One block of includes per file, at the place of its first generated layout's.
-  for (const auto& [file, in] : includes)
-    accepted.push_back(Edit{file, in.offset, 0, 0, rw::emitIncludes(in.headers, in.cudaRuntime), true});
-  std::sort(accepted.begin(), accepted.end());
-  std::map<std::string, std::vector<Edit>> byFile;
-  for (const Edit& e : accepted) byFile[e.file].push_back(e);
-  std::set<std::string> written;
+  // The original bytes of every file an edit or the command line names, by real path.
+  std::vector<std::string> realSources;
   for (const std::string& source : sources) {
     std::string real = realPath(source);
-    std::string original;
-    if (auto known = facts.contents.find(real); known != facts.contents.end()) {
-      original = known->second;
-    } else {
-      auto buffer = llvm::MemoryBuffer::getFile(source);
-      if (!buffer) return error(source + ": " + buffer.getError().message());
-      original = (*buffer)->getBuffer().str();
-    }
-    result.files.push_back({source, original, applyEdits(original, byFile[real])});
-    written.insert(real);
+    realSources.push_back(real);
+    if (facts.contents.count(real)) continue;
+    auto buffer = llvm::MemoryBuffer::getFile(source);
+    if (!buffer) return error(source + ": " + buffer.getError().message());
+    facts.contents[real] = (*buffer)->getBuffer().str();
+  }
+  std::vector<const AcceptedStruct*> chosen;
+  for (const AcceptedStruct& s : acceptedStructs) chosen.push_back(&s);
+  keepWhatCompiles(chosen, sources, db, facts, result, seen);
+  for (const AcceptedStruct* s : chosen)
+    for (const std::string& note : s->notes) addUnique(result.diagnostics, seen, note);
+  for (const StructOutcome& o : result.structs) result.ok &= o.rewritten;
+
+  std::map<std::string, std::vector<Edit>> byFile = editsOf(chosen);
+  std::set<std::string> written;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const std::string& original = facts.contents[realSources[i]];
+    result.files.push_back({sources[i], original, applyEdits(original, byFile[realSources[i]])});
+    written.insert(realSources[i]);
   }
   for (const auto& [file, edits] : byFile)
     if (!written.count(file)) result.files.push_back({file, facts.contents[file], applyEdits(facts.contents[file], edits)});
