@@ -34,7 +34,11 @@ std::string realPathOf(const std::string& path) {
 }  // namespace
 
 bool CompileCheck::isCuda(const std::string& source) const {
-  for (const clang::tooling::CompileCommand& command : db_.getCompileCommands(source))
+  // By its absolute path, as ClangTool asks: a database that infers commands for files it does not
+  // list would otherwise make one up for the relative path.
+  llvm::SmallString<256> absolute(source);
+  llvm::sys::fs::make_absolute(absolute);
+  for (const clang::tooling::CompileCommand& command : db_.getCompileCommands(absolute))
     if (std::find(command.CommandLine.begin(), command.CommandLine.end(), "--cuda-host-only") !=
         command.CommandLine.end())
       return true;

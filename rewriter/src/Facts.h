@@ -43,6 +43,7 @@ enum Helper : unsigned {
   kMallocAsync = 32768,     // cudaMallocAsync / cudaFreeAsync / cudaMemsetAsync on a stream
   kFreeAsync = 65536,
   kMemsetAsync = 131072,
+  kGatherVector = 262144,   // relayoutGatherVector: `std::vector<S>(p + a, p + b)` on the host
 };
 
 // One access to an array field in a plain array (SoA, or a one-field cluster), in both forms the

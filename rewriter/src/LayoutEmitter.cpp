@@ -92,11 +92,13 @@ class Emitter {
     if (helpers & kSameLayoutCopyAsync) sameLayoutCopy(true);
     if (helpers & kOffset) offset();
     if (helpers & kLoad) load();
+    if (helpers & kGatherVector) gatherVector();
     if (helpers & kStore) store();
     if (helpers & kRef) reference();
     if (helpers) line("#endif  // the CUDA runtime is declared");
     std::set<std::string> headers = {"cstddef"};
     if (usesMemcpy_) headers.insert("cstring");
+    if (helpers & kGatherVector) headers.insert("vector");
     return {out_, headers, helpers != 0};
   }
 
@@ -447,6 +449,19 @@ class Emitter {
       line("  const " + array.clusterStruct + " " + local + " = p." + array.member + "[i];");
       for (const std::string& f : array.fields) assign("v." + f, local + "." + f, f);
     }
+    line("  return v;");
+    line("}");
+  }
+
+  // The host vector `std::vector<S>(p + begin, p + end)` would make from an array of S.
+  void gatherVector() {
+    line();
+    line("// std::vector<" + s() + ">(p + begin, p + end): the elements gathered, as the original array gave them.");
+    line("static inline std::vector<" + s() + "> relayoutGatherVector(const " + d() +
+         " p, ptrdiff_t begin, ptrdiff_t end) {");
+    line("  std::vector<" + s() + "> v;");
+    line("  v.reserve(end > begin ? static_cast<size_t>(end - begin) : 0);");
+    line("  for (ptrdiff_t i = begin; i < end; ++i) v.push_back(relayoutLoad(p, i));");
     line("  return v;");
     line("}");
   }

@@ -38,6 +38,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool VisitCXXForRangeStmt(clang::CXXForRangeStmt* loop);
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript);
   bool VisitInitListExpr(clang::InitListExpr* list);
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct);
   bool VisitMemberExpr(clang::MemberExpr* member);
   bool VisitCallExpr(clang::CallExpr* call);
   bool VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr);
@@ -123,6 +124,11 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // --- WholeElements.cpp: `P q = p[i]` (gather) and `p[i] = q;` (scatter) ---
   const clang::Stmt* parentOf(const clang::Stmt* node);
   bool rewriteWholeElement(const clang::ArraySubscriptExpr* subscript, const clang::Expr* ref, const EntityInfo& info);
+  // `p[i].m(args);` as a statement, m non-const: a gathered copy is called, then scattered back.
+  bool rewriteElementUpdate(const clang::ArraySubscriptExpr* subscript, const clang::CXXMemberCallExpr* call,
+                            std::vector<Edit>& out);
+  // True when `expr` is a whole statement of a block or the body of an if, for, while or do.
+  bool isStatement(const clang::Expr* expr);
   // `p[i]` -> `helper(p, i)`; false (nothing recorded) when its tokens are not written in the file.
   bool elementCall(const clang::ArraySubscriptExpr* subscript, const std::string& helper, std::vector<Edit>& out);
   // --- ElementRefs.cpp: an element bound to a non-const reference (`S& e = p[i]`, `f(p[i])` with

@@ -63,7 +63,8 @@ std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang
                   "new layout", range(unary)};
     if (const auto* member = llvm::dyn_cast_or_null<clang::MemberExpr>(outer))
       return {"the non-const member function '" + member->getMemberDecl()->getNameAsString() + "' is called on an "
-              "element of " + name + "; relayout rewrites calls of const member functions only (on a gathered copy)",
+              "element of " + name + "; relayout rewrites such a call only as a statement of its own with an index "
+              "free of side effects (on a gathered copy, scattered back)",
               range(outer)};
     if (const auto* op = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(outer))
       return {"the non-const operator '" + std::string(clang::getOperatorSpelling(op->getOperator())) + "' is applied "

@@ -1,15 +1,19 @@
 // Whole elements of a device array. A copy of one (`P q = p[i];`, `auto q = p[i];`, `q = p[i];`,
 // `f(p[i])` by value or by const reference, `const P& r = p[i]`, `p[i].get()` with a const member
 // function) gathers its fields with `relayoutLoad(p, i)`, which returns the original struct by
-// value: the callee reads the same values. A statement `p[i] = q;` scatters q's fields with
+// value: the callee reads the same values. A statement calling a non-const member function,
+// `p[i].m(args);`, calls it on a gathered copy and scatters the copy back (the thread is taken to
+// own the element while it runs, as a kernel's p[i].m() with i its own index does). A statement `p[i] = q;` scatters q's fields with
 // `relayoutStore(p, i, q)`. An element bound to a non-const reference becomes a struct of
 // references to its fields (ElementRefs.cpp). Its address, `&p[i]`, is the view `p + i`
-// (UseCollector::entityExpr).
+// (UseCollector::entityExpr). A host vector made of a range of elements,
+// `std::vector<P> v(p, p + n)`, gathers them with `relayoutGatherVector(p, 0, n)`.
 #include "UseCollector.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
+#include <clang/Lex/Lexer.h>
 
 namespace relayout::rw {
 
@@ -23,6 +27,42 @@ bool UseCollector::VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript)
   const EntityInfo* info = entityOfRef(ref);
   if (!info || !info->planned->layout || !subscript->getType()->isRecordType()) return true;
   rewriteWholeElement(subscript, ref, *info);
+  return true;
+}
+
+// `std::vector<S>(p + a, p + b)` (an offset may be absent), S the entity's struct and the default
+// allocator: the arguments become `relayoutGatherVector(p, a, b)`, whose vector the constructor moves.
+bool UseCollector::VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
+  const unsigned args = construct->getNumArgs();
+  if (args < 2 || args > 3 || (args == 3 && !llvm::isa<clang::CXXDefaultArgExpr>(construct->getArg(2)))) return true;
+  const auto* vector = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      construct->getType()->getAsCXXRecordDecl());
+  if (!vector || !vector->isInStdNamespace() || vector->getName() != "vector") return true;
+  EntityExpr first = entityExpr(construct->getArg(0)), last = entityExpr(construct->getArg(1));
+  if (!first || !last || first.addressOf || last.addressOf || first.info != last.info) return true;
+  const clang::TemplateArgumentList& targs = vector->getTemplateArgs();
+  const auto* allocator = targs.size() == 2 ? targs[1].getAsType()->getAsCXXRecordDecl() : nullptr;
+  clang::QualType element = first.ref->getType()->getPointeeType();
+  if (element.isNull() || !allocator || !allocator->isInStdNamespace() || allocator->getName() != "allocator" ||
+      !context_.hasSameUnqualifiedType(targs[0].getAsType(), element))
+    return true;
+  const std::string array = edits_.text(first.ref->getSourceRange());
+  if (array.empty() || array != edits_.text(last.ref->getSourceRange())) return true;
+  consume(first.ref);
+  consume(last.ref);
+  const EntityInfo& info = *first.info;
+  auto offsetText = [&](const EntityExpr& e) { return e.offset ? edits_.text(e.offset->getSourceRange()) : "0"; };
+  std::string begin = offsetText(first), end = offsetText(last);
+  std::vector<Edit> out;
+  clang::SourceRange range(construct->getArg(0)->getBeginLoc(), construct->getArg(1)->getEndLoc());
+  if (!afterDefinition(info, construct->getBeginLoc()))
+    return refuse(info, construct->getBeginLoc(), "this vector is made before the definition of '" +
+                  info.planned->plan->name + "' ends, where relayoutGatherVector is added", range), true;
+  if (begin.empty() || end.empty() ||
+      !edits_.replaceTokens(range, "relayoutGatherVector(" + array + ", " + begin + ", " + end + ")", out))
+    return refuse(info, construct->getBeginLoc(), "this vector's range is not written out in the file (it comes "
+                  "from a macro body)", range), true;
+  addEdits(info, out, kLoad | kGatherVector);
   return true;
 }
 
@@ -77,7 +117,7 @@ bool UseCollector::rewriteWholeElement(const clang::ArraySubscriptExpr* subscrip
     if (!parents.empty()) parentDecl = parents[0].get<clang::Decl>();
     if (!parentDecl) return false;
   }
-  bool load = false, store = false, reference = false;
+  bool load = false, store = false, reference = false, update = false;
   const clang::Expr* value = nullptr;  // what a store writes
   const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(parent);
   const clang::ParmVarDecl* param = call ? parameterOf(call, child) : nullptr;
@@ -104,15 +144,19 @@ bool UseCollector::rewriteWholeElement(const clang::ArraySubscriptExpr* subscrip
     // `p[i].get()`: a const member function reads a gathered copy.
     const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(member->getMemberDecl());
     load = method && method->isConst() && !method->isStatic();
+    const auto* memberCall = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(parentOf(member));
+    update = method && !method->isConst() && !method->isStatic() && memberCall && isStatement(memberCall) &&
+             !subscript->getIdx()->HasSideEffects(context_);
+    if (update) parent = memberCall;
   } else if (const auto* op = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(parent);
              op && op->getNumArgs() >= 1 && op->getArg(0)->IgnoreParens() == child) {
     // `p[i] + q` through a const member operator.
     const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(op->getDirectCallee());
     load = method && method->isConst() && !method->isStatic();
   }
-  if (!load && !store && !reference) return false;
+  if (!load && !store && !reference && !update) return false;
   const auto* record = llvm::dyn_cast_or_null<clang::CXXRecordDecl>(info.planned->definition);
-  if (load && record && !record->hasDefaultConstructor()) return false;  // relayoutLoad starts from `S v;`
+  if ((load || update) && record && !record->hasDefaultConstructor()) return false;  // relayoutLoad starts from `S v;`
   if (!afterDefinition(info, subscript->getBeginLoc())) return false;
 
   std::vector<Edit> out;
@@ -127,6 +171,12 @@ bool UseCollector::rewriteWholeElement(const clang::ArraySubscriptExpr* subscrip
     consume(ref);
     if (why) return refuse(info, why->second.getBegin(), why->first, why->second), true;
     addEdits(info, out, kRef);
+    return true;
+  }
+  if (update) {
+    if (!rewriteElementUpdate(subscript, llvm::cast<clang::CXXMemberCallExpr>(parent), out)) return fail();
+    consume(ref);
+    addEdits(info, out, kLoad | kStore);
     return true;
   }
   if (load) {
@@ -155,6 +205,42 @@ bool UseCollector::rewriteWholeElement(const clang::ArraySubscriptExpr* subscrip
   }
   consume(ref);
   addEdits(info, out, load ? unsigned(kLoad) : unsigned(kStore));
+  return true;
+}
+
+bool UseCollector::isStatement(const clang::Expr* expr) {
+  const clang::Stmt* child = expr;
+  const clang::Stmt* parent = parentOf(expr);
+  while (parent && llvm::isa<clang::ExprWithCleanups>(parent)) child = parent, parent = parentOf(parent);
+  if (!parent) return false;
+  if (llvm::isa<clang::CompoundStmt>(parent)) return true;
+  if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(parent))
+    return child == branch->getThen() || child == branch->getElse();
+  if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(parent)) return child == loop->getBody();
+  if (const auto* loop = llvm::dyn_cast<clang::WhileStmt>(parent)) return child == loop->getBody();
+  if (const auto* loop = llvm::dyn_cast<clang::DoStmt>(parent)) return child == loop->getBody();
+  return false;
+}
+
+// `p[i].m(args);` -> `{ auto relayoutElement = relayoutLoad(p, i); relayoutElement.m(args);
+// relayoutStore(p, i, relayoutElement); }`: the arguments keep their place (and their own edits);
+// the index, free of side effects, is read twice.
+bool UseCollector::rewriteElementUpdate(const clang::ArraySubscriptExpr* subscript,
+                                        const clang::CXXMemberCallExpr* call, std::vector<Edit>& out) {
+  const std::string base = edits_.text(subscript->getBase()->getSourceRange());
+  const std::string index = edits_.text(subscript->getIdx()->getSourceRange());
+  auto callEnd = edits_.written(call->getEndLoc());
+  if (base.empty() || index.empty() || !callEnd) return false;
+  clang::SourceLocation afterSemi = clang::Lexer::findLocationAfterToken(
+      *callEnd, clang::tok::semi, sm_, edits_.langOptions(), /*SkipTrailingWhitespaceAndNewLine=*/false);
+  if (afterSemi.isInvalid()) return false;
+  std::vector<Edit> mine;
+  if (!edits_.insertBefore(call->getBeginLoc(),
+                           "{ auto relayoutElement = relayoutLoad(" + base + ", " + index + "); ", mine) ||
+      !edits_.replaceTokens(subscript->getSourceRange(), "relayoutElement", mine))
+    return false;
+  mine.push_back(edits_.rawEdit(afterSemi, 0, " relayoutStore(" + base + ", " + index + ", relayoutElement); }"));
+  out.insert(out.end(), mine.begin(), mine.end());
   return true;
 }
 

@@ -321,7 +321,7 @@ extern "C" void relayout_rt_register_unit(const RelayoutUnitDesc* unit) {
                  unit->source ? unit->source : "?", unit->abi_version, RELAYOUT_ABI_VERSION);
     return;
   }
-  relayout::rt::registerUnit(*unit);
+  relayout::rt::registerUnit(unit);
   if (unit->abi_version >= 3 && unit->trace_capacity > 0) relayout::rt::gTracing = true;
   relayout::rt::ensureStarted();
 }

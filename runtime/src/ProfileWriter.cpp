@@ -44,15 +44,18 @@ std::string str(const char* s) { return s ? s : ""; }
 
 }  // namespace
 
-void registerUnit(const RelayoutUnitDesc& unit) {
-  // Older descriptors are prefixes of this one: copy only what they have.
-  const size_t size = unit.abi_version >= 5   ? sizeof(RelayoutUnitDesc)
-                      : unit.abi_version == 4 ? offsetof(RelayoutUnitDesc, num_functions)
-                      : unit.abi_version == 3 ? offsetof(RelayoutUnitDesc, trace_warps)
-                      : unit.abi_version == 2 ? offsetof(RelayoutUnitDesc, num_kernels)
-                                              : offsetof(RelayoutUnitDesc, num_loops);
+void registerUnit(const void* descriptor) {
+  // Older descriptors are prefixes of this one, all starting with abi_version: copy only what they have.
+  static_assert(offsetof(RelayoutUnitDesc, abi_version) == 0);
+  unsigned abi = 0;
+  std::memcpy(&abi, descriptor, sizeof abi);
+  const size_t size = abi >= 5   ? sizeof(RelayoutUnitDesc)
+                      : abi == 4 ? offsetof(RelayoutUnitDesc, num_functions)
+                      : abi == 3 ? offsetof(RelayoutUnitDesc, trace_warps)
+                      : abi == 2 ? offsetof(RelayoutUnitDesc, num_kernels)
+                                 : offsetof(RelayoutUnitDesc, num_loops);
   RelayoutUnitDesc copy{};
-  std::memcpy(&copy, &unit, size);
+  std::memcpy(&copy, descriptor, size);
   std::lock_guard<std::mutex> lock(registryMutex());
   registry().push_back(copy);
 }
@@ -129,6 +132,12 @@ std::string readUnit(const RelayoutUnitDesc& u, UnitData& into) {
     for (size_t i = 0; i < words; ++i) sum[i] += part[i];
     return "";
   };
+  // A unit with no sites, loops or kernels has nothing on the GPU: a .cpp file the host compiler
+  // builds has no device symbols at all, and reading them fails.
+  if (u.num_sites == 0 && u.num_loops == 0 && (u.abi_version < 3 || u.num_kernels == 0)) {
+    if (u.abi_version >= 3 && u.fetch_kernel_blocks) into.kernelBlocks.assign(2, 0);  // the unknown kernel's row
+    return "";
+  }
   const size_t columns = RELAYOUT_COUNTER_COLUMNS;
   std::string err = read(u.fetch, into.counters, size_t(u.num_sites) * columns, u.num_sites, "counters");
   if (err.empty() && u.num_loops) err = read(u.fetch_loops, into.loops, u.num_loops, u.num_loops, "loop counters");

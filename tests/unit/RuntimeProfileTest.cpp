@@ -66,8 +66,8 @@ protected:
 }  // namespace
 
 TEST_F(RuntimeProfile, RoundTripThroughCoreReader) {
-  rt::registerUnit(kUnitA);
-  rt::registerUnit(kUnitB);
+  rt::registerUnit(&kUnitA);
+  rt::registerUnit(&kUnitB);
   rt::ProfileMeta meta{"Fake GPU 80GB", {{"_Z6updateP8Particleif", 5, 123456}, {"plain_c_kernel", 2, 77}}};
   ASSERT_EQ(rt::writeProfile(path, meta), "");
 
@@ -114,7 +114,7 @@ TEST_F(RuntimeProfile, RoundTripThroughCoreReader) {
 
 // The CUPTI side reads each unit once per device into the same UnitData: the counters add up.
 TEST_F(RuntimeProfile, ReadsFromSeveralDevicesAddUp) {
-  rt::registerUnit(kUnitA);
+  rt::registerUnit(&kUnitA);
   std::vector<rt::UnitData> data(1);
   ASSERT_EQ(rt::readUnit(kUnitA, data[0]), "");
   ASSERT_EQ(rt::readUnit(kUnitA, data[0]), "");
@@ -129,8 +129,9 @@ TEST_F(RuntimeProfile, ReadsFromSeveralDevicesAddUp) {
 
 // A unit whose counters cannot be read means no profile, and no temporary file left behind.
 TEST_F(RuntimeProfile, FailedFetchWritesNothing) {
-  rt::registerUnit(kUnitA);
-  rt::registerUnit({RELAYOUT_ABI_VERSION, "broken.cu", kShaB.c_str(), 2, 1, fetchFails});
+  rt::registerUnit(&kUnitA);
+  const RelayoutUnitDesc failing{RELAYOUT_ABI_VERSION, "broken.cu", kShaB.c_str(), 2, 1, fetchFails};
+  rt::registerUnit(&failing);
   std::string err = rt::writeProfile(path, {"dev", {}});
   EXPECT_NE(err.find("broken.cu"), std::string::npos) << err;
   EXPECT_NE(err.find("700"), std::string::npos) << err;
@@ -141,7 +142,7 @@ TEST_F(RuntimeProfile, FailedFetchWritesNothing) {
 // An old profile is replaced whole by rename, never appended to or left half written.
 TEST_F(RuntimeProfile, ReplacesExistingFile) {
   { std::ofstream(path) << "not json at all"; }
-  rt::registerUnit(kUnitB);
+  rt::registerUnit(&kUnitB);
   ASSERT_EQ(rt::writeProfile(path, {"dev", {}}), "");
   Profile p = load();
   ASSERT_EQ(p.units.size(), 1u);
@@ -152,7 +153,21 @@ TEST_F(RuntimeProfile, ReplacesExistingFile) {
 TEST_F(RuntimeProfile, NoUnitsAndZeroSites) {
   ASSERT_EQ(rt::writeProfile(path, {"", {}}), "");
   EXPECT_TRUE(load().units.empty());
-  rt::registerUnit({RELAYOUT_ABI_VERSION, "empty.cu", kShaA.c_str(), 0, 1, fetchA});
+  const RelayoutUnitDesc empty{RELAYOUT_ABI_VERSION, "empty.cu", kShaA.c_str(), 0, 1, fetchA};
+  rt::registerUnit(&empty);
+  ASSERT_EQ(rt::writeProfile(path, {"", {}}), "");
+  Profile p = load();
+  ASSERT_EQ(p.units.size(), 1u);
+  EXPECT_TRUE(p.units[0].sites.empty());
+}
+
+// A .cpp file the host compiler builds is registered like any unit but has no device symbols:
+// reading its counters fails (CUDA error 13, invalid symbol), and there is nothing to read.
+TEST_F(RuntimeProfile, AUnitWithNothingOnTheDeviceIsNotRead) {
+  RelayoutUnitDesc host{RELAYOUT_ABI_VERSION, "reference.cpp", kShaA.c_str(), 0, 1, fetchFails};
+  host.fetch_kernel_blocks = fetchFails;
+  host.fetch_kernel_sites = fetchFails;
+  rt::registerUnit(&host);
   ASSERT_EQ(rt::writeProfile(path, {"", {}}), "");
   Profile p = load();
   ASSERT_EQ(p.units.size(), 1u);
@@ -160,7 +175,7 @@ TEST_F(RuntimeProfile, NoUnitsAndZeroSites) {
 }
 
 TEST_F(RuntimeProfile, UnwritableFolderIsReported) {
-  rt::registerUnit(kUnitA);
+  rt::registerUnit(&kUnitA);
   std::string err = rt::writeProfile((dir / "missing" / "p.json").string(), {"dev", {}});
   EXPECT_NE(err.find("missing"), std::string::npos) << err;
 }
@@ -229,10 +244,10 @@ TEST_F(RuntimeProfile, LoopCountsRoundTrip) {
   RelayoutUnitDesc withLoops = kUnitA;
   withLoops.num_loops = 3;
   withLoops.fetch_loops = fetchLoops;
-  rt::registerUnit(withLoops);
+  rt::registerUnit(&withLoops);
   struct V1 { unsigned abi; const char* source; const char* sha; unsigned sites, period; RelayoutFetchFn fetch; };
   static const V1 old = {1, "old.cu", kShaB.c_str(), 1, 1, fetchB};
-  rt::registerUnit(*reinterpret_cast<const RelayoutUnitDesc*>(&old));
+  rt::registerUnit(&old);
   ASSERT_EQ(rt::writeProfile(path, {"dev", {}}), "");
   Profile p = load();
   ASSERT_EQ(p.units.size(), 2u);
@@ -254,7 +269,7 @@ TEST_F(RuntimeProfile, FailedLoopFetchWritesNothing) {
   RelayoutUnitDesc broken = kUnitA;
   broken.num_loops = 1;
   broken.fetch_loops = fetchLoopsFails;
-  rt::registerUnit(broken);
+  rt::registerUnit(&broken);
   std::string err = rt::writeProfile(path, {"dev", {}});
   EXPECT_NE(err.find("loop counters"), std::string::npos) << err;
   EXPECT_FALSE(fs::exists(path));
@@ -274,7 +289,7 @@ TEST_F(RuntimeProfile, FunctionsWithHashesAndSiteLayouts) {
   unit.function_names = names;
   unit.function_hashes = hashes;
   unit.site_functions = siteFunctions;
-  rt::registerUnit(unit);
+  rt::registerUnit(&unit);
   ASSERT_EQ(rt::writeProfile(path, rt::ProfileMeta{}), "");
   Profile p = load();
   ASSERT_EQ(p.units.size(), 1u);
@@ -306,7 +321,7 @@ TEST_F(RuntimeProfile, AbiFourUnitHasNoFunctions) {
   unit.function_hashes = names;
   static const unsigned siteFunctions[] = {0, 0, 0};
   unit.site_functions = siteFunctions;
-  rt::registerUnit(unit);
+  rt::registerUnit(&unit);
   ASSERT_EQ(rt::registeredUnits()[0].num_functions, 0u);
   ASSERT_EQ(rt::writeProfile(path, rt::ProfileMeta{}), "");
   EXPECT_TRUE(load().units[0].functions.empty());

@@ -114,7 +114,8 @@ T at(const std::string& bytes, size_t offset) {
 }  // namespace
 
 TEST_F(RuntimeTrace, HelperSitesAreSplitByCallingKernel) {
-  rt::registerUnit(tracingUnit());
+  const RelayoutUnitDesc tracing = tracingUnit();
+  rt::registerUnit(&tracing);
   ASSERT_EQ(rt::writeProfile(path, {"dev", {}}), "");
   auto profile = Profile::load(path);
   ASSERT_TRUE(bool(profile)) << llvm::toString(profile.takeError());
@@ -133,7 +134,8 @@ TEST_F(RuntimeTrace, HelperSitesAreSplitByCallingKernel) {
 }
 
 TEST_F(RuntimeTrace, TraceFileFollowsTheDocumentedLayout) {
-  rt::registerUnit(tracingUnit());
+  const RelayoutUnitDesc tracing = tracingUnit();
+  rt::registerUnit(&tracing);
   rt::ProfileMeta meta{"dev", {}, {{78, "_Z7collidev", 4}, {77, "_Z9integratev", 3}}, {{kBase, 1 << 20}}};
   ASSERT_EQ(rt::writeProfile(path, meta), "");
   ASSERT_EQ(rt::tracePath(path), (dir / "run.trace").string());
@@ -188,7 +190,8 @@ TEST_F(RuntimeTrace, TraceFileFollowsTheDocumentedLayout) {
 // A grid CUPTI never described is still a launch: of the kernel whose id the GPU stored, or of
 // an unknown kernel.
 TEST_F(RuntimeTrace, GridsCuptiDidNotDescribe) {
-  rt::registerUnit(tracingUnit());
+  const RelayoutUnitDesc tracing = tracingUnit();
+  rt::registerUnit(&tracing);
   ASSERT_EQ(rt::writeProfile(path, {"dev", {}}), "");
   auto profile = Profile::load(path);
   ASSERT_TRUE(bool(profile)) << llvm::toString(profile.takeError());
@@ -204,7 +207,8 @@ TEST_F(RuntimeTrace, GridsCuptiDidNotDescribe) {
 // The runtime writes the trace without core (it must not link LLVM); core's reader, which the
 // model replay uses, must accept what it writes, record for record.
 TEST_F(RuntimeTrace, CoreReaderAcceptsTheRuntimesTrace) {
-  rt::registerUnit(tracingUnit());
+  const RelayoutUnitDesc tracing = tracingUnit();
+  rt::registerUnit(&tracing);
   rt::ProfileMeta meta{"dev", {}, {{78, "_Z7collidev", 4}, {77, "_Z9integratev", 3}}, {{kBase, 1 << 20}}};
   ASSERT_EQ(rt::writeProfile(path, meta), "");
   auto trace = Trace::open((dir / "run.trace").string());

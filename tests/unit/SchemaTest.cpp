@@ -93,6 +93,12 @@ TEST(SiteMapSchema, WrongTypesRangesAndNamesAreRefused) {
   EXPECT_EQ(siteMapError(doc),
             "s.json: /sites/0/access: expected one of \"read\", \"write\", \"readwrite\", got nothing");
   doc = siteMapDoc();
+  doc["sites"][0]["location"]["line"] = -1;  // read as an unsigned, it once became 4294967295
+  EXPECT_EQ(siteMapError(doc), "s.json: /sites/0/location/line: expected an integer from 0 to 4294967295, got -1");
+  doc["sites"][0]["location"]["line"] = 4294967296ull;  // and this one was cut to 0
+  EXPECT_EQ(siteMapError(doc),
+            "s.json: /sites/0/location/line: expected an integer from 0 to 4294967295, got 4294967296");
+  doc = siteMapDoc();
   doc["block_period"] = 1.5;
   EXPECT_EQ(siteMapError(doc), "s.json: /block_period: expected an integer from 1 to 4294967295, got 1.5");
 }

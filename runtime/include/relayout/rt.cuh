@@ -413,6 +413,14 @@ static __host__ __device__ __forceinline__ T* __rl_struct(T* p, unsigned first, 
 }
 
 // Host code from here on (nvcc's device passes see it too, and generate nothing for it).
+// A unit the host compiler builds (a .cpp file nvcc hands to g++) has sites in the headers it
+// includes but no device copy of its counters: nothing of it ran on the GPU, so the host copy,
+// all zeros, is read instead of asking the runtime for a symbol it does not know.
+#if defined(__CUDACC__)
+#define RELAYOUT_FROM_SYMBOL_(dst, symbol, bytes) cudaMemcpyFromSymbol((dst), (symbol), (bytes))
+#else
+#define RELAYOUT_FROM_SYMBOL_(dst, symbol, bytes) (std::memcpy((dst), &(symbol), (bytes)), cudaSuccess)
+#endif
 // Reads this unit's counters on the current device, summed over the stripes, per (site, kernel
 // row); with perKernel false, also over the kernel rows (one row per site).
 static int __rl_fetch_rows(unsigned long long* out, unsigned numSites, bool perKernel) {
@@ -420,7 +428,7 @@ static int __rl_fetch_rows(unsigned long long* out, unsigned numSites, bool perK
   const size_t stripeWords = (size_t)RELAYOUT_SITE_ROWS_ * kernelRows * columns;
   unsigned long long* all = (unsigned long long*)std::malloc(sizeof(__rl_counters));
   if (!all) return (int)cudaErrorMemoryAllocation;
-  const cudaError_t err = cudaMemcpyFromSymbol(all, __rl_counters, sizeof(__rl_counters));
+  const cudaError_t err = RELAYOUT_FROM_SYMBOL_(all, __rl_counters, sizeof(__rl_counters));
   if (err == cudaSuccess) {
     const size_t sites = numSites < RELAYOUT_SITE_ROWS_ ? numSites : RELAYOUT_SITE_ROWS_;
     const size_t outRows = perKernel ? kernelRows : 1;
@@ -442,7 +450,7 @@ static int __rl_fetch_kernel_sites(unsigned long long* out, unsigned numSites) {
 
 // Per kernel id (and the unknown row): blocks run, blocks classified.
 static int __rl_fetch_kernel_blocks(unsigned long long* out, unsigned) {
-  return (int)cudaMemcpyFromSymbol(out, __rl_kernel_blocks, sizeof(__rl_kernel_blocks));
+  return (int)RELAYOUT_FROM_SYMBOL_(out, __rl_kernel_blocks, sizeof(__rl_kernel_blocks));
 }
 
 // Hands the host one run of whole warp accesses: each kernel's slice ends with the last access
@@ -450,8 +458,8 @@ static int __rl_fetch_kernel_blocks(unsigned long long* out, unsigned) {
 static int __rl_fetch_trace(RelayoutTraceRecord* out, unsigned long long* requested) {
 #if (RELAYOUT_TRACE_CAPACITY) > 0
   unsigned long long perRow[RELAYOUT_KERNEL_ROWS_];
-  cudaError_t err = cudaMemcpyFromSymbol(perRow, __rl_trace_requested, sizeof perRow);
-  if (err == cudaSuccess) err = cudaMemcpyFromSymbol(out, __rl_trace_records, sizeof(__rl_trace_records));
+  cudaError_t err = RELAYOUT_FROM_SYMBOL_(perRow, __rl_trace_requested, sizeof perRow);
+  if (err == cudaSuccess) err = RELAYOUT_FROM_SYMBOL_(out, __rl_trace_records, sizeof(__rl_trace_records));
   if (err != cudaSuccess) return (int)err;
   size_t kept = 0;
   *requested = 0;
@@ -478,7 +486,7 @@ static int __rl_fetch_trace(RelayoutTraceRecord* out, unsigned long long* reques
 static int __rl_fetch_loops(unsigned long long* out, unsigned numLoops) {
   unsigned long long* all = (unsigned long long*)std::malloc(sizeof(__rl_loop_counters));
   if (!all) return (int)cudaErrorMemoryAllocation;
-  const cudaError_t err = cudaMemcpyFromSymbol(all, __rl_loop_counters, sizeof(__rl_loop_counters));
+  const cudaError_t err = RELAYOUT_FROM_SYMBOL_(all, __rl_loop_counters, sizeof(__rl_loop_counters));
   if (err == cudaSuccess) {
     const unsigned n = numLoops < RELAYOUT_LOOP_ROWS_ ? numLoops : RELAYOUT_LOOP_ROWS_;
     for (unsigned i = 0; i < n; ++i) {

@@ -52,9 +52,10 @@ struct UnitData {
   unsigned long long traceRequested = 0;        // records the kernels asked for (written + dropped)
 };
 
-// Adds a unit without starting CUPTI (relayout_rt_register_unit does both). The descriptor is
-// copied; its strings must outlive the registry.
-void registerUnit(const RelayoutUnitDesc& unit);
+// Adds a unit without starting CUPTI (relayout_rt_register_unit does both). `descriptor` points to
+// a RelayoutUnitDesc of its abi_version, which may be an older, shorter one: it is read as bytes,
+// as far as that version goes, and copied; its strings must outlive the registry.
+void registerUnit(const void* descriptor);
 std::vector<RelayoutUnitDesc> registeredUnits();
 void clearRegisteredUnits();  // for tests
 

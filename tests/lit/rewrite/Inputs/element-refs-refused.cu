@@ -11,7 +11,7 @@ __device__ float* keep(Cell& c) { return &c.rho; }
 
 __global__ void relaxAll(Cell* cells, int n, float omega) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) cells[i].relax(omega);
+  if (i < n) cells[i++].relax(omega);
 }
 
 __global__ void pointers(Cell* cells, int n) {

@@ -1,0 +1,81 @@
+// Atoms with their own integration steps as member functions, called on array elements, and
+// thermostat cells that keep their state private.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+struct Atom {
+  __host__ __device__ Atom() : x_(0.f), v_(0.f), f_(0.f) {}
+  __host__ __device__ Atom(float x, float v) : x_(x), v_(v), f_(0.f) {}
+  __host__ __device__ void kick(float halfStepOverMass) { v_ += halfStepOverMass * f_; }
+  __host__ __device__ void drift(float dt, float box) {
+    x_ += dt * v_;
+    if (x_ >= box) x_ -= box;
+  }
+  __host__ __device__ void setForce(float f) { f_ = f; }
+  __host__ __device__ float position() const { return x_; }
+
+  float x_, v_, f_;
+};
+
+class Thermostat {
+ public:
+  __host__ __device__ void couple(float target, float rate) { t_ += rate * (target - t_); }
+  __host__ __device__ float temperature() const { return t_; }
+
+ private:
+  float t_ = 1.0f;
+  float pad_ = 0.0f;
+};
+
+__global__ void relaxCells(Thermostat* cells, int n, float target) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) cells[i].couple(target, 0.1f);
+}
+
+__global__ void place(Atom* atoms, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atoms[i] = Atom(0.001f * i, 0.5f - 0.0001f * i);
+}
+
+__global__ void step(Atom* atoms, int n, float dt, float box, int substeps) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  atoms[i].setForce(-atoms[i].position());
+  for (int s = 0; s < substeps; ++s) atoms[i].kick(0.5f * dt);
+  if (box > 0.f)
+    atoms[i].drift(dt, box);
+  else
+    atoms[i].kick(0.5f * dt);
+}
+
+__global__ void kickEvery(Atom* atoms, int n, float h) {
+  int i = 2 * (blockIdx.x * blockDim.x + threadIdx.x);
+  while (i < n) {
+    atoms[i + 1].kick(h);
+    i += 2 * gridDim.x * blockDim.x;
+  }
+}
+
+int main() {
+  const int n = 1 << 14;
+  Atom* atoms = nullptr;
+  cudaMalloc(&atoms, n * sizeof(Atom));
+  place<<<(n + 127) / 128, 128>>>(atoms, n);
+  step<<<(n + 127) / 128, 128>>>(atoms, n, 0.01f, 10.f, 2);
+  kickEvery<<<16, 128>>>(atoms, n, 0.5f);
+  step<<<(n + 127) / 128, 128>>>(atoms, n, 0.01f, 10.f, 1);
+  Thermostat* cells = nullptr;
+  cudaMalloc(&cells, 256 * sizeof(Thermostat));
+  relaxCells<<<1, 256>>>(cells, 256, 2.0f);
+  Thermostat firstCell;
+  cudaMemcpy(&firstCell, cells, sizeof(Thermostat), cudaMemcpyDeviceToHost);
+  Atom* host = new Atom[n];
+  cudaMemcpy(host, atoms, n * sizeof(Atom), cudaMemcpyDeviceToHost);
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) sum += host[i].position() * (1 + i % 7);
+  std::printf("checksum %.6f, first cell %.4f\n", sum, firstCell.temperature());
+  delete[] host;
+  cudaFree(atoms);
+  cudaFree(cells);
+  return 0;
+}
