@@ -2,10 +2,11 @@
 // Nothing in the new layout is an S, so the reference becomes `relayoutRef(p, i)`, a struct of
 // references to the element's fields (`SSoARef`, LayoutEmitter.cpp). Code written for `S&` reads
 // and writes `e.f` through it unchanged; a copy (`S c = e;`, passing by value or by const
-// reference) gathers through its conversion to S and `e = v;` scatters. A function taking `S&`
+// reference) gathers through its conversion to S and `e = v;` scatters; a member function is
+// called on a gathered copy (scattered back after a non-const one). A function taking `S&`
 // gets an overload taking the proxy, written once right after its definition, so that calls with
 // an element of the original layout (a host reference copy) keep calling the original. Where the
-// reference escapes (its address taken, returned, `auto` copies, member functions, templates),
+// reference escapes (its address taken, returned, `auto` copies, templates),
 // the struct is refused with the reason.
 #include "UseCollector.h"
 
@@ -13,6 +14,9 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Lex/Lexer.h>
+
+#include <algorithm>
 
 namespace relayout::rw {
 
@@ -68,7 +72,7 @@ void UseCollector::keepFieldsWhole(const EntityInfo& info, const clang::Expr* at
 
 std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRefUses(
     const clang::ValueDecl* var, const clang::Stmt* scope, const EntityInfo& info,
-    std::vector<const clang::FunctionDecl*>& calls) {
+    std::vector<const clang::FunctionDecl*>& calls, std::vector<Edit>& edits) {
   const clang::RecordDecl* record = info.planned->definition;
   std::string name = "'" + var->getNameAsString() + "'";
   RefsTo finder(var, false, {});
@@ -86,8 +90,10 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
     if (!parent) return std::pair{name + " is used where relayout cannot follow it", range};
     if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(parent)) {
       if (llvm::isa<clang::FieldDecl>(member->getMemberDecl()) && !member->isArrow()) continue;
+      if (!member->isArrow() && refMemberCall(ref, member, recordName(record), edits)) continue;
       return std::pair{"the member function '" + member->getMemberDecl()->getNameAsString() + "' is called on " + name +
-                           ", a reference to an element; relayout rewrites only field accesses through it",
+                           ", a reference to an element, and its value is used; relayout rewrites such a call as "
+                           "a statement of its own or through a const member function",
                        member->getSourceRange()};
     }
     if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(parent)) {
@@ -181,6 +187,7 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
 
   std::vector<Edit> local;  // in the clone's text, relative to `from`
   std::vector<const clang::FunctionDecl*> calls;
+  std::vector<Edit> callEdits;  // member calls through the parameters, in the file's offsets
   std::string proxy = refTypeName(record, info.planned->layout->deviceName);
   for (const clang::ParmVarDecl* param : definition->parameters()) {
     if (!isNonConstRefTo(param->getType(), record)) {
@@ -191,7 +198,7 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
         return refuse(name + " also takes '" + recordName(other) + "' by reference");
       continue;
     }
-    if (auto why = checkRefUses(param, definition->getBody(), info, calls)) return refuse(why->first);
+    if (auto why = checkRefUses(param, definition->getBody(), info, calls, callEdits)) return refuse(why->first);
     clang::TypeSourceInfo* tsi = param->getTypeSourceInfo();
     auto typeBegin = tsi ? edits_.written(tsi->getTypeLoc().getBeginLoc()) : std::nullopt;
     auto typeEnd = tsi ? edits_.written(tsi->getTypeLoc().getEndLoc()) : std::nullopt;
@@ -212,6 +219,8 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
   clone.slice = data.slice(from, to).str();
   clone.edits = local;
   for (Edit& e : clone.edits) e.offset += from;
+  clone.edits.insert(clone.edits.end(), callEdits.begin(), callEdits.end());
+  std::sort(clone.edits.begin(), clone.edits.end());
   clone.from = from;
   auto text = composeText(clone, [](const std::string&) { return true; });
   if (!text) return refuse(name + "'s overload could not be composed");
@@ -222,6 +231,33 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
   refCloneEdits_[function] = {edit};
   out.push_back(edit);
   return std::nullopt;
+}
+
+bool UseCollector::refMemberCall(const clang::DeclRefExpr* ref, const clang::MemberExpr* member,
+                                 const std::string& type, std::vector<Edit>& edits) {
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(member->getMemberDecl());
+  const auto* call = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(parentOf(member));
+  if (!method || method->isStatic() || !call || call->getCallee()->IgnoreParens() != member) return false;
+  std::vector<Edit> mine;
+  if (method->isConst()) {
+    // `e.m(args)` -> `S(e).m(args)`: the proxy's conversion gathers a copy to ask.
+    if (!edits_.insertBefore(ref->getBeginLoc(), type + "(", mine) || !edits_.insertAfter(ref->getEndLoc(), ")", mine))
+      return false;
+  } else {
+    // `e.m(args);` -> `{ S relayoutElement = e; relayoutElement.m(args); e = relayoutElement; }`
+    const std::string name = edits_.text(ref->getSourceRange());
+    auto callEnd = edits_.written(call->getEndLoc());
+    if (!isStatement(call) || name.empty() || !callEnd) return false;
+    clang::SourceLocation afterSemi = clang::Lexer::findLocationAfterToken(
+        *callEnd, clang::tok::semi, sm_, edits_.langOptions(), /*SkipTrailingWhitespaceAndNewLine=*/false);
+    if (afterSemi.isInvalid() ||
+        !edits_.insertBefore(call->getBeginLoc(), "{ " + type + " relayoutElement = " + name + "; ", mine) ||
+        !edits_.replaceTokens(ref->getSourceRange(), "relayoutElement", mine))
+      return false;
+    mine.push_back(edits_.rawEdit(afterSemi, 0, " " + name + " = relayoutElement; }"));
+  }
+  edits.insert(edits.end(), mine.begin(), mine.end());
+  return true;
 }
 
 std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteElementRef(
@@ -244,7 +280,7 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteE
       return std::pair{name + " is declared together with other variables; declare it on its own",
                        var->getSourceRange()};
     std::vector<const clang::FunctionDecl*> calls;
-    if (auto why = checkRefUses(var, function->getBody(), info, calls)) return why;
+    if (auto why = checkRefUses(var, function->getBody(), info, calls, mine)) return why;
     for (const clang::FunctionDecl* callee : calls)
       if (auto why = cloneForElementRefs(callee, info, mine)) return std::pair{*why, var->getSourceRange()};
     clang::TypeSourceInfo* tsi = var->getTypeSourceInfo();

@@ -142,12 +142,19 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::optional<std::string> cloneForElementRefs(const clang::FunctionDecl* function, const EntityInfo& info,
                                                  std::vector<Edit>& out);
   // Why a reference named `var` cannot become a proxy, from its uses in `scope`; nullopt when
-  // every use is a field access, a copy, an assignment of a whole value or a call that takes the
-  // proxy (recorded in `calls`).
+  // every use is a field access, a copy, an assignment of a whole value, a call that takes the
+  // proxy (recorded in `calls`) or a member function call, whose edits go to `edits`: a const one
+  // on a gathered copy, `S(e).m()`; a non-const one, as a statement of its own, on a copy that is
+  // scattered back.
   std::optional<std::pair<std::string, clang::SourceRange>> checkRefUses(const clang::ValueDecl* var,
                                                                          const clang::Stmt* scope,
                                                                          const EntityInfo& info,
-                                                                         std::vector<const clang::FunctionDecl*>& calls);
+                                                                         std::vector<const clang::FunctionDecl*>& calls,
+                                                                         std::vector<Edit>& edits);
+  // The edits of a member function call on an element reference, `ref.m(args)`; false when they
+  // cannot be made (the call's value is used, or its text comes from a macro).
+  bool refMemberCall(const clang::DeclRefExpr* ref, const clang::MemberExpr* member, const std::string& type,
+                     std::vector<Edit>& edits);
   // An array field split by index has no reference to one element's value: it stays per element.
   void keepFieldsWhole(const EntityInfo& info, const clang::Expr* at, const std::string& what);
   void keepWhole(const EntityInfo& info, const std::string& field, const std::string& what, const clang::Expr* at);

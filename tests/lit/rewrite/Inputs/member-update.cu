@@ -17,6 +17,20 @@ struct Atom {
   float x_, v_, f_;
 };
 
+// A thermal kick through a reference to the atom, as helper functions are often written.
+__device__ void thermalize(Atom& a, float h) {
+  a.kick(h);
+  if (a.position() > 5.f) a.drift(0.f, 10.f);
+}
+
+__global__ void relaxThroughRefs(Atom* atoms, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Atom& a = atoms[i];
+  a.setForce(1.0f);
+  thermalize(atoms[i], 0.25f);
+}
+
 class Thermostat {
  public:
   __host__ __device__ void couple(float target, float rate) { t_ += rate * (target - t_); }
@@ -63,6 +77,7 @@ int main() {
   place<<<(n + 127) / 128, 128>>>(atoms, n);
   step<<<(n + 127) / 128, 128>>>(atoms, n, 0.01f, 10.f, 2);
   kickEvery<<<16, 128>>>(atoms, n, 0.5f);
+  relaxThroughRefs<<<(n + 127) / 128, 128>>>(atoms, n);
   step<<<(n + 127) / 128, 128>>>(atoms, n, 0.01f, 10.f, 1);
   Thermostat* cells = nullptr;
   cudaMalloc(&cells, 256 * sizeof(Thermostat));
