@@ -88,7 +88,8 @@ TEST(SiteMapFormat, MissingFieldIsAnErrorNamingTheFile) {
   auto map = SiteMap::fromJson(doc, "a.sites.json");
   ASSERT_FALSE(static_cast<bool>(map));
   std::string message = llvm::toString(map.takeError());
-  EXPECT_EQ(message, "a.sites.json: /sites/0/field: expected a C++ identifier, or \"\" for an unnamed member, got nothing");
+  EXPECT_EQ(message,
+            "a.sites.json: /sites/0/field: expected a C++ identifier, or \"\" for an unnamed member, got nothing");
 }
 
 TEST(SiteMapFormat, SiteNamingAnUnknownFieldIsRejected) {
@@ -102,7 +103,8 @@ TEST(SiteMapFormat, SiteNamingAnUnknownFieldIsRejected) {
 TEST(SiteMapFormat, OtherFormatsAndVersionsAreRefused) {
   json doc = smallMap().toJson();
   doc["format"] = "relayout-plan";
-  EXPECT_NE(llvm::toString(SiteMap::fromJson(doc, "x.json").takeError()).find("expected a relayout-sitemap, found a relayout-plan"),
+  EXPECT_NE(llvm::toString(SiteMap::fromJson(doc, "x.json").takeError())
+                .find("expected a relayout-sitemap, found a relayout-plan"),
             std::string::npos);
   doc = smallMap().toJson();
   doc["version"] = 7;
@@ -121,8 +123,8 @@ TEST(SiteMapFormat, NumberThatIsNotAnIntegerIsRefusedWithItsPlace) {
     ASSERT_FALSE(static_cast<bool>(map)) << number;
     std::string message = llvm::toString(map.takeError());
     // The schema refuses it first (formats' own check stays behind it for readers without one).
-    EXPECT_EQ(message, "a.sites.json: /sites/0/location/line: expected an integer from 0 to 4294967295, got " +
-                           number.dump())
+    EXPECT_EQ(message,
+              "a.sites.json: /sites/0/location/line: expected an integer from 0 to 4294967295, got " + number.dump())
         << message;
   }
 }
@@ -212,8 +214,9 @@ TEST(PlanFormat, PaddingThatIsNotACountIsRefused) {
     auto back = Plan::fromJson(doc, "plan.json");
     ASSERT_FALSE(static_cast<bool>(back)) << padding;
     std::string message = llvm::toString(back.takeError());
-    EXPECT_EQ(message, "plan.json: /structs/0/clusters/0/padding_bytes: expected an integer from 0 to 4294967295, got " +
-                           padding.dump())
+    EXPECT_EQ(message,
+              "plan.json: /structs/0/clusters/0/padding_bytes: expected an integer from 0 to 4294967295, got " +
+                  padding.dump())
         << message;
   }
   EXPECT_EQ(Plan::fromJson(plan.toJson(), "plan.json")->structs[0].clusters[0].paddingBytes, 8u);
@@ -259,6 +262,30 @@ TEST(Files, NumberTooLargeIsAnErrorNamingTheFile) {
     std::string message = llvm::toString(doc.takeError());
     EXPECT_EQ(message.rfind("big.json: malformed JSON: number overflow parsing '", 0), 0u) << message;
   }
+}
+
+// Found by scripts/fuzz/mutation-campaign.py: a member repeated in one object ("classified" twice,
+// the second larger than "blocks") was read as its last value, so a corrupted or hand-merged file
+// decided silently on a value the schema never saw twice. relayout's writers never repeat one.
+TEST(Files, MemberRepeatedInAnObjectIsRefusedWithItsPlace) {
+  auto doc = parseJson(R"({"units": [{"a": 1}, {"kernel_blocks": [{"blocks": 4, "classified": 1, "classified": 9}]}]})",
+                       "p.json");
+  ASSERT_FALSE(static_cast<bool>(doc));
+  EXPECT_EQ(llvm::toString(doc.takeError()),
+            "p.json: /units/1/kernel_blocks/0/classified: expected each member once in its object, got it twice");
+  auto top = parseJson(R"({"format": "relayout-plan", "a/b": [1, [2, {}]], "format": "relayout-plan"})", "q.json");
+  ASSERT_FALSE(static_cast<bool>(top));
+  EXPECT_EQ(llvm::toString(top.takeError()), "q.json: /format: expected each member once in its object, got it twice");
+  // The same names in different objects, and escaped spellings of different names, are fine.
+  auto fine =
+      parseJson(R"({"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 3}, {"x": 4}], "\u0078": 5, "y": [[], {}]})", "r.json");
+  ASSERT_TRUE(static_cast<bool>(fine)) << llvm::toString(fine.takeError());
+  EXPECT_EQ((*fine)["c"][1]["x"], 4);
+  EXPECT_EQ((*fine)["x"], 5);
+  // A name written once plainly and once with an escape is the same name.
+  auto escaped = parseJson(R"({"x": 1, "\u0078": 2})", "s.json");
+  ASSERT_FALSE(static_cast<bool>(escaped));
+  EXPECT_EQ(llvm::toString(escaped.takeError()), "s.json: /x: expected each member once in its object, got it twice");
 }
 
 TEST(Files, Sha256OfKnownText) {
