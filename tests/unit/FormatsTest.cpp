@@ -92,6 +92,30 @@ TEST(SiteMapFormat, MissingFieldIsAnErrorNamingTheFile) {
             "a.sites.json: /sites/0/field: expected a C++ identifier, or \"\" for an unnamed member, got nothing");
 }
 
+// Found by scripts/fuzz/mutation-campaign.py: a file's range of ids (files[].first_site + sites,
+// likewise loops and kernels) past the unit's last id was accepted.
+TEST(SiteMapFormat, FileRangePastTheUnitsIdsIsRejected) {
+  SiteMap map = smallMap();
+  map.kernels = {"k"};
+  map.files.push_back({"a.cu", std::string(64, 'a'), 0, 1, 0, 1, 0, 1});
+  ASSERT_TRUE(static_cast<bool>(SiteMap::fromJson(map.toJson(), "a.sites.json")));
+  for (const char* member : {"sites", "loops", "kernels"}) {
+    json doc = map.toJson();
+    doc["files"][0][member] = 2;
+    auto bad = SiteMap::fromJson(doc, "a.sites.json");
+    ASSERT_FALSE(static_cast<bool>(bad)) << member;
+    EXPECT_EQ(llvm::toString(bad.takeError()), std::string("a.sites.json: /files/0/") + member +
+                                                   ": expected at most 1 (ids from 0 on, of the unit's 1 " + member +
+                                                   "), got 2");
+  }
+  json doc = map.toJson();
+  doc["files"][0]["first_site"] = 1;
+  auto bad = SiteMap::fromJson(doc, "a.sites.json");
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "a.sites.json: /files/0/sites: expected at most 0 (ids from 1 on, of the unit's 1 sites), got 1");
+}
+
 TEST(SiteMapFormat, SiteNamingAnUnknownFieldIsRejected) {
   json doc = smallMap().toJson();
   doc["sites"][0]["field"] = "q";
