@@ -189,6 +189,15 @@ static llvm::Error checkSiteMapMeaning(const SiteMap& map, const json& doc, llvm
       return documentError(path, jsonPointer({"sites", i, "field"}),
                            "a field of " + s->name + " (" + namesOf(fields) + ")", quoted(site.field));
     }
+    // What a site touched lies inside its field (a bit-field has no bytes of its own to check):
+    // the model replays addresses and the traffic estimate strides by these bytes.
+    const FieldInfo& field = *s->field(site.field);
+    if (field.size > 0 &&
+        (site.offset < field.offset || uint64_t(site.offset) + site.size > uint64_t(field.offset) + field.size))
+      return documentError(path, jsonPointer({"sites", i, site.offset < field.offset ? "offset" : "size"}),
+                           fmt::format("bytes inside field {} of {} (offsets {} to {})", site.field, s->name,
+                                       field.offset, field.offset + field.size),
+                           fmt::format("{} bytes at offset {}", site.size, site.offset));
     if (site.loop && *site.loop >= map.loops.size())
       return documentError(path, jsonPointer({"sites", i, "loop"}),
                            fmt::format("null or a loop id below {}", map.loops.size()), std::to_string(*site.loop));

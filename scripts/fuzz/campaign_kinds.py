@@ -86,7 +86,7 @@ def p_loop_count(rng, doc, ctx):
     def change(d):
         unit = d["units"][u]
         if loops:
-            if rng.random() < 0.5:
+            if rng.random() < 0.5 and len(loops) > 1:  # emptied, it would be "none": valid
                 unit["loops"].pop()
             else:
                 unit["loops"].append(rng.randrange(1000))

@@ -4,6 +4,7 @@
 #include "relayout/core/Profile.h"
 #include "relayout/core/SiteMap.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>
 
@@ -114,6 +115,26 @@ TEST(SiteMapFormat, FileRangePastTheUnitsIdsIsRejected) {
   ASSERT_FALSE(static_cast<bool>(bad));
   EXPECT_EQ(llvm::toString(bad.takeError()),
             "a.sites.json: /files/0/sites: expected at most 0 (ids from 1 on, of the unit's 1 sites), got 1");
+}
+
+// Found by scripts/fuzz/mutation-campaign.py: a site whose offset and size lie outside its field
+// (field y is bytes 4 to 8) was accepted, and the model would replay it at another field's bytes.
+TEST(SiteMapFormat, SiteOutsideItsFieldIsRejected) {
+  for (auto [offset, size] : {std::pair{8u, 4u}, std::pair{0u, 4u}, std::pair{6u, 4u}}) {
+    json doc = smallMap().toJson();
+    doc["sites"][0]["offset"] = offset;
+    doc["sites"][0]["size"] = size;
+    auto bad = SiteMap::fromJson(doc, "a.sites.json");
+    ASSERT_FALSE(static_cast<bool>(bad)) << offset;
+    EXPECT_EQ(llvm::toString(bad.takeError()),
+              fmt::format("a.sites.json: /sites/0/{}: expected bytes inside field y of P (offsets 4 to 8), got {} "
+                          "bytes at offset {}",
+                          offset < 4 ? "offset" : "size", size, offset));
+  }
+  json doc = smallMap().toJson();
+  doc["sites"][0]["offset"] = 6;  // a member of the field: inside it
+  doc["sites"][0]["size"] = 2;
+  EXPECT_TRUE(static_cast<bool>(SiteMap::fromJson(doc, "a.sites.json")));
 }
 
 TEST(SiteMapFormat, SiteNamingAnUnknownFieldIsRejected) {
