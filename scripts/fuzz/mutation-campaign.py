@@ -479,10 +479,11 @@ class Campaign:
                 row[f] = sum(r["failure"] == f for r in rs)
             row["mutators"] = {}
             for r in rs:
-                s = row["mutators"].setdefault(r["mutation"], {"expect": r["expect"], "runs": 0, "refused": 0,
-                                                               "accepted": 0, "failed": 0})
+                # One mutator may draw its verdict per seed (a one-field cluster's name is not emitted).
+                key = r["mutation"] + ("" if r["expect"] == REFUSE else " (%s)" % r["expect"])
+                s = row["mutators"].setdefault(key, {"expect": r["expect"], "runs": 0, "refused": 0, "accepted": 0,
+                                                     "failed": 0})
                 s["runs"] += 1
-                s["refused" if r["outcome"] == "refused" else "accepted" if r["outcome"] == "accepted" else "failed"] += 0
                 s["refused"] += r["outcome"] == "refused"
                 s["accepted"] += r["outcome"] == "accepted"
                 s["failed"] += bool(r["failure"])
