@@ -1,14 +1,18 @@
 #include "relayout/core/Files.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
-#include <llvm/ADT/StringExtras.h>
 
-#include <cerrno>
 #include <unistd.h>
+#include <cerrno>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace relayout {
 
@@ -42,9 +46,75 @@ llvm::Expected<nlohmann::json> readJsonFile(llvm::StringRef path) {
   return parseJson(*text, path);
 }
 
+namespace {
+
+// Finds a member name repeated within one object while the parser runs: nlohmann keeps the last
+// value silently, so a repeat would decide on a value no schema check saw. Names the first repeat
+// by its JSON pointer.
+class RepeatedMemberFinder {
+ public:
+  bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        countElement();
+        stack_.push_back({event == Event::object_start, {}, {}, 0});
+        break;
+      case Event::object_end:
+      case Event::array_end:
+        if (!stack_.empty()) stack_.pop_back();
+        break;
+      case Event::key: {
+        Frame& top = stack_.back();
+        top.key = parsed.get<std::string>();
+        if (!top.keys.insert(top.key).second && repeated_.empty()) repeated_ = pointer();
+        break;
+      }
+      case Event::value:
+        countElement();
+        break;
+    }
+    return true;
+  }
+  // The pointer of the first repeated member, or "" when none was.
+  const std::string& repeated() const { return repeated_; }
+
+ private:
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;  // object: the member being read
+    size_t elements;  // array: elements begun so far
+  };
+  void countElement() {
+    if (!stack_.empty() && !stack_.back().object) ++stack_.back().elements;
+  }
+  std::string pointer() const {
+    std::string out;
+    for (const Frame& f : stack_) {
+      out += "/";
+      if (!f.object) {
+        out += std::to_string(f.elements - 1);
+        continue;
+      }
+      for (char c : f.key) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    }
+    return out;
+  }
+  std::vector<Frame> stack_;
+  std::string repeated_;
+};
+
+}  // namespace
+
 llvm::Expected<nlohmann::json> parseJson(llvm::StringRef text, llvm::StringRef path) {
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    RepeatedMemberFinder finder;
+    nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end(), std::ref(finder));
+    if (!finder.repeated().empty())
+      return fileError(path, finder.repeated() + ": expected each member once in its object, got it twice");
+    return doc;
   } catch (const nlohmann::json::parse_error& e) {
     // e.what(): "[json.exception.parse_error.101] parse error at line 9, column 48: syntax error
     // while parsing value - invalid string: ...; last read: '...'"

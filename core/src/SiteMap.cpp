@@ -189,9 +189,37 @@ static llvm::Error checkSiteMapMeaning(const SiteMap& map, const json& doc, llvm
       return documentError(path, jsonPointer({"sites", i, "field"}),
                            "a field of " + s->name + " (" + namesOf(fields) + ")", quoted(site.field));
     }
+    // What a site touched lies inside its field (a bit-field has no bytes of its own to check):
+    // the model replays addresses and the traffic estimate strides by these bytes.
+    const FieldInfo& field = *s->field(site.field);
+    if (field.size > 0 &&
+        (site.offset < field.offset || uint64_t(site.offset) + site.size > uint64_t(field.offset) + field.size))
+      return documentError(path, jsonPointer({"sites", i, site.offset < field.offset ? "offset" : "size"}),
+                           fmt::format("bytes inside field {} of {} (offsets {} to {})", site.field, s->name,
+                                       field.offset, field.offset + field.size),
+                           fmt::format("{} bytes at offset {}", site.size, site.offset));
     if (site.loop && *site.loop >= map.loops.size())
       return documentError(path, jsonPointer({"sites", i, "loop"}),
                            fmt::format("null or a loop id below {}", map.loops.size()), std::to_string(*site.loop));
+  }
+  // Each file's own ids are a range of the unit's: it cannot end past the unit's last id.
+  for (size_t i = 0; i < map.files.size(); ++i) {
+    const InstrumentedFile& f = map.files[i];
+    struct Range {
+      const char *first, *count, *what;
+      unsigned start, size;
+      size_t total;
+    };
+    std::vector<Range> ranges = {{"first_site", "sites", "sites", f.firstSite, f.numSites, map.sites.size()},
+                                 {"first_loop", "loops", "loops", f.firstLoop, f.numLoops, map.loops.size()}};
+    if (doc.contains("kernels"))  // optional: added later in version 1
+      ranges.push_back({"first_kernel", "kernels", "kernels", f.firstKernel, f.numKernels, map.kernels.size()});
+    for (const Range& r : ranges)
+      if (uint64_t(r.start) + r.size > r.total)
+        return documentError(path, jsonPointer({"files", i, r.count}),
+                             fmt::format("at most {} (ids from {} on, of the unit's {} {})",
+                                         r.total - std::min<size_t>(r.total, r.start), r.start, r.total, r.what),
+                             std::to_string(r.size));
   }
   return llvm::Error::success();
 }

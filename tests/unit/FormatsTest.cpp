@@ -4,6 +4,7 @@
 #include "relayout/core/Profile.h"
 #include "relayout/core/SiteMap.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>
 
@@ -88,7 +89,52 @@ TEST(SiteMapFormat, MissingFieldIsAnErrorNamingTheFile) {
   auto map = SiteMap::fromJson(doc, "a.sites.json");
   ASSERT_FALSE(static_cast<bool>(map));
   std::string message = llvm::toString(map.takeError());
-  EXPECT_EQ(message, "a.sites.json: /sites/0/field: expected a C++ identifier, or \"\" for an unnamed member, got nothing");
+  EXPECT_EQ(message,
+            "a.sites.json: /sites/0/field: expected a C++ identifier, or \"\" for an unnamed member, got nothing");
+}
+
+// Found by scripts/fuzz/mutation-campaign.py: a file's range of ids (files[].first_site + sites,
+// likewise loops and kernels) past the unit's last id was accepted.
+TEST(SiteMapFormat, FileRangePastTheUnitsIdsIsRejected) {
+  SiteMap map = smallMap();
+  map.kernels = {"k"};
+  map.files.push_back({"a.cu", std::string(64, 'a'), 0, 1, 0, 1, 0, 1});
+  ASSERT_TRUE(static_cast<bool>(SiteMap::fromJson(map.toJson(), "a.sites.json")));
+  for (const char* member : {"sites", "loops", "kernels"}) {
+    json doc = map.toJson();
+    doc["files"][0][member] = 2;
+    auto bad = SiteMap::fromJson(doc, "a.sites.json");
+    ASSERT_FALSE(static_cast<bool>(bad)) << member;
+    EXPECT_EQ(llvm::toString(bad.takeError()), std::string("a.sites.json: /files/0/") + member +
+                                                   ": expected at most 1 (ids from 0 on, of the unit's 1 " + member +
+                                                   "), got 2");
+  }
+  json doc = map.toJson();
+  doc["files"][0]["first_site"] = 1;
+  auto bad = SiteMap::fromJson(doc, "a.sites.json");
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "a.sites.json: /files/0/sites: expected at most 0 (ids from 1 on, of the unit's 1 sites), got 1");
+}
+
+// Found by scripts/fuzz/mutation-campaign.py: a site whose offset and size lie outside its field
+// (field y is bytes 4 to 8) was accepted, and the model would replay it at another field's bytes.
+TEST(SiteMapFormat, SiteOutsideItsFieldIsRejected) {
+  for (auto [offset, size] : {std::pair{8u, 4u}, std::pair{0u, 4u}, std::pair{6u, 4u}}) {
+    json doc = smallMap().toJson();
+    doc["sites"][0]["offset"] = offset;
+    doc["sites"][0]["size"] = size;
+    auto bad = SiteMap::fromJson(doc, "a.sites.json");
+    ASSERT_FALSE(static_cast<bool>(bad)) << offset;
+    EXPECT_EQ(llvm::toString(bad.takeError()),
+              fmt::format("a.sites.json: /sites/0/{}: expected bytes inside field y of P (offsets 4 to 8), got {} "
+                          "bytes at offset {}",
+                          offset < 4 ? "offset" : "size", size, offset));
+  }
+  json doc = smallMap().toJson();
+  doc["sites"][0]["offset"] = 6;  // a member of the field: inside it
+  doc["sites"][0]["size"] = 2;
+  EXPECT_TRUE(static_cast<bool>(SiteMap::fromJson(doc, "a.sites.json")));
 }
 
 TEST(SiteMapFormat, SiteNamingAnUnknownFieldIsRejected) {
@@ -102,7 +148,8 @@ TEST(SiteMapFormat, SiteNamingAnUnknownFieldIsRejected) {
 TEST(SiteMapFormat, OtherFormatsAndVersionsAreRefused) {
   json doc = smallMap().toJson();
   doc["format"] = "relayout-plan";
-  EXPECT_NE(llvm::toString(SiteMap::fromJson(doc, "x.json").takeError()).find("expected a relayout-sitemap, found a relayout-plan"),
+  EXPECT_NE(llvm::toString(SiteMap::fromJson(doc, "x.json").takeError())
+                .find("expected a relayout-sitemap, found a relayout-plan"),
             std::string::npos);
   doc = smallMap().toJson();
   doc["version"] = 7;
@@ -121,8 +168,8 @@ TEST(SiteMapFormat, NumberThatIsNotAnIntegerIsRefusedWithItsPlace) {
     ASSERT_FALSE(static_cast<bool>(map)) << number;
     std::string message = llvm::toString(map.takeError());
     // The schema refuses it first (formats' own check stays behind it for readers without one).
-    EXPECT_EQ(message, "a.sites.json: /sites/0/location/line: expected an integer from 0 to 4294967295, got " +
-                           number.dump())
+    EXPECT_EQ(message,
+              "a.sites.json: /sites/0/location/line: expected an integer from 0 to 4294967295, got " + number.dump())
         << message;
   }
 }
@@ -212,8 +259,9 @@ TEST(PlanFormat, PaddingThatIsNotACountIsRefused) {
     auto back = Plan::fromJson(doc, "plan.json");
     ASSERT_FALSE(static_cast<bool>(back)) << padding;
     std::string message = llvm::toString(back.takeError());
-    EXPECT_EQ(message, "plan.json: /structs/0/clusters/0/padding_bytes: expected an integer from 0 to 4294967295, got " +
-                           padding.dump())
+    EXPECT_EQ(message,
+              "plan.json: /structs/0/clusters/0/padding_bytes: expected an integer from 0 to 4294967295, got " +
+                  padding.dump())
         << message;
   }
   EXPECT_EQ(Plan::fromJson(plan.toJson(), "plan.json")->structs[0].clusters[0].paddingBytes, 8u);
@@ -259,6 +307,30 @@ TEST(Files, NumberTooLargeIsAnErrorNamingTheFile) {
     std::string message = llvm::toString(doc.takeError());
     EXPECT_EQ(message.rfind("big.json: malformed JSON: number overflow parsing '", 0), 0u) << message;
   }
+}
+
+// Found by scripts/fuzz/mutation-campaign.py: a member repeated in one object ("classified" twice,
+// the second larger than "blocks") was read as its last value, so a corrupted or hand-merged file
+// decided silently on a value the schema never saw twice. relayout's writers never repeat one.
+TEST(Files, MemberRepeatedInAnObjectIsRefusedWithItsPlace) {
+  auto doc = parseJson(R"({"units": [{"a": 1}, {"kernel_blocks": [{"blocks": 4, "classified": 1, "classified": 9}]}]})",
+                       "p.json");
+  ASSERT_FALSE(static_cast<bool>(doc));
+  EXPECT_EQ(llvm::toString(doc.takeError()),
+            "p.json: /units/1/kernel_blocks/0/classified: expected each member once in its object, got it twice");
+  auto top = parseJson(R"({"format": "relayout-plan", "a/b": [1, [2, {}]], "format": "relayout-plan"})", "q.json");
+  ASSERT_FALSE(static_cast<bool>(top));
+  EXPECT_EQ(llvm::toString(top.takeError()), "q.json: /format: expected each member once in its object, got it twice");
+  // The same names in different objects, and escaped spellings of different names, are fine.
+  auto fine =
+      parseJson(R"({"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 3}, {"x": 4}], "\u0078": 5, "y": [[], {}]})", "r.json");
+  ASSERT_TRUE(static_cast<bool>(fine)) << llvm::toString(fine.takeError());
+  EXPECT_EQ((*fine)["c"][1]["x"], 4);
+  EXPECT_EQ((*fine)["x"], 5);
+  // A name written once plainly and once with an escape is the same name.
+  auto escaped = parseJson(R"({"x": 1, "\u0078": 2})", "s.json");
+  ASSERT_FALSE(static_cast<bool>(escaped));
+  EXPECT_EQ(llvm::toString(escaped.takeError()), "s.json: /x: expected each member once in its object, got it twice");
 }
 
 TEST(Files, Sha256OfKnownText) {
