@@ -14,8 +14,6 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/Lex/Lexer.h>
-
 #include <algorithm>
 
 namespace relayout::rw {
@@ -246,15 +244,9 @@ bool UseCollector::refMemberCall(const clang::DeclRefExpr* ref, const clang::Mem
   } else {
     // `e.m(args);` -> `{ S relayoutElement = e; relayoutElement.m(args); e = relayoutElement; }`
     const std::string name = edits_.text(ref->getSourceRange());
-    auto callEnd = edits_.written(call->getEndLoc());
-    if (!isStatement(call) || name.empty() || !callEnd) return false;
-    clang::SourceLocation afterSemi = clang::Lexer::findLocationAfterToken(
-        *callEnd, clang::tok::semi, sm_, edits_.langOptions(), /*SkipTrailingWhitespaceAndNewLine=*/false);
-    if (afterSemi.isInvalid() ||
-        !edits_.insertBefore(call->getBeginLoc(), "{ " + type + " relayoutElement = " + name + "; ", mine) ||
-        !edits_.replaceTokens(ref->getSourceRange(), "relayoutElement", mine))
+    if (!isStatement(call) || name.empty() ||
+        !callOnElementCopy(call, ref, type + " relayoutElement = " + name + "; ", name + " = relayoutElement;", mine))
       return false;
-    mine.push_back(edits_.rawEdit(afterSemi, 0, " " + name + " = relayoutElement; }"));
   }
   edits.insert(edits.end(), mine.begin(), mine.end());
   return true;

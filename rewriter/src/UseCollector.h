@@ -129,6 +129,10 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
                             std::vector<Edit>& out);
   // True when `expr` is a whole statement of a block or the body of an if, for, while or do.
   bool isStatement(const clang::Expr* expr);
+  // `object.m(args);` -> `{ <before>relayoutElement.m(args); <after> }`: the call runs on a local
+  // copy named relayoutElement, in a block that takes the statement's place (semicolon included).
+  bool callOnElementCopy(const clang::CXXMemberCallExpr* call, const clang::Expr* object, const std::string& before,
+                         const std::string& after, std::vector<Edit>& out);
   // `p[i]` -> `helper(p, i)`; false (nothing recorded) when its tokens are not written in the file.
   bool elementCall(const clang::ArraySubscriptExpr* subscript, const std::string& helper, std::vector<Edit>& out);
   // --- ElementRefs.cpp: an element bound to a non-const reference (`S& e = p[i]`, `f(p[i])` with

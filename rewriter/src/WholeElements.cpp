@@ -229,17 +229,23 @@ bool UseCollector::rewriteElementUpdate(const clang::ArraySubscriptExpr* subscri
                                         const clang::CXXMemberCallExpr* call, std::vector<Edit>& out) {
   const std::string base = edits_.text(subscript->getBase()->getSourceRange());
   const std::string index = edits_.text(subscript->getIdx()->getSourceRange());
+  if (base.empty() || index.empty()) return false;
+  return callOnElementCopy(call, subscript, "auto relayoutElement = relayoutLoad(" + base + ", " + index + "); ",
+                           "relayoutStore(" + base + ", " + index + ", relayoutElement);", out);
+}
+
+bool UseCollector::callOnElementCopy(const clang::CXXMemberCallExpr* call, const clang::Expr* object,
+                                     const std::string& before, const std::string& after, std::vector<Edit>& out) {
   auto callEnd = edits_.written(call->getEndLoc());
-  if (base.empty() || index.empty() || !callEnd) return false;
+  if (!callEnd) return false;
   clang::SourceLocation afterSemi = clang::Lexer::findLocationAfterToken(
       *callEnd, clang::tok::semi, sm_, edits_.langOptions(), /*SkipTrailingWhitespaceAndNewLine=*/false);
   if (afterSemi.isInvalid()) return false;
   std::vector<Edit> mine;
-  if (!edits_.insertBefore(call->getBeginLoc(),
-                           "{ auto relayoutElement = relayoutLoad(" + base + ", " + index + "); ", mine) ||
-      !edits_.replaceTokens(subscript->getSourceRange(), "relayoutElement", mine))
+  if (!edits_.insertBefore(call->getBeginLoc(), "{ " + before, mine) ||
+      !edits_.replaceTokens(object->getSourceRange(), "relayoutElement", mine))
     return false;
-  mine.push_back(edits_.rawEdit(afterSemi, 0, " relayoutStore(" + base + ", " + index + ", relayoutElement); }"));
+  mine.push_back(edits_.rawEdit(afterSemi, 0, " " + after + " }"));
   out.insert(out.end(), mine.begin(), mine.end());
   return true;
 }
