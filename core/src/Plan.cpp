@@ -115,11 +115,15 @@ static llvm::Error checkPlanMeaning(const Plan& plan, llvm::StringRef path) {
                                quoted(field));
       }
     }
-    if (s.layout != Layout::AoS)
+    if (s.layout != Layout::AoS) {  // every field left out, so that one edit mends the plan
+      std::string missing;
       for (size_t f = 0; f < s.fields.size(); ++f)
         if (!placed.count(s.fields[f]))
-          return documentError(path, at({"clusters"}), "clusters that hold every field of " + s.name,
-                               "none holding " + quoted(s.fields[f]) + " (" + at({"fields", f}) + ")");
+          missing += (missing.empty() ? "" : ", ") + quoted(s.fields[f]) + " (" + at({"fields", f}) + ")";
+      if (!missing.empty())
+        return documentError(path, at({"clusters"}), "clusters that hold every field of " + s.name,
+                             "none holding " + missing);
+    }
   }
   return llvm::Error::success();
 }

@@ -89,6 +89,9 @@ TEST(SiteMapSchema, WrongTypesRangesAndNamesAreRefused) {
   doc["structs"][0]["fields"][1]["name"] = "y[2]";
   EXPECT_EQ(siteMapError(doc), "s.json: /structs/0/fields/1/name: expected a C++ identifier, or \"\" for an unnamed member, got \"y[2]\"");
   doc = siteMapDoc();
+  doc["structs"][0]["name"] = "P\r";  // messages quote it on one line
+  EXPECT_EQ(siteMapError(doc), "s.json: /structs/0/name: expected a C++ type name, got \"P\\r\"");
+  doc = siteMapDoc();
   doc["sites"][0].erase("access");
   EXPECT_EQ(siteMapError(doc),
             "s.json: /sites/0/access: expected one of \"read\", \"write\", \"readwrite\", got nothing");
@@ -240,6 +243,14 @@ TEST(PlanSchema, ClustersPartitionTheFields) {
   EXPECT_EQ(planError(doc),
             "plan.json: /structs/0/clusters: expected clusters that hold every field of P, got none "
             "holding \"z\" (/structs/0/fields/2)");
+  doc["structs"][0]["clusters"].erase(0);  // every field left out is named, not only the first
+  EXPECT_EQ(planError(doc),
+            "plan.json: /structs/0/clusters: expected clusters that hold every field of P, got none "
+            "holding \"x\" (/structs/0/fields/0), \"z\" (/structs/0/fields/2)");
+  doc = planDoc();
+  doc["structs"][0]["name"] = "P\nQ";  // a name that would split the message over two lines
+  EXPECT_EQ(planError(doc),
+            "plan.json: /structs/0/name: expected a C++ type name, got \"P\\nQ\"");
   doc = planDoc();
   doc["structs"][0]["fields"][2] = "x";
   EXPECT_EQ(planError(doc),
