@@ -253,10 +253,10 @@ bool UseCollector::refMemberCall(const clang::DeclRefExpr* ref, const clang::Mem
 }
 
 std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteElementRef(
-    const clang::ArraySubscriptExpr* subscript, const clang::Stmt* parent, const clang::Decl* parentDecl,
-    const EntityInfo& info, std::vector<Edit>& out) {
+    const ElementExpr& element, const clang::Stmt* parent, const clang::Decl* parentDecl, const EntityInfo& info,
+    std::vector<Edit>& out) {
   std::vector<Edit> mine;
-  clang::SourceRange here = subscript->getSourceRange();
+  clang::SourceRange here = element.expr->getSourceRange();
   if (const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(parent)) {
     const clang::FunctionDecl* callee = call->getDirectCallee();
     if (!callee) return std::pair{"this element is passed by reference through a call relayout cannot follow", here};
@@ -282,9 +282,9 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteE
   } else {
     return std::pair{"this element is bound to a reference relayout cannot follow", here};
   }
-  if (!elementCall(subscript, "relayoutRef", mine))
+  if (!elementCall(element, "relayoutRef", mine))
     return std::pair{"this element is not written out in the file (it comes from a macro body)", here};
-  keepFieldsWhole(info, subscript, "is bound to a reference ('relayoutRef' needs one per element)");
+  keepFieldsWhole(info, element.expr, "is bound to a reference ('relayoutRef' needs one per element)");
   out.insert(out.end(), mine.begin(), mine.end());
   return std::nullopt;
 }

@@ -123,7 +123,7 @@ bool UseCollector::rewriteEntityExpr(const EntityExpr& e, std::vector<Edit>& out
     if (!amp || !begin) return false;
     auto gap = edits_.between(*amp, *begin);
     std::vector<Edit> mine;
-    if (!gap || gap->trim() != "&" || !elementCall(element, "relayoutOffset", mine)) return false;
+    if (!gap || gap->trim() != "&" || !elementCall(ElementExpr::of(element), "relayoutOffset", mine)) return false;
     mine.push_back(edits_.rawEdit(*amp, gap->size(), ""));
     out.insert(out.end(), mine.begin(), mine.end());
     return true;

@@ -37,6 +37,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool VisitCXXConstructorDecl(clang::CXXConstructorDecl* ctor);
   bool VisitCXXForRangeStmt(clang::CXXForRangeStmt* loop);
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript);
+  bool VisitUnaryOperator(clang::UnaryOperator* unary);
   bool VisitInitListExpr(clang::InitListExpr* list);
   bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct);
   bool VisitMemberExpr(clang::MemberExpr* member);
@@ -122,25 +123,36 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   void checkFunctionReferences();
   void refuseUnconsumed();
   // --- WholeElements.cpp: `P q = p[i]` (gather) and `p[i] = q;` (scatter) ---
+  // A whole element of an entity: `p[i]`, or `*p`, the element at index 0.
+  struct ElementExpr {
+    const clang::Expr* expr = nullptr;   // the subscript or the dereference
+    const clang::Expr* base = nullptr;   // p
+    const clang::Expr* index = nullptr;  // i; null for `*p`
+    static ElementExpr of(const clang::ArraySubscriptExpr* subscript) {
+      return {subscript, subscript->getBase(), subscript->getIdx()};
+    }
+  };
   const clang::Stmt* parentOf(const clang::Stmt* node);
-  bool rewriteWholeElement(const clang::ArraySubscriptExpr* subscript, const clang::Expr* ref, const EntityInfo& info);
+  bool rewriteWholeElement(const ElementExpr& element, const clang::Expr* ref, const EntityInfo& info);
   // `p[i].m(args);` as a statement, m non-const: a gathered copy is called, then scattered back.
-  bool rewriteElementUpdate(const clang::ArraySubscriptExpr* subscript, const clang::CXXMemberCallExpr* call,
-                            std::vector<Edit>& out);
+  bool rewriteElementUpdate(const ElementExpr& element, const clang::CXXMemberCallExpr* call, std::vector<Edit>& out);
   // True when `expr` is a whole statement of a block or the body of an if, for, while or do.
   bool isStatement(const clang::Expr* expr);
   // `object.m(args);` -> `{ <before>relayoutElement.m(args); <after> }`: the call runs on a local
   // copy named relayoutElement, in a block that takes the statement's place (semicolon included).
   bool callOnElementCopy(const clang::CXXMemberCallExpr* call, const clang::Expr* object, const std::string& before,
                          const std::string& after, std::vector<Edit>& out);
-  // `p[i]` -> `helper(p, i)`; false (nothing recorded) when its tokens are not written in the file.
-  bool elementCall(const clang::ArraySubscriptExpr* subscript, const std::string& helper, std::vector<Edit>& out);
+  // `p[i]` -> `helper(p, i)`, `*p` -> `helper(p, 0)`; false (nothing recorded) when its tokens are
+  // not written in the file.
+  bool elementCall(const ElementExpr& element, const std::string& helper, std::vector<Edit>& out);
+  // The element's index as written ("0" for `*p`); empty when it is not written in the file.
+  std::string indexText(const ElementExpr& element);
   // --- ElementRefs.cpp: an element bound to a non-const reference (`S& e = p[i]`, `f(p[i])` with
   // `f(S&)`) becomes `relayoutRef(p, i)`, a struct of references to its fields ---
   // Why `p[i]`, used by `parent`, cannot be a reference proxy; empty when it was rewritten as one.
   std::optional<std::pair<std::string, clang::SourceRange>> rewriteElementRef(
-      const clang::ArraySubscriptExpr* subscript, const clang::Stmt* parent, const clang::Decl* parentDecl,
-      const EntityInfo& info, std::vector<Edit>& out);
+      const ElementExpr& element, const clang::Stmt* parent, const clang::Decl* parentDecl, const EntityInfo& info,
+      std::vector<Edit>& out);
   // The overload of `function` whose non-const S& parameters are reference proxies, written once
   // after its definition; why not, when it cannot be.
   std::optional<std::string> cloneForElementRefs(const clang::FunctionDecl* function, const EntityInfo& info,

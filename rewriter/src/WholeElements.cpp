@@ -26,7 +26,17 @@ bool UseCollector::VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript)
   const clang::Expr* ref = directRef(subscript->getBase());
   const EntityInfo* info = entityOfRef(ref);
   if (!info || !info->planned->layout || !subscript->getType()->isRecordType()) return true;
-  rewriteWholeElement(subscript, ref, *info);
+  rewriteWholeElement(ElementExpr::of(subscript), ref, *info);
+  return true;
+}
+
+// `*p`, p an entity, is its element 0 where the whole element is used: `f(*p)`, `*p = v`, `S& e = *p`.
+bool UseCollector::VisitUnaryOperator(clang::UnaryOperator* unary) {
+  if (unary->getOpcode() != clang::UO_Deref || !unary->getType()->isRecordType()) return true;
+  const clang::Expr* ref = directRef(unary->getSubExpr());
+  const EntityInfo* info = entityOfRef(ref);
+  if (!info || !info->planned->layout) return true;
+  rewriteWholeElement({unary, unary->getSubExpr(), nullptr}, ref, *info);
   return true;
 }
 
@@ -66,24 +76,39 @@ bool UseCollector::VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
   return true;
 }
 
-bool UseCollector::elementCall(const clang::ArraySubscriptExpr* subscript, const std::string& helper,
-                               std::vector<Edit>& out) {
-  auto baseEnd = edits_.written(subscript->getBase()->getEndLoc());
-  const clang::Expr* index = subscript->getIdx();
+bool UseCollector::elementCall(const ElementExpr& element, const std::string& helper, std::vector<Edit>& out) {
+  auto baseBegin = edits_.written(element.base->getBeginLoc()), baseEnd = edits_.written(element.base->getEndLoc());
+  if (!baseBegin || !baseEnd) return false;
+  clang::SourceLocation afterBase = baseEnd->getLocWithOffset(edits_.tokenLength(*baseEnd));
+  std::vector<Edit> mine;
+  if (!element.index) {
+    // `*p` -> `helper(p, 0)`: the star (and any space after it) becomes the call's opening.
+    auto star = edits_.written(element.expr->getBeginLoc());
+    auto gap = star ? edits_.between(*star, *baseBegin) : std::nullopt;
+    if (!gap || gap->trim() != "*") return false;
+    mine.push_back(edits_.rawEdit(*star, gap->size(), helper + "("));
+    mine.push_back(edits_.rawEdit(afterBase, 0, ", 0)"));
+    out.insert(out.end(), mine.begin(), mine.end());
+    return true;
+  }
+  const auto* subscript = llvm::cast<clang::ArraySubscriptExpr>(element.expr);
+  const clang::Expr* index = element.index;
   auto indexBegin = edits_.written(index->getBeginLoc()), indexEnd = edits_.written(index->getEndLoc());
   auto rbracket = edits_.written(subscript->getRBracketLoc());
-  if (!baseEnd || !indexBegin || !indexEnd || !rbracket) return false;
-  clang::SourceLocation afterBase = baseEnd->getLocWithOffset(edits_.tokenLength(*baseEnd));
+  if (!indexBegin || !indexEnd || !rbracket) return false;
   clang::SourceLocation afterIndex = indexEnd->getLocWithOffset(edits_.tokenLength(*indexEnd));
   auto open = edits_.between(afterBase, *indexBegin);
   auto close = edits_.between(afterIndex, rbracket->getLocWithOffset(1));
   if (!open || open->trim() != "[" || !close || close->trim() != "]") return false;
-  std::vector<Edit> mine;
   if (!edits_.insertBefore(subscript->getBeginLoc(), helper + "(", mine)) return false;
   mine.push_back(edits_.rawEdit(afterBase, open->size(), ", "));
   mine.push_back(edits_.rawEdit(afterIndex, close->size(), ")"));
   out.insert(out.end(), mine.begin(), mine.end());
   return true;
+}
+
+std::string UseCollector::indexText(const ElementExpr& element) {
+  return element.index ? edits_.text(element.index->getSourceRange()) : "0";
 }
 
 const clang::ParmVarDecl* parameterOf(const clang::CallExpr* call, const clang::Stmt* arg) {
@@ -100,10 +125,10 @@ static bool isConstLvalueRef(clang::QualType type) {
   return type->isLValueReferenceType() && type->getPointeeType().isConstQualified();
 }
 
-bool UseCollector::rewriteWholeElement(const clang::ArraySubscriptExpr* subscript, const clang::Expr* ref,
-                                       const EntityInfo& info) {
+bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::Expr* ref, const EntityInfo& info) {
+  const clang::Expr* whole = element.expr;
   // Up through parentheses and no-op conversions to what uses the element.
-  const clang::Stmt* child = subscript;
+  const clang::Stmt* child = whole;
   const clang::Stmt* parent = parentOf(child);
   while (parent && (llvm::isa<clang::ParenExpr>(parent) || llvm::isa<clang::MaterializeTemporaryExpr>(parent) ||
                     (llvm::isa<clang::ImplicitCastExpr>(parent) &&
@@ -126,8 +151,8 @@ bool UseCollector::rewriteWholeElement(const clang::ArraySubscriptExpr* subscrip
     load = construct->getNumArgs() == 1 && construct->getConstructor()->isCopyOrMoveConstructor();
   } else if (const auto* op = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(parent);
              op && op->getOperator() == clang::OO_Equal && op->getNumArgs() == 2) {
-    if (op->getArg(1)->IgnoreParenImpCasts() == subscript) load = true;
-    else if (op->getArg(0)->IgnoreParens() == subscript) {
+    if (op->getArg(1)->IgnoreParenImpCasts() == whole) load = true;
+    else if (op->getArg(0)->IgnoreParens() == whole) {
       // A statement: its value is not used. `p[i] = f(...)` wraps the statement in the cleanup of f's
       // temporary, which is not a use.
       const clang::Stmt* user = parentOf(op);
@@ -146,7 +171,7 @@ bool UseCollector::rewriteWholeElement(const clang::ArraySubscriptExpr* subscrip
     load = method && method->isConst() && !method->isStatic();
     const auto* memberCall = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(parentOf(member));
     update = method && !method->isConst() && !method->isStatic() && memberCall && isStatement(memberCall) &&
-             !subscript->getIdx()->HasSideEffects(context_);
+             !(element.index && element.index->HasSideEffects(context_));
     if (update) parent = memberCall;
   } else if (const auto* op = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(parent);
              op && op->getNumArgs() >= 1 && op->getArg(0)->IgnoreParens() == child) {
@@ -157,51 +182,62 @@ bool UseCollector::rewriteWholeElement(const clang::ArraySubscriptExpr* subscrip
   if (!load && !store && !reference && !update) return false;
   const auto* record = llvm::dyn_cast_or_null<clang::CXXRecordDecl>(info.planned->definition);
   if ((load || update) && record && !record->hasDefaultConstructor()) return false;  // relayoutLoad starts from `S v;`
-  if (!afterDefinition(info, subscript->getBeginLoc())) return false;
+  if (!afterDefinition(info, whole->getBeginLoc())) return false;
 
   std::vector<Edit> out;
   auto fail = [&] {
-    refuse(info, subscript->getExprLoc(), "this whole element of '" + namedDecl(ref)->getNameAsString() +
-           "' is not written out in the file (it comes from a macro body)", subscript->getSourceRange());
+    refuse(info, whole->getExprLoc(), "this whole element of '" + namedDecl(ref)->getNameAsString() +
+           "' is not written out in the file (it comes from a macro body)", whole->getSourceRange());
     consume(ref);
     return true;
   };
   if (reference) {
-    auto why = rewriteElementRef(subscript, parent, parentDecl, info, out);
+    auto why = rewriteElementRef(element, parent, parentDecl, info, out);
     consume(ref);
     if (why) return refuse(info, why->second.getBegin(), why->first, why->second), true;
     addEdits(info, out, kRef);
     return true;
   }
   if (update) {
-    if (!rewriteElementUpdate(subscript, llvm::cast<clang::CXXMemberCallExpr>(parent), out)) return fail();
+    if (!rewriteElementUpdate(element, llvm::cast<clang::CXXMemberCallExpr>(parent), out)) return fail();
     consume(ref);
     addEdits(info, out, kLoad | kStore);
     return true;
   }
   if (load) {
     // p[i] -> relayoutLoad(p, i)
-    if (!elementCall(subscript, "relayoutLoad", out)) return fail();
+    if (!elementCall(element, "relayoutLoad", out)) return fail();
   } else {
-    // p[i] = v -> relayoutStore(p, i, v)
-    auto indexEnd = edits_.written(subscript->getIdx()->getEndLoc());
+    // p[i] = v -> relayoutStore(p, i, v); *p = v -> relayoutStore(p, 0, v)
     auto valueBegin = edits_.written(value->getBeginLoc());
-    auto baseEnd = edits_.written(subscript->getBase()->getEndLoc());
-    auto indexBegin = edits_.written(subscript->getIdx()->getBeginLoc());
-    if (!indexEnd || !valueBegin || !baseEnd || !indexBegin) return fail();
+    auto baseBegin = edits_.written(element.base->getBeginLoc()), baseEnd = edits_.written(element.base->getEndLoc());
+    if (!valueBegin || !baseBegin || !baseEnd) return fail();
     clang::SourceLocation afterBase = baseEnd->getLocWithOffset(edits_.tokenLength(*baseEnd));
-    auto open = edits_.between(afterBase, *indexBegin);
-    if (!open || open->trim() != "[") return fail();
-    if (!edits_.insertBefore(subscript->getBeginLoc(), "relayoutStore(", out)) return fail();
-    out.push_back(edits_.rawEdit(afterBase, open->size(), ", "));
-    clang::SourceLocation afterIndex = indexEnd->getLocWithOffset(edits_.tokenLength(*indexEnd));
+    clang::SourceLocation afterElement = afterBase;  // where " = " starts
+    std::string expectedGap = "=", between = ", 0, ";
+    if (element.index) {
+      auto indexBegin = edits_.written(element.index->getBeginLoc());
+      auto indexEnd = edits_.written(element.index->getEndLoc());
+      if (!indexBegin || !indexEnd) return fail();
+      auto open = edits_.between(afterBase, *indexBegin);
+      if (!open || open->trim() != "[") return fail();
+      if (!edits_.insertBefore(element.expr->getBeginLoc(), "relayoutStore(", out)) return fail();
+      out.push_back(edits_.rawEdit(afterBase, open->size(), ", "));
+      afterElement = indexEnd->getLocWithOffset(edits_.tokenLength(*indexEnd));
+      expectedGap = "]=", between = ", ";
+    } else {
+      auto star = edits_.written(element.expr->getBeginLoc());
+      auto gap = star ? edits_.between(*star, *baseBegin) : std::nullopt;
+      if (!gap || gap->trim() != "*") return fail();
+      out.push_back(edits_.rawEdit(*star, gap->size(), "relayoutStore("));
+    }
     if (!edits_.insertAfter(value->getEndLoc(), ")", out)) return fail();
-    auto middle = edits_.between(afterIndex, *valueBegin);  // "] = "
+    auto middle = edits_.between(afterElement, *valueBegin);  // "] = " or " = "
     if (!middle) return fail();
     std::string gap = middle->str();
     gap.erase(std::remove_if(gap.begin(), gap.end(), [](char c) { return c == ' ' || c == '\t'; }), gap.end());
-    if (gap != "]=") return fail();
-    out.push_back(edits_.rawEdit(afterIndex, middle->size(), ", "));
+    if (gap != expectedGap) return fail();
+    out.push_back(edits_.rawEdit(afterElement, middle->size(), between));
   }
   consume(ref);
   addEdits(info, out, load ? unsigned(kLoad) : unsigned(kStore));
@@ -225,12 +261,12 @@ bool UseCollector::isStatement(const clang::Expr* expr) {
 // `p[i].m(args);` -> `{ auto relayoutElement = relayoutLoad(p, i); relayoutElement.m(args);
 // relayoutStore(p, i, relayoutElement); }`: the arguments keep their place (and their own edits);
 // the index, free of side effects, is read twice.
-bool UseCollector::rewriteElementUpdate(const clang::ArraySubscriptExpr* subscript,
-                                        const clang::CXXMemberCallExpr* call, std::vector<Edit>& out) {
-  const std::string base = edits_.text(subscript->getBase()->getSourceRange());
-  const std::string index = edits_.text(subscript->getIdx()->getSourceRange());
+bool UseCollector::rewriteElementUpdate(const ElementExpr& element, const clang::CXXMemberCallExpr* call,
+                                        std::vector<Edit>& out) {
+  const std::string base = edits_.text(element.base->getSourceRange());
+  const std::string index = indexText(element);
   if (base.empty() || index.empty()) return false;
-  return callOnElementCopy(call, subscript, "auto relayoutElement = relayoutLoad(" + base + ", " + index + "); ",
+  return callOnElementCopy(call, element.expr, "auto relayoutElement = relayoutLoad(" + base + ", " + index + "); ",
                            "relayoutStore(" + base + ", " + index + ", relayoutElement);", out);
 }
 
