@@ -135,7 +135,19 @@ struct StructDef {
   std::string noArraysWarning;        // rendered warning: no device array was found
 };
 
+// A function that takes S* and is also called with a pointer relayout does not rewrite (a host
+// reference's array, a local struct's address). Whatever the rewrite changes inside its definition
+// goes into an overload written right after it; the original stays, unchanged, for those calls
+// (DualUseFunctions.cpp).
+struct DualUseFunction {
+  std::string name;  // for the generated comment
+  std::string file;
+  unsigned from = 0;  // the start of the definition's first line
+  unsigned to = 0;    // just after its closing brace
+};
+
 struct ProgramFacts {
+  std::map<std::pair<std::string, unsigned>, DualUseFunction> dualUse;  // by (file, from)
   std::map<std::string, Entity> entities;
   std::vector<std::pair<std::string, std::string>> links;  // entities that change layout together
   std::vector<StructDef> defs;

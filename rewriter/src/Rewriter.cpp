@@ -10,6 +10,7 @@
 #include "CompileCheck.h"
 #include "DeviceLayout.h"
 #include "Diagnostics.h"
+#include "DualUseFunctions.h"
 #include "Facts.h"
 #include "LayoutEmitter.h"
 #include "SourceEdits.h"
@@ -172,8 +173,9 @@ struct AcceptedStruct {
 };
 
 // Per file, the sorted edits of `chosen` with one block of includes, at the place of its first
-// generated layout's.
-std::map<std::string, std::vector<Edit>> editsOf(const std::vector<const AcceptedStruct*>& chosen) {
+// generated layout's; what changes inside a function with other callers goes into its overload.
+std::map<std::string, std::vector<Edit>> editsOf(const std::vector<const AcceptedStruct*>& chosen,
+                                                 const ProgramFacts& facts) {
   std::vector<Edit> all;
   std::map<std::string, Includes> includes;
   for (const AcceptedStruct* s : chosen) {
@@ -191,6 +193,7 @@ std::map<std::string, std::vector<Edit>> editsOf(const std::vector<const Accepte
   all.erase(std::unique(all.begin(), all.end()), all.end());
   std::map<std::string, std::vector<Edit>> byFile;
   for (const Edit& e : all) byFile[e.file].push_back(e);
+  rw::moveIntoOverloads(byFile, facts.dualUse, facts.contents);
   return byFile;
 }
 
@@ -214,12 +217,12 @@ static void keepWhatCompiles(std::vector<const AcceptedStruct*>& chosen, const s
   rw::CompileCheck check(db, sources);
   auto failureOf = [&](const std::vector<const AcceptedStruct*>& structs) {
     std::map<std::string, std::string> replaced;
-    for (const auto& [file, edits] : editsOf(structs)) replaced[file] = applyEdits(facts.contents.at(file), edits);
+    for (const auto& [file, edits] : editsOf(structs, facts)) replaced[file] = applyEdits(facts.contents.at(file), edits);
     return check.firstFailure(replaced);
   };
   auto refuse = [&](const AcceptedStruct* s, const rw::CompileFailure& failure) {
     StructOutcome& outcome = result.structs[s->outcome];
-    std::string warning = rw::compileRefusal(outcome.name, failure, facts.contents, editsOf({s}), s->def->file,
+    std::string warning = rw::compileRefusal(outcome.name, failure, facts.contents, editsOf({s}, facts), s->def->file,
                                              s->def->insertOffset);
     addUnique(result.diagnostics, seen, warning);
     addUnique(result.diagnostics, seen, s->def->keptNote);
@@ -431,7 +434,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     for (const std::string& note : s->notes) addUnique(result.diagnostics, seen, note);
   for (const StructOutcome& o : result.structs) result.ok &= o.rewritten;
 
-  std::map<std::string, std::vector<Edit>> byFile = editsOf(chosen);
+  std::map<std::string, std::vector<Edit>> byFile = editsOf(chosen, facts);
   std::set<std::string> written;
   for (size_t i = 0; i < sources.size(); ++i) {
     const std::string& original = facts.contents[realSources[i]];

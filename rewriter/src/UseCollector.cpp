@@ -372,12 +372,43 @@ void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::Func
       facts_.links.emplace_back(argEntity.info->key, paramInfo->key);
       addEdits(*paramInfo, out, argEntity.offset ? unsigned(kOffset) : 0u);
     } else if (paramInfo && !argEntity && !handleBufferCast(arg, *paramInfo)) {
+      auto why = keepForOtherCallers(callee, *paramInfo);
+      if (!why) continue;
       std::string text = edits_.text(arg->getSourceRange());
       refuse(*paramInfo, arg->getBeginLoc(), "'" + callee->getNameAsString() + "' is called here with '" +
-             (text.empty() ? "an argument" : text) + "', which is not a variable relayout rewrites",
+             (text.empty() ? "an argument" : text) + "', which is not a variable relayout rewrites, and " + *why,
              arg->getSourceRange());
     }
   }
+}
+
+// `f` takes device arrays and is called here with another pointer: the original stays for such
+// calls and the new layout's arrays get an overload (DualUseFunctions.cpp). Why it cannot.
+std::optional<std::string> UseCollector::keepForOtherCallers(const clang::FunctionDecl* callee,
+                                                             const EntityInfo& param) {
+  const std::string name = "'" + callee->getNameAsString() + "'";
+  const std::string cannot = "relayout cannot keep " + name + " for such calls beside an overload for the new layout: ";
+  const clang::FunctionDecl* definition = callee->getDefinition();
+  if (!definition || !definition->hasBody() || sm_.isInSystemHeader(definition->getLocation()))
+    return cannot + "it is not defined in the sources";
+  if (llvm::isa<clang::CXXMethodDecl>(definition) ||
+      definition->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
+    return cannot + "it is a member function, a template or one of its instances";
+  if (definition->getPreviousDecl())
+    return cannot + "it is declared before its definition, and those calls would not see the overload";
+  auto begin = edits_.written(sm_.getExpansionLoc(definition->getBeginLoc()));
+  auto end = edits_.written(definition->getEndLoc());
+  if (!begin || !end || sm_.getFileID(*begin) != sm_.getFileID(*end))
+    return cannot + "it is not written out in one file";
+  if (!afterDefinition(param, *begin))
+    return cannot + "it comes before the definition of '" + param.planned->plan->name + "' ends";
+  llvm::StringRef data = edits_.fileData(*begin);
+  unsigned from = sm_.getFileOffset(*begin);
+  while (from > 0 && data[from - 1] != '\n') --from;
+  if (!data.slice(from, sm_.getFileOffset(*begin)).trim().empty()) return cannot + "it does not start its line";
+  std::string file = edits_.filePath(*begin);
+  facts_.dualUse[{file, from}] = DualUseFunction{name, file, from, sm_.getFileOffset(*end) + edits_.tokenLength(*end)};
+  return std::nullopt;
 }
 
 // `std::swap(a, b)` of two arrays of one struct (double buffering): the device structs swap as the

@@ -89,6 +89,9 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool refuseUnsupportedRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   bool handleFreeLoop(const clang::CXXForRangeStmt* loop);
   void handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+  // Records `callee` as called with pointers that keep their layout (DualUseFunctions.cpp);
+  // why it cannot be, as the end of a refusal.
+  std::optional<std::string> keepForOtherCallers(const clang::FunctionDecl* callee, const EntityInfo& param);
   bool handleSwap(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   // --- UntypedBuffers.cpp: `char* buf` allocated with cudaMalloc and cast to S* at a launch ---
   bool handleBufferCast(const clang::Expr* arg, const EntityInfo& param);

@@ -1,0 +1,19 @@
+// Functions that take S* from device arrays and from other pointers (Facts.h, DualUseFunction).
+#pragma once
+
+#include "Facts.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace relayout::rw {
+
+// Moves the edits inside each dual-use function of `byFile` (sorted edits per real path, from the
+// original bytes in `contents`) into one insertion after it: the rewritten copy, an overload
+// that device arrays select. A function whose edits cross its boundaries keeps them in place.
+void moveIntoOverloads(std::map<std::string, std::vector<Edit>>& byFile,
+                       const std::map<std::pair<std::string, unsigned>, DualUseFunction>& functions,
+                       const std::map<std::string, std::string>& contents);
+
+}  // namespace relayout::rw
