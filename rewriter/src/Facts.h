@@ -44,6 +44,8 @@ enum Helper : unsigned {
   kFreeAsync = 65536,
   kMemsetAsync = 131072,
   kGatherVector = 262144,   // relayoutGatherVector: `std::vector<S>(p + a, p + b)` on the host
+  kToDeviceAsync = 524288,  // cudaMemcpyAsync gathers from a host array of S (staged in pageable memory)
+  kToHostAsync = 1048576,   // cudaMemcpyAsync scatters into a host array of S
 };
 
 // One access to an array field in a plain array (SoA, or a one-field cluster), in both forms the

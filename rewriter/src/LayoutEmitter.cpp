@@ -82,8 +82,10 @@ class Emitter {
     if (helpers & kHostAlloc) mallocHost("relayoutHostAlloc", "cudaHostAlloc", "");
     if (helpers & kFree) free("relayoutFree", "cudaFree");
     if (helpers & kFreeHost) free("relayoutFreeHost", "cudaFreeHost");
-    if (helpers & kToDevice) copy(true);
-    if (helpers & kToHost) copy(false);
+    if (helpers & kToDevice) copy(true, false);
+    if (helpers & kToHost) copy(false, false);
+    if (helpers & kToDeviceAsync) copy(true, true);
+    if (helpers & kToHostAsync) copy(false, true);
     if (helpers & kMemset) memset();
     if (helpers & kMallocAsync) mallocAsync();
     if (helpers & kFreeAsync) freeAsync();
@@ -285,18 +287,29 @@ class Emitter {
 
   // Host AoS <-> device arrays through one staging block laid out like the device one; the copies
   // go array by array because the device arrays are spaced by the allocated count, not by n.
-  void copy(bool toDevice) {
+  // cudaMemcpyAsync: the staging block is pageable memory (new[]), from which the runtime copies to
+  // its own staging before returning, and into which it returns once the copy is complete (the
+  // documented behaviour of pageable transfers); so the block can go, and the fields be scattered,
+  // right after the calls. The copies stay in order on the stream; they no longer overlap the host.
+  void copy(bool toDevice, bool async) {
+    const std::string name = async ? "cudaMemcpyAsync" : "cudaMemcpy";
+    const std::string helper = async ? "relayoutMemcpyAsync" : "relayoutMemcpy";
+    const std::string stream = async ? ", cudaStream_t stream = 0" : "";
     line();
     if (toDevice) {
-      line("// cudaMemcpy from a host array of " + s() + " to " + d() + ": gathers the fields into a staging block");
+      line("// " + name + " from a host array of " + s() + " to " + d() + ": gathers the fields into a staging block");
       line("// laid out like the device one, then copies it array by array (the device arrays are spaced by the");
       line("// allocated count, which may be larger).");
-      line("static inline cudaError_t relayoutMemcpy(" + d() + " dst, const " + s() + "* src, size_t bytes, cudaMemcpyKind kind) {");
+      if (async) line("// The block is pageable: each cudaMemcpyAsync returns once it has taken the data.");
+      line("static inline cudaError_t " + helper + "(" + d() + " dst, const " + s() +
+           "* src, size_t bytes, cudaMemcpyKind kind" + stream + ") {");
       countCheck("kind != cudaMemcpyHostToDevice || ");
     } else {
-      line("// cudaMemcpy from " + d() + " to a host array of " + s() + ": copies array by array into a staging");
+      line("// " + name + " from " + d() + " to a host array of " + s() + ": copies array by array into a staging");
       line("// block laid out like the device one, then scatters the fields.");
-      line("static inline cudaError_t relayoutMemcpy(" + s() + "* dst, " + d() + " src, size_t bytes, cudaMemcpyKind kind) {");
+      if (async) line("// The block is pageable: each cudaMemcpyAsync returns once its copy is complete.");
+      line("static inline cudaError_t " + helper + "(" + s() + "* dst, " + d() +
+           " src, size_t bytes, cudaMemcpyKind kind" + stream + ") {");
       countCheck("kind != cudaMemcpyDeviceToHost || ");
     }
     line("  char* block = new char[n * " + elementBytes() + "];");
@@ -304,7 +317,8 @@ class Emitter {
     line("  relayoutPlace(&staging, block, n);");
     auto copy = [&](const ArrayText& a) {
       std::string to = toDevice ? "dst" : "staging", from = toDevice ? "staging" : "src";
-      return "cudaMemcpy(" + arrayAt(to, a) + ", " + arrayAt(from, a) + ", " + runBytes(a) + ", kind)";
+      return name + "(" + arrayAt(to, a) + ", " + arrayAt(from, a) + ", " + runBytes(a) + ", kind" +
+             (async ? ", stream" : "") + ")";
     };
     if (toDevice) {
       loop(true, "  ");

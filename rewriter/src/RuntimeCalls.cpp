@@ -127,7 +127,8 @@ bool UseCollector::handleRuntimeCall(const clang::CallExpr* call, const clang::F
 //   by array, whatever the kind;
 // - one changes and the other keeps the original struct (a host array from new[], malloc or a
 //   std::vector's data(), or any S* expression): a gather (to the device) or scatter (to the host)
-//   through one staging block, synchronous only, in the direction the kind names.
+//   through one staging block, in the direction the kind names; cudaMemcpyAsync's staging block is
+//   pageable, so the runtime has taken or delivered its data when each call returns (LayoutEmitter).
 void UseCollector::handleMemcpy(const clang::CallExpr* call, bool async) {
   const clang::Expr* args[2] = {call->getArg(0), call->getArg(1)};
   EntityExpr sides[2] = {entityExpr(args[0], true), entityExpr(args[1], true)};
@@ -195,10 +196,6 @@ void UseCollector::handleMemcpy(const clang::CallExpr* call, bool async) {
     } else if (!selfIsDevice) {
       why = selfName + " is the host side of this " + callName + " but changes layout, while the device side '" +
             otherText + "' keeps the original one";
-    } else if (async) {
-      why = "cudaMemcpyAsync between " + selfName + " and the host array '" + otherText + "' in the original layout "
-            "(the gather or scatter of the fields would need a staging block that lives until the copy ends; a "
-            "host array from cudaMallocHost takes the new layout and is copied directly)";
     } else {
       // A host pointer, or a host array of fixed size (`S h[MAX]`), which decays to one.
       clang::QualType hostType = hostExpr->getType(), hostElement;
@@ -211,15 +208,15 @@ void UseCollector::handleMemcpy(const clang::CallExpr* call, bool async) {
         why = "this cudaMemcpy's host side '" + otherText + "' is not a " + (toHost ? "" : "(const) ") + base +
               "* or an array of " + base + ", so the copy cannot gather or scatter " + structName + "'s fields";
         whyLoc = otherArg->getBeginLoc(), whyRange = otherArg->getSourceRange();
-      } else if (!renameCall(call, "relayoutMemcpy", gather) ||
+      } else if (!renameCall(call, async ? "relayoutMemcpyAsync" : "relayoutMemcpy", gather) ||
                  !uncastArg(selfArg, uncastInner(selfArg, self.ref, self.offset), gather) ||
                  !uncastArg(otherArg, hostExpr, gather) || !rewriteEntityExpr(self, gather)) {
         why = macroBody;
       }
     }
     ConditionalUse c{sameStruct ? other.info->key : std::string(), false, {}, 0, {}};
-    if (why.empty()) c.edits = std::move(gather), c.helpers = (toDevice ? unsigned(kToDevice) : unsigned(kToHost)) |
-                                                            (self.offset ? unsigned(kOffset) : 0u);
+    unsigned copyHelper = async ? (toDevice ? kToDeviceAsync : kToHostAsync) : (toDevice ? kToDevice : kToHost);
+    if (why.empty()) c.edits = std::move(gather), c.helpers = copyHelper | (self.offset ? unsigned(kOffset) : 0u);
     else c.refusals.push_back(rendered(whyLoc, why, whyRange));
     if (sameStruct) {
       entity(info).conditionals.push_back(std::move(c));

@@ -391,9 +391,9 @@ std::optional<std::string> UseCollector::keepForOtherCallers(const clang::Functi
   const clang::FunctionDecl* definition = callee->getDefinition();
   if (!definition || !definition->hasBody() || sm_.isInSystemHeader(definition->getLocation()))
     return cannot + "it is not defined in the sources";
-  if (llvm::isa<clang::CXXMethodDecl>(definition) ||
-      definition->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
-    return cannot + "it is a member function, a template or one of its instances";
+  if (llvm::isa<clang::CXXMethodDecl>(definition)) return cannot + "it is a member function";
+  if (definition->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
+    return cannot + "it is a template or one of its instances";
   if (definition->getPreviousDecl())
     return cannot + "it is declared before its definition, and those calls would not see the overload";
   auto begin = edits_.written(sm_.getExpansionLoc(definition->getBeginLoc()));
