@@ -46,6 +46,7 @@ enum Helper : unsigned {
   kGatherVector = 262144,   // relayoutGatherVector: `std::vector<S>(p + a, p + b)` on the host
   kToDeviceAsync = 524288,  // cudaMemcpyAsync gathers from a host array of S (staged in pageable memory)
   kToHostAsync = 1048576,   // cudaMemcpyAsync scatters into a host array of S
+  kStoreRange = 2097152,    // relayoutStoreRange: `std::copy(first, last, p)` into a host-visible array
 };
 
 // One access to an array field in a plain array (SoA, or a one-field cluster), in both forms the

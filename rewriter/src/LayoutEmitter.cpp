@@ -96,6 +96,7 @@ class Emitter {
     if (helpers & kLoad) load();
     if (helpers & kGatherVector) gatherVector();
     if (helpers & kStore) store();
+    if (helpers & kStoreRange) storeRange();
     if (helpers & kRef) reference();
     if (helpers) line("#endif  // the CUDA runtime is declared");
     std::set<std::string> headers = {"cstddef"};
@@ -477,6 +478,16 @@ class Emitter {
     line("  v.reserve(end > begin ? static_cast<size_t>(end - begin) : 0);");
     line("  for (ptrdiff_t i = begin; i < end; ++i) v.push_back(relayoutLoad(p, i));");
     line("  return v;");
+    line("}");
+  }
+
+  // std::copy(first, last, p): each element of the range scattered in turn.
+  void storeRange() {
+    line();
+    line("// std::copy(first, last, p) into " + d() + " (a statement): scatters each element of the range.");
+    line("template <class Iterator>");
+    line("static inline void relayoutStoreRange(Iterator first, Iterator last, " + d() + " p) {");
+    line("  for (ptrdiff_t i = 0; first != last; ++first, ++i) relayoutStore(p, i, *first);");
     line("}");
   }
 

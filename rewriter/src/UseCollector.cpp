@@ -352,7 +352,8 @@ bool UseCollector::VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr
 // Passing an entity (or `p + off`) to an S* parameter of a plain function (kernel, __device__ or
 // host) links the two; an S* parameter that receives anything else must keep its type.
 void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
-  if (handleSwap(call, callee) || sm_.isInSystemHeader(callee->getLocation()) || handleTemplateCall(call, callee))
+  if (handleSwap(call, callee) || handleCopyInto(call, callee) || sm_.isInSystemHeader(callee->getLocation()) ||
+      handleTemplateCall(call, callee))
     return;
   bool plain = (callee->getTemplatedKind() == clang::FunctionDecl::TK_NonTemplate &&
                 !llvm::isa<clang::CXXMethodDecl>(callee)) ||

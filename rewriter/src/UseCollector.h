@@ -143,6 +143,9 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool isStatement(const clang::Expr* expr);
   // `object.m(args);` -> `{ <before>relayoutElement.m(args); <after> }`: the call runs on a local
   // copy named relayoutElement, in a block that takes the statement's place (semicolon included).
+  // `std::copy(first, last, p);` into an array in the new layout (managed or pinned, so the host
+  // writes it): `relayoutStoreRange(first, last, p);` scatters each element.
+  bool handleCopyInto(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   bool callOnElementCopy(const clang::CXXMemberCallExpr* call, const clang::Expr* object, const std::string& before,
                          const std::string& after, std::vector<Edit>& out);
   // `p[i]` -> `helper(p, i)`, `*p` -> `helper(p, 0)`; false (nothing recorded) when its tokens are

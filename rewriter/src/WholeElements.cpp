@@ -76,6 +76,30 @@ bool UseCollector::VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
   return true;
 }
 
+bool UseCollector::handleCopyInto(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
+  if (call->getNumArgs() != 3 || !callee->isInStdNamespace() || callee->getName() != "copy") return false;
+  EntityExpr target = entityExpr(call->getArg(2));
+  if (!target || !target.info->planned->layout) return false;
+  const EntityInfo& info = *target.info;
+  auto refuseHere = [&](const std::string& why) {
+    consume(target.ref);
+    refuse(info, call->getBeginLoc(), why, call->getSourceRange());
+    return true;
+  };
+  if (!isStatement(call))
+    return refuseHere("the iterator std::copy returns into '" + namedDecl(target.ref)->getNameAsString() +
+                      "' is used; relayout rewrites such a copy only as a statement of its own");
+  if (!afterDefinition(info, call->getBeginLoc()))
+    return refuseHere("this std::copy comes before the definition of '" + info.planned->plan->name +
+                      "' ends, where relayoutStoreRange is added");
+  std::vector<Edit> out;
+  if (!edits_.replaceTokens(call->getCallee()->getSourceRange(), "relayoutStoreRange", out) ||
+      !rewriteEntityExpr(target, out))
+    return refuseHere("this std::copy is not written out in the file (it comes from a macro body)");
+  addEdits(info, out, kStore | kStoreRange | (target.offset ? unsigned(kOffset) : 0u));
+  return true;
+}
+
 bool UseCollector::elementCall(const ElementExpr& element, const std::string& helper, std::vector<Edit>& out) {
   auto baseBegin = edits_.written(element.base->getBeginLoc()), baseEnd = edits_.written(element.base->getEndLoc());
   if (!baseBegin || !baseEnd) return false;
