@@ -268,6 +268,11 @@ bool UseCollector::VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup
 // p[i].f -> p.f[i] (a plain array) or p.cluster[i].f; p->f -> p.f[0] or p.cluster->f. A plain array's
 // array field access may also be split by index (ArrayFields.cpp).
 bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
+  if (llvm::isa<clang::CXXMethodDecl>(member->getMemberDecl()) && member->isArrow()) {
+    const clang::Expr* ref = directRef(member->getBase());
+    if (const EntityInfo* info = entityOfRef(ref); info && info->planned->layout) rewriteArrowCall(member, ref, *info);
+    return true;
+  }
   const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
   if (!field) return true;
   if (entityOf(field)) refs_.push_back(member);  // `d.p`, `this->p`: a use of the member entity

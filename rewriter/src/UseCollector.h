@@ -139,6 +139,9 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool rewriteWholeElement(const ElementExpr& element, const clang::Expr* ref, const EntityInfo& info);
   // `p[i].m(args);` as a statement, m non-const: a gathered copy is called, then scattered back.
   bool rewriteElementUpdate(const ElementExpr& element, const clang::CXXMemberCallExpr* call, std::vector<Edit>& out);
+  // `p->m(args)`, p an entity: called on element 0, as `p[0].m(args)` is (a const member function on
+  // a gathered copy; a non-const one as a statement, on a copy scattered back). False when not.
+  bool rewriteArrowCall(const clang::MemberExpr* member, const clang::Expr* ref, const EntityInfo& info);
   // True when `expr` is a whole statement of a block or the body of an if, for, while or do.
   bool isStatement(const clang::Expr* expr);
   // `object.m(args);` -> `{ <before>relayoutElement.m(args); <after> }`: the call runs on a local

@@ -294,6 +294,34 @@ bool UseCollector::rewriteElementUpdate(const ElementExpr& element, const clang:
                            "relayoutStore(" + base + ", " + index + ", relayoutElement);", out);
 }
 
+bool UseCollector::rewriteArrowCall(const clang::MemberExpr* member, const clang::Expr* ref, const EntityInfo& info) {
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(member->getMemberDecl());
+  const auto* call = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(parentOf(member));
+  if (!method || method->isStatic() || !call || call->getCallee()->IgnoreParens() != member) return false;
+  const auto* record = llvm::dyn_cast_or_null<clang::CXXRecordDecl>(info.planned->definition);
+  if (record && !record->hasDefaultConstructor()) return false;  // relayoutLoad starts from `S v;`
+  if (!afterDefinition(info, member->getBeginLoc())) return false;
+  const std::string base = edits_.text(ref->getSourceRange());
+  if (base.empty()) return false;
+  std::vector<Edit> out;
+  if (method->isConst()) {
+    // `p->m(args)` -> `relayoutLoad(p, 0).m(args)`
+    if (!edits_.replaceTokens(ref->getSourceRange(), "relayoutLoad(" + base + ", 0)", out) ||
+        !edits_.replaceTokens(member->getOperatorLoc(), ".", out))
+      return false;
+  } else {
+    // `p->m(args);` -> `{ auto relayoutElement = relayoutLoad(p, 0); relayoutElement.m(args); relayoutStore(p, 0, relayoutElement); }`
+    if (!isStatement(call) ||
+        !callOnElementCopy(call, ref, "auto relayoutElement = relayoutLoad(" + base + ", 0); ",
+                           "relayoutStore(" + base + ", 0, relayoutElement);", out) ||
+        !edits_.replaceTokens(member->getOperatorLoc(), ".", out))
+      return false;
+  }
+  consume(ref);
+  addEdits(info, out, method->isConst() ? unsigned(kLoad) : unsigned(kLoad | kStore));
+  return true;
+}
+
 bool UseCollector::callOnElementCopy(const clang::CXXMemberCallExpr* call, const clang::Expr* object,
                                      const std::string& before, const std::string& after, std::vector<Edit>& out) {
   auto callEnd = edits_.written(call->getEndLoc());

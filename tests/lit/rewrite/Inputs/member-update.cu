@@ -70,6 +70,16 @@ __global__ void kickEvery(Atom* atoms, int n, float h) {
   }
 }
 
+// The same steps through a pointer to the element.
+__global__ void stepThroughPointer(Atom* atoms, int n, float dt) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Atom* a = atoms + i;
+  a->setForce(-a->position());
+  a->kick(0.5f * dt);
+  a->drift(dt, 10.f);
+}
+
 int main() {
   const int n = 1 << 14;
   Atom* atoms = nullptr;
@@ -79,6 +89,7 @@ int main() {
   kickEvery<<<16, 128>>>(atoms, n, 0.5f);
   relaxThroughRefs<<<(n + 127) / 128, 128>>>(atoms, n);
   step<<<(n + 127) / 128, 128>>>(atoms, n, 0.01f, 10.f, 1);
+  stepThroughPointer<<<(n + 127) / 128, 128>>>(atoms, n, 0.02f);
   Thermostat* cells = nullptr;
   cudaMalloc(&cells, 256 * sizeof(Thermostat));
   relaxCells<<<1, 256>>>(cells, 256, 2.0f);
