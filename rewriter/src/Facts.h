@@ -135,6 +135,10 @@ struct StructDef {
   std::vector<FieldFacts> fields;
   std::vector<std::string> refusals;  // rendered warnings about the struct itself
   std::string keptNote;               // rendered note: the struct keeps its layout
+  // Fields not all public (a class keeping its state private): the generated helpers reach them
+  // through `<device>Fields`, which a friend declaration before the closing brace admits.
+  bool privateFields = false;
+  unsigned closeBraceOffset = 0;
   std::string noArraysWarning;        // rendered warning: no device array was found
 };
 

@@ -109,6 +109,10 @@ class Emitter {
   void line(const std::string& text = "") { out_ += text + "\n"; }
   const std::string& s() const { return def_.spelled; }
   const std::string& d() const { return layout_.deviceName; }
+  // `object.field`, or through the accessor struct where the fields are private.
+  std::string fieldOf(const std::string& object, const std::string& field) const {
+    return def_.privateFields ? fieldAccessName(layout_) + "::" + field + "(" + object + ")" : object + "." + field;
+  }
   std::string elementBytes() const { return "k" + d() + "ElementBytes"; }
   // One runtime call per array, each made only while the previous ones succeeded; a split array
   // takes one call per run (`call` names the run `j`), since two blocks may space runs differently.
@@ -182,6 +186,15 @@ class Emitter {
       if (array.clusterStruct.empty()) continue;
       line("struct alignas(16) " + array.clusterStruct + " {");
       for (const std::string& field : array.fields) line("  " + withName(fieldFacts(def_, field).valueDecl, field) + ";");
+      line("};");
+    }
+    if (def_.privateFields) {
+      line("// " + s() + " keeps its fields private: relayout's helpers reach them through this friend of it.");
+      line("struct " + fieldAccessName(layout_) + " {");
+      for (const FieldFacts& f : def_.fields) {
+        line("  static __host__ __device__ auto& " + f.name + "(" + s() + "& v) { return v." + f.name + "; }");
+        line("  static __host__ __device__ const auto& " + f.name + "(const " + s() + "& v) { return v." + f.name + "; }");
+      }
       line("};");
     }
     line("struct " + d() + " {");
@@ -339,7 +352,7 @@ class Emitter {
     for (const ArrayText& a : arrays_) {
       const DeviceArray& array = *a.array;
       if (array.split) {
-        std::string host = (gather ? "src" : "dst") + std::string("[i].") + array.fields[0];
+        std::string host = fieldOf(gather ? "src[i]" : "dst[i]", array.fields[0]);
         splitLoops(indent + "  ", a, [&](const std::vector<std::string>& names) {
           std::string device = splitValue("staging", a, names, "i");
           return gather ? device + " = " + subscripted(host, names) : subscripted(host, names) + " = " + device;
@@ -348,7 +361,7 @@ class Emitter {
       }
       for (const std::string& f : array.fields) {
         std::string device = "staging." + array.member + "[i]" + (array.clusterStruct.empty() ? "" : "." + f);
-        std::string host = (gather ? "src" : "dst") + std::string("[i].") + f;
+        std::string host = fieldOf(gather ? "src[i]" : "dst[i]", f);
         if (fieldFacts(def_, f).isArray)  // arrays are not assignable
           usesMemcpy_ = true, line(indent + "  memcpy(" + (gather ? device + ", " + host : host + ", " + device) + ", sizeof(" + host + "));");
         else
@@ -452,17 +465,17 @@ class Emitter {
       const DeviceArray& array = *a.array;
       if (a.array->split) {
         splitLoops("  ", a, [&](const std::vector<std::string>& names) {
-          return subscripted("v." + array.fields[0], names) + " = " + splitValue("p", a, names, "i");
+          return subscripted(fieldOf("v", array.fields[0]), names) + " = " + splitValue("p", a, names, "i");
         });
         continue;
       }
       if (array.clusterStruct.empty()) {
-        assign("v." + array.fields[0], "p." + array.member + "[i]", array.fields[0]);
+        assign(fieldOf("v", array.fields[0]), "p." + array.member + "[i]", array.fields[0]);
         continue;
       }
       std::string local = clusterLocal(array);
       line("  const " + array.clusterStruct + " " + local + " = p." + array.member + "[i];");
-      for (const std::string& f : array.fields) assign("v." + f, local + "." + f, f);
+      for (const std::string& f : array.fields) assign(fieldOf("v", f), local + "." + f, f);
     }
     line("  return v;");
     line("}");
@@ -500,17 +513,17 @@ class Emitter {
       const DeviceArray& array = *a.array;
       if (a.array->split) {
         splitLoops("  ", a, [&](const std::vector<std::string>& names) {
-          return splitValue("p", a, names, "i") + " = " + subscripted("v." + array.fields[0], names);
+          return splitValue("p", a, names, "i") + " = " + subscripted(fieldOf("v", array.fields[0]), names);
         });
         continue;
       }
       if (array.clusterStruct.empty()) {
-        assign("p." + array.member + "[i]", "v." + array.fields[0], array.fields[0]);
+        assign("p." + array.member + "[i]", fieldOf("v", array.fields[0]), array.fields[0]);
         continue;
       }
       std::string local = clusterLocal(array);
       line("  " + array.clusterStruct + " " + local + ";");
-      for (const std::string& f : array.fields) assign(local + "." + f, "v." + f, f);
+      for (const std::string& f : array.fields) assign(local + "." + f, fieldOf("v", f), f);
       line("  p." + array.member + "[i] = " + local + ";");
     }
     line("}");
@@ -538,14 +551,14 @@ class Emitter {
     line("    " + s() + " " + v + ";");
     for (const FieldFacts& f : def_.fields) {
       out_ += "  ";
-      assign(v + "." + f.name, f.name, f.name);
+      assign(fieldOf(v, f.name), f.name, f.name);
     }
     line("    return " + v + ";");
     line("  }");
     line("  __host__ __device__ " + ref + "& operator=(const " + s() + "& " + v + ") {");
     for (const FieldFacts& f : def_.fields) {
       out_ += "  ";
-      assign(f.name, v + "." + f.name, f.name);
+      assign(f.name, fieldOf(v, f.name), f.name);
     }
     line("    return *this;");
     line("  }");
@@ -591,6 +604,22 @@ llvm::Error checkGeneratedNames(const DeviceLayout& layout, const StructDef& def
 
 EmittedLayout emitDeviceLayout(const DeviceLayout& layout, const StructDef& def, unsigned helpers) {
   return Emitter(layout, def).run(helpers);
+}
+
+std::string fieldAccessName(const DeviceLayout& layout) { return layout.deviceName + "Fields"; }
+
+Edit fieldAccessFriend(const DeviceLayout& layout, const StructDef& def, const std::string& contents) {
+  const std::string declaration = "friend struct " + fieldAccessName(layout) + ";";
+  const std::string comment = "  // relayout: its helpers reach the fields through it";
+  if (def.closeBraceOffset >= contents.size()) return Edit{def.file, def.closeBraceOffset, 0, 0, " " + declaration + " "};
+  size_t lineStart = contents.rfind('\n', def.closeBraceOffset == 0 ? 0 : def.closeBraceOffset - 1);
+  lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
+  llvm::StringRef before = llvm::StringRef(contents).slice(lineStart, def.closeBraceOffset);
+  // `};` on a line of its own: the declaration goes on the line before it, indented like the
+  // members; otherwise (a one-line class) right before the brace.
+  if (before.trim().empty())
+    return Edit{def.file, unsigned(lineStart), 0, 0, before.str() + "  " + declaration + comment + "\n"};
+  return Edit{def.file, def.closeBraceOffset, 0, 0, " " + declaration + " "};
 }
 
 std::string emitIncludes(const std::set<std::string>& headers, bool cudaRuntime) {

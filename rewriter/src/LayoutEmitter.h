@@ -27,6 +27,11 @@ llvm::Error checkGeneratedNames(const DeviceLayout& layout, const StructDef& def
 // helpers are guarded so that host-only code (g++ without CUDA) still builds with the structs.
 EmittedLayout emitDeviceLayout(const DeviceLayout& layout, const StructDef& def, unsigned helpers);
 
+// The struct through which the helpers reach private fields ("AtomSoAFields"), and the friend
+// declaration the struct's definition gets for it, to insert at its closing brace.
+std::string fieldAccessName(const DeviceLayout& layout);
+Edit fieldAccessFriend(const DeviceLayout& layout, const StructDef& def, const std::string& contents);
+
 // What one file's generated layouts include, once per file before the first of them (at namespace
 // scope): `headers`, and cuda_runtime.h where a compiler can find it.
 std::string emitIncludes(const std::set<std::string>& headers, bool cudaRuntime);

@@ -387,6 +387,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
         code = def->insertAtLineStart ? "\n" + code + (def->blankLineFollows ? "" : "\n")
                                       : "\n\n" + code;
         edits.push_back(Edit{def->file, def->insertOffset, 0, 0, code});
+        if (def->privateFields) edits.push_back(rw::fieldAccessFriend(*layout, *def, facts.contents[def->file]));
       }
       std::vector<Edit> merged = accepted;
       merged.insert(merged.end(), edits.begin(), edits.end());

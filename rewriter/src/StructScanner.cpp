@@ -165,7 +165,10 @@ void StructScanner::addDefinition(const clang::RecordDecl* record, const StructP
     auto [scope, last] = llvm::StringRef(def.name).rsplit("::");
     def.spelled = (last.empty() ? scope : last).str();
   }
-  for (const clang::FieldDecl* field : record->fields()) def.fields.push_back(describeField(field));
+  for (const clang::FieldDecl* field : record->fields()) {
+    def.fields.push_back(describeField(field));
+    def.privateFields |= field->getAccess() == clang::AS_private || field->getAccess() == clang::AS_protected;
+  }
 
   clang::SourceLocation end;
   bool placed = findInsertion(record, def, end);
@@ -272,6 +275,7 @@ bool StructScanner::findInsertion(const clang::RecordDecl* record, StructDef& de
     def.insertOffset = after;
   }
   def.file = edits_.filePath(*brace);
+  def.closeBraceOffset = offset;
   auto name = edits_.written(record->getLocation());
   def.nameOffset = name && sm.getFileID(*name) == sm.getFileID(*brace) ? sm.getFileOffset(*name) : offset;
   def.includeOffset = includePoint(record, *brace);
