@@ -48,6 +48,15 @@ bool isNonConstRefTo(clang::QualType type, const clang::RecordDecl* record) {
   return pointee && pointee->getCanonicalDecl() == record->getCanonicalDecl();
 }
 
+// A function template's parameter `index` is `S&` in the template itself (`template <class Tally>
+// int flight(Neutron& n, ..., Tally& t)`): every instance binds the element the same way, so one
+// template overload taking the proxy serves them all.
+bool nonDependentRefParam(const clang::FunctionDecl* specialization, unsigned index, const clang::RecordDecl* record) {
+  const clang::FunctionDecl* pattern = specialization->getTemplateInstantiationPattern();
+  if (!pattern || !pattern->getDescribedFunctionTemplate() || index >= pattern->getNumParams()) return false;
+  return isNonConstRefTo(pattern->getParamDecl(index)->getType(), record);
+}
+
 // The proxy's name as code anywhere can write it: the struct's enclosing named scopes, then the
 // device struct's name and "Ref".
 std::string refTypeName(const clang::RecordDecl* record, const std::string& deviceName) {
@@ -112,9 +121,11 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
       const clang::ParmVarDecl* param = parameterOf(call, child);
       if (!param || llvm::isa<clang::CXXOperatorCallExpr>(call))
         return std::pair{name + " is passed to a call relayout cannot follow", call->getSourceRange()};
-      if (callee->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
+      if (callee->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate &&
+          !nonDependentRefParam(callee, param->getFunctionScopeIndex(), record))
         return std::pair{name + " is passed to the template '" + callee->getNameAsString() +
-                             "', which would be instantiated for the reference proxy",
+                             "', whose parameter depends on its template parameters and would be instantiated "
+                             "for the reference proxy",
                          call->getSourceRange()};
       if (isNonConstRefTo(param->getType(), record)) {
         calls.push_back(callee);
@@ -139,6 +150,12 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
 
 std::optional<std::string> UseCollector::cloneForElementRefs(const clang::FunctionDecl* function,
                                                              const EntityInfo& info, std::vector<Edit>& out) {
+  // An instance of a function template: the overload is a template too, written once for all.
+  const clang::FunctionTemplateDecl* tmpl = nullptr;
+  if (const clang::FunctionDecl* pattern = function->getTemplateInstantiationPattern();
+      pattern && function->getTemplatedKind() == clang::FunctionDecl::TK_FunctionTemplateSpecialization &&
+      (tmpl = pattern->getDescribedFunctionTemplate()))
+    function = pattern;
   function = function->getCanonicalDecl();
   if (auto known = refClones_.find(function); known != refClones_.end()) {
     if (known->second) return *known->second;
@@ -154,14 +171,18 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
   if (llvm::isa<clang::CXXMethodDecl>(definition))
     return refuse("the member function " + name + " takes an element by reference; relayout writes overloads "
                   "for free functions only");
-  if (definition->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
-    return refuse(name + " takes an element by reference and is a template or one of its instances");
+  if (definition->getTemplatedKind() != (tmpl ? clang::FunctionDecl::TK_FunctionTemplate
+                                              : clang::FunctionDecl::TK_NonTemplate))
+    return refuse(name + " takes an element by reference and is a member template or one of its instances");
+  if (tmpl && (tmpl->getPreviousDecl() || tmpl->getTemplatedDecl() != definition))
+    return refuse(name + " takes an element by reference and is declared before its definition; relayout writes its "
+                  "overload after the definition, which those calls would not see");
   if (definition->getPreviousDecl())
     return refuse(name + " takes an element by reference and is declared before its definition; relayout writes its "
                   "overload after the definition, which those calls would not see");
   const clang::RecordDecl* record = info.planned->definition;
   if (!record) return refuse(name + " takes an element of a struct this unit does not define");
-  auto begin = edits_.written(sm_.getExpansionLoc(definition->getBeginLoc()));
+  auto begin = edits_.written(sm_.getExpansionLoc(tmpl ? tmpl->getBeginLoc() : definition->getBeginLoc()));
   auto end = edits_.written(definition->getEndLoc());
   if (!begin || !end || sm_.getFileID(*begin) != sm_.getFileID(*end))
     return refuse(name + " takes an element by reference and is not written out in one file");
@@ -171,8 +192,12 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
   // Its own uses of device arrays would need the edits made in the original's text.
   RefsTo arrays(nullptr, true, [this](const clang::ValueDecl* d) { return entityOf(d) != nullptr; });
   arrays.TraverseStmt(definition->getBody());
-  if (arrays.entityUse) return refuse(name + " takes an element by reference and also uses arrays of '" +
-                                      info.planned->plan->name + "'; relayout does not combine the two yet");
+  if (arrays.entityUse) {
+    const EntityInfo* used = entityOfRef(arrays.entityUse);
+    return refuse(name + " takes an element by reference and also uses arrays of '" +
+                  (used ? used->planned->plan->name : info.planned->plan->name) +
+                  "'; relayout does not combine the two yet");
+  }
 
   // The line the definition starts on, from its first token (CUDA attributes, `static`, `inline`).
   std::string file = edits_.filePath(*begin);
