@@ -130,7 +130,16 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
   std::string notSpelled = "does not have its type written as '" + info.planned->layout->baseName + "*'";
   clang::TypeSourceInfo* tsi = var->getTypeSourceInfo();
   if (!tsi) return notSpelled;
-  auto pointer = tsi->getTypeLoc().getUnqualifiedLoc().getAs<clang::PointerTypeLoc>();
+  clang::TypeLoc declared = tsi->getTypeLoc();
+  clang::SourceLocation declBegin = var->getBeginLoc();
+  if (llvm::isa<clang::FunctionDecl>(var)) {
+    // A function's return type, from where it is written (after `static`, `__device__`, ...).
+    auto function = declared.getAsAdjusted<clang::FunctionTypeLoc>();
+    if (!function) return notSpelled;
+    declared = function.getReturnLoc();
+    declBegin = declared.getBeginLoc();
+  }
+  auto pointer = declared.getUnqualifiedLoc().getAs<clang::PointerTypeLoc>();
   if (!pointer) return notSpelled + " (a typedef, auto or template type)";
   clang::TypeLoc pointee = pointer.getPointeeLoc().getUnqualifiedLoc();
   clang::SourceLocation nameLoc;
@@ -154,7 +163,7 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
   } else {
     return notSpelled;
   }
-  auto begin = edits_.written(var->getBeginLoc()), typeName = edits_.written(nameLoc),
+  auto begin = edits_.written(declBegin), typeName = edits_.written(nameLoc),
        star = edits_.written(pointer.getStarLoc());
   auto declName = var->getDeclName().isEmpty() ? std::optional<clang::SourceLocation>(star)
                                                 : edits_.written(var->getLocation());
@@ -244,8 +253,10 @@ void UseCollector::checkFunctionReferences() {
   for (const clang::DeclRefExpr* ref : functionRefs_) {
     if (callees_.count(ref)) continue;
     const auto* function = llvm::cast<clang::FunctionDecl>(ref->getDecl());
-    for (const clang::ParmVarDecl* parm : function->parameters())
-      if (const EntityInfo* info = entityOf(parm))
+    std::vector<const EntityInfo*> infos{returnEntityOf(function)};
+    for (const clang::ParmVarDecl* parm : function->parameters()) infos.push_back(entityOf(parm));
+    for (const EntityInfo* info : infos)
+      if (info)
         refuse(*info, ref->getLocation(), "'" + function->getNameAsString() +
                "' is used here other than in a direct call, so relayout cannot see all its callers",
                ref->getSourceRange());

@@ -42,12 +42,15 @@ bool UseCollector::readsInstances(const clang::FunctionTemplateDecl* tmpl) {
     for (const clang::FunctionDecl* spec : tmpl->specializations()) {
       if (spec->getTemplateSpecializationKind() == clang::TSK_ExplicitSpecialization || !spec->hasBody()) continue;
       any = true;
-      for (unsigned i = 0; i < spec->getNumParams() && i < pattern->getNumParams(); ++i) {
-        clang::QualType type = spec->getParamDecl(i)->getType();
+      auto planned = [&](clang::QualType type) {
         const clang::RecordDecl* record = type->isPointerType() ? type->getPointeeType()->getAsRecordDecl() : nullptr;
-        if (record && structs_.planned(record) && pattern->getParamDecl(i)->getType()->isDependentType())
+        return record && structs_.planned(record);
+      };
+      // `template <class T> T* upload(const std::vector<T>&)`: the returned array comes through T.
+      if (planned(spec->getReturnType()) && pattern->getReturnType()->isDependentType()) return false;
+      for (unsigned i = 0; i < spec->getNumParams() && i < pattern->getNumParams(); ++i)
+        if (planned(spec->getParamDecl(i)->getType()) && pattern->getParamDecl(i)->getType()->isDependentType())
           return false;  // the struct comes through a type parameter: an overload (TemplateClones.cpp)
-      }
     }
     return any;
   };

@@ -71,7 +71,14 @@ const UseCollector::EntityInfo* UseCollector::entityOf(const clang::ValueDecl* d
   return slot ? &*slot : nullptr;
 }
 
+const UseCollector::EntityInfo* UseCollector::entityOfRef(const clang::Expr* ref) {
+  if (!ref) return nullptr;
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(ref)) return returnEntityOf(call->getDirectCallee());
+  return entityOf(namedDecl(ref));
+}
+
 const clang::ValueDecl* UseCollector::namedDecl(const clang::Expr* ref) {
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(ref)) return call->getDirectCallee();
   if (const auto* declRef = llvm::dyn_cast<clang::DeclRefExpr>(ref)) return declRef->getDecl();
   if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(ref))
     return llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
@@ -174,7 +181,8 @@ bool UseCollector::VisitDeclRefExpr(clang::DeclRefExpr* ref) {
   if (entityOf(ref->getDecl())) {
     refs_.push_back(ref);
   } else if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl())) {
-    if (llvm::any_of(function->parameters(), [&](const clang::ParmVarDecl* p) { return entityOf(p) != nullptr; }))
+    if (returnEntityOf(function) ||
+        llvm::any_of(function->parameters(), [&](const clang::ParmVarDecl* p) { return entityOf(p) != nullptr; }))
       functionRefs_.push_back(ref);
   }
   return true;
@@ -183,7 +191,7 @@ bool UseCollector::VisitDeclRefExpr(clang::DeclRefExpr* ref) {
 // `q = p` and `q = p + off` between two entities of one struct: the device struct is copied like
 // the pointer was (it holds pointers to the same arrays), so the two change layout together.
 bool UseCollector::VisitBinaryOperator(clang::BinaryOperator* binary) {
-  if (binary->getOpcode() != clang::BO_Assign) return true;
+  if (rewriteNullComparison(binary) || binary->getOpcode() != clang::BO_Assign) return true;
   const clang::Expr* lhs = directRef(binary->getLHS());
   EntityExpr rhs = entityExpr(binary->getRHS());
   if (!lhs || !rhs || entityOfRef(lhs)->planned != rhs.info->planned) return true;
@@ -326,6 +334,7 @@ bool UseCollector::VisitCallExpr(clang::CallExpr* call) {
   callees_.insert(call->getCallee()->IgnoreParenImpCasts());
   const clang::FunctionDecl* callee = call->getDirectCallee();
   if (!callee || llvm::isa<clang::CXXOperatorCallExpr>(call)) return true;
+  noteReturningCall(call, callee);
   if (!handleRuntimeCall(call, callee)) handleUserCall(call, callee);
   return true;
 }
@@ -398,12 +407,21 @@ std::optional<std::string> UseCollector::keepForOtherCallers(const clang::Functi
   if (!definition || !definition->hasBody() || sm_.isInSystemHeader(definition->getLocation()))
     return cannot + "it is not defined in the sources";
   if (llvm::isa<clang::CXXMethodDecl>(definition)) return cannot + "it is a member function";
-  if (definition->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
+  // A template rewritten in its own text (the struct named directly, `const Sphere* s`) is copied
+  // whole, `template <...>` included: the copy is a template overload that calls with explicit
+  // arguments (`shade<Phong>(...)`) still choose by the argument types.
+  const clang::FunctionTemplateDecl* tmpl = rewrittenTemplate(definition);
+  if (!tmpl && definition->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
     return cannot + "it is a template or one of its instances";
-  if (definition->getPreviousDecl())
+  if (tmpl) {
+    tmpl = tmpl->getTemplatedDecl()->getDefinition() ? tmpl->getTemplatedDecl()->getDefinition()->getDescribedFunctionTemplate()
+                                                     : nullptr;
+    if (!tmpl) return cannot + "its template is not defined in the sources";
+  }
+  if (tmpl ? tmpl->getPreviousDecl() != nullptr : definition->getPreviousDecl() != nullptr)
     return cannot + "it is declared before its definition, and those calls would not see the overload";
-  auto begin = edits_.written(sm_.getExpansionLoc(definition->getBeginLoc()));
-  auto end = edits_.written(definition->getEndLoc());
+  auto begin = edits_.written(sm_.getExpansionLoc(tmpl ? tmpl->getBeginLoc() : definition->getBeginLoc()));
+  auto end = edits_.written(tmpl ? tmpl->getTemplatedDecl()->getEndLoc() : definition->getEndLoc());
   if (!begin || !end || sm_.getFileID(*begin) != sm_.getFileID(*end))
     return cannot + "it is not written out in one file";
   if (!afterDefinition(param, *begin))

@@ -45,6 +45,9 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr);
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref);
   bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup);
+  bool VisitFunctionDecl(clang::FunctionDecl* function);
+  bool VisitReturnStmt(clang::ReturnStmt* ret);
+  bool VisitImplicitCastExpr(clang::ImplicitCastExpr* cast);
   bool TraverseFunctionTemplateDecl(clang::FunctionTemplateDecl* tmpl);
 
  private:
@@ -65,9 +68,10 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
 
   // --- UseCollector.cpp: entities and the uses this version rewrites ---
   const EntityInfo* entityOf(const clang::ValueDecl* decl);
-  // The variable, parameter or member a reference names (DeclRefExpr or MemberExpr), or null.
+  // The variable, parameter or member a reference names (DeclRefExpr or MemberExpr), or the
+  // function a call to it names (its value is an entity, ReturnedArrays.cpp); else null.
   static const clang::ValueDecl* namedDecl(const clang::Expr* ref);
-  const EntityInfo* entityOfRef(const clang::Expr* ref) { return ref ? entityOf(namedDecl(ref)) : nullptr; }
+  const EntityInfo* entityOfRef(const clang::Expr* ref);
   // The entity an expression names, through parens and lvalue/qualification conversions only.
   const clang::Expr* directRef(const clang::Expr* expr);
   // The same, also through conversions and one explicit cast to a void pointer (runtime API args).
@@ -100,6 +104,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool handleTemplateCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   // The refusal of the clone, empty where it was written.
   std::string cloneSpecialization(const clang::FunctionDecl* spec, const EntityInfo& param);
+  void linkToCloneOwner(const clang::FunctionDecl* spec, const EntityInfo& info);
   // Replaces the callee's name with the helper's, and a void-pointer cast around `arg` by `arg`.
   bool renameCall(const clang::CallExpr* call, const std::string& helper, std::vector<Edit>& out);
   bool uncastArg(const clang::Expr* arg, const clang::Expr* inner, std::vector<Edit>& out);
@@ -116,6 +121,19 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::optional<std::string> instanceKey(const clang::VarDecl* var);
   // The function whose text the declarations being read belong to, when not the unit's own.
   const clang::FunctionDecl* reading() const { return cloning_ ? cloning_ : instance_; }
+
+  // --- ReturnedArrays.cpp: a function's return value as an entity (`S* f()`, `return p;`) ---
+  const EntityInfo* returnEntityOf(const clang::FunctionDecl* function);
+  void declareReturn(const clang::FunctionDecl* function, const EntityInfo& info);
+  // The function whose body holds `stmt`; null inside a lambda or block.
+  const clang::FunctionDecl* enclosingFunction(const clang::Stmt* stmt);
+  // A call whose value is an entity: recorded as a use of it; a template's specialization is cloned.
+  void noteReturningCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+
+  // --- NullTests.cpp: `!p`, `if (p)`, `p == nullptr` test the device struct's first array ---
+  // False when `pointer` is not an entity (nothing recorded).
+  bool rewriteNullTest(const clang::Expr* pointer, const clang::Stmt* test);
+  bool rewriteNullComparison(const clang::BinaryOperator* binary);
 
   // --- DeclEdits.cpp: declarations of entities, and whole-unit checks ---
   void declareEntity(const clang::DeclaratorDecl* var, const EntityInfo& info);
@@ -221,6 +239,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   };
 
   std::map<const clang::ValueDecl*, std::optional<EntityInfo>> entities_;
+  std::map<const clang::FunctionDecl*, std::optional<EntityInfo>> returns_;  // return values that are entities
   std::map<const clang::ParmVarDecl*, RestrictParam> restrictParams_;
   std::vector<const clang::Expr*> refs_;  // every reference to an entity, in source order
   std::set<const clang::Expr*> consumed_;
@@ -228,6 +247,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::vector<const clang::DeclRefExpr*> functionRefs_;           // functions with entity parameters
   std::set<const clang::Expr*> callees_;
   std::map<const clang::FunctionDecl*, std::string> cloned_;  // template specializations -> refusal
+  std::map<const clang::FunctionDecl*, std::string> cloneOwners_;  // -> the entity whose change writes the clone
   // Functions taking an element by reference: why they get no overload (nullopt: they do, with these edits).
   std::map<const clang::FunctionDecl*, std::optional<std::string>> refClones_;
   std::map<const clang::FunctionDecl*, std::vector<Edit>> refCloneEdits_;

@@ -31,7 +31,7 @@ const clang::Stmt* meaningfulParent(clang::ASTContext& context, const clang::Stm
 std::pair<std::string, clang::SourceRange> UseCollector::describeUse(const clang::Expr* ref) {
   const clang::ValueDecl* decl0 = namedDecl(ref);
   std::string name = "'" + decl0->getNameAsString() + "'";
-  const std::string& structName = entityOf(decl0)->planned->plan->name;
+  const std::string& structName = entityOfRef(ref)->planned->plan->name;
   const clang::Stmt* child = ref;
   const clang::Decl* decl = nullptr;
   const clang::Stmt* parent = meaningfulParent(context_, child, &decl);
