@@ -45,8 +45,9 @@ void UseCollector::declareReturn(const clang::FunctionDecl* function, const Enti
   const std::string& structName = info.planned->plan->name;
   std::string name = "'" + function->getNameAsString() + "'";
   if (e.undefinedWarning.empty())
-    e.undefinedWarning = diags_.warning(function->getLocation(), refusalPrefix(structName) + name +
-                                        " returns a device array of it but is not defined in the given sources");
+    e.undefinedWarning = diags_.warning(
+        function->getLocation(),
+        refusalPrefix(structName) + name + " returns a device array of it but is not defined in the given sources");
   auto refuseDecl = [&](const std::string& why) {
     refuse(info, function->getLocation(), why, function->getReturnTypeSourceRange());
   };
@@ -85,22 +86,32 @@ bool UseCollector::VisitReturnStmt(clang::ReturnStmt* ret) {
   if (value->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull)) {
     if (!edits_.replaceExpansion(value->getSourceRange(), "{}", out))
       return refuse(*info, value->getBeginLoc(), "this null pointer is returned from inside a macro body",
-                    value->getSourceRange()), true;
+                    value->getSourceRange()),
+             true;
     return addEdits(*info, out), true;
   }
   EntityExpr source = entityExpr(value);
   if (!source || source.info->planned != info->planned) {
     std::string text = edits_.text(value->getSourceRange());
-    return refuse(*info, value->getBeginLoc(), "'" + (text.empty() ? std::string("...") : text) +
-                  "' is returned; only a null pointer or an array of '" + info->planned->plan->name +
-                  "' (possibly '+ offset') can be rewritten", value->getSourceRange()), true;
+    return refuse(*info, value->getBeginLoc(),
+                  "'" + (text.empty() ? std::string("...") : text) +
+                      "' is returned; only a null pointer or an array of '" + info->planned->plan->name +
+                      "' (possibly '+ offset') can be rewritten",
+                  value->getSourceRange()),
+           true;
   }
   if (source.offset && !afterDefinition(*info, ret->getBeginLoc()))
-    return refuse(*info, value->getBeginLoc(), "this return comes before the definition of '" +
-                  info->planned->plan->name + "' ends, where relayoutOffset is added", value->getSourceRange()), true;
+    return refuse(*info, value->getBeginLoc(),
+                  "this return comes before the definition of '" + info->planned->plan->name +
+                      "' ends, where relayoutOffset is added",
+                  value->getSourceRange()),
+           true;
   if (!rewriteEntityExpr(source, out))
-    return refuse(*info, value->getBeginLoc(), "this return is not written out in the file (it comes from a macro "
-                  "body)", value->getSourceRange()), true;
+    return refuse(*info, value->getBeginLoc(),
+                  "this return is not written out in the file (it comes from a macro "
+                  "body)",
+                  value->getSourceRange()),
+           true;
   facts_.links.emplace_back(info->key, source.info->key);
   addEdits(*info, out, source.offset ? unsigned(kOffset) : 0u);
   return true;
@@ -124,14 +135,13 @@ void UseCollector::noteReturningCall(const clang::CallExpr* call, const clang::F
   else if (!pattern || !pattern->hasBody() || !callee->hasBody())
     why = name + " returns the array and is not defined in the given sources";
   else if (!ref || ref->hasExplicitTemplateArgs())
-    why = name + " is called with explicit template arguments, so an overload for the new layout would not be "
+    why = name +
+          " is called with explicit template arguments, so an overload for the new layout would not be "
           "chosen";
   if (!why.empty()) return refuse(*info, call->getBeginLoc(), why, call->getSourceRange());
   auto [clone, fresh] = cloned_.try_emplace(callee);
-  if (fresh)
-    clone->second = cloneSpecialization(callee, *info);
-  else if (!clone->second.empty())
-    refuse(*info, callee->getLocation(), clone->second, pattern->getSourceRange());
+  if (fresh) clone->second = cloneSpecialization(callee, *info);
+  else if (!clone->second.empty()) refuse(*info, callee->getLocation(), clone->second, pattern->getSourceRange());
   linkToCloneOwner(callee, *info);
 }
 

@@ -365,7 +365,8 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
           edits.insert(edits.end(), chosen.begin(), chosen.end());
         }
         for (const rw::ComposedText& c : e->clones) {
-          if (auto text = rw::composeText(c, split)) edits.push_back(Edit{c.file, c.at, 0, 0, c.header + *text});
+          // Overloads of one template for two structs follow it in either order.
+          if (auto text = rw::composeText(c, split)) edits.push_back(Edit{c.file, c.at, 0, 0, c.header + *text, true});
           else warnings.push_back(c.file + ":" + rw::position(facts.contents[c.file], c.from) + ": warning: " +
                                   rw::refusalPrefix(s.name) + "the edits of this template's overload overlap");
         }

@@ -106,16 +106,25 @@ std::string UseCollector::cloneSpecialization(const clang::FunctionDecl* spec, c
   clone.from = from;
   clone.slice = edits_.fileData(*begin).substr(from, to - from).str();
   auto inside = [&](const Edit& e) { return e.file == file && e.offset >= from && e.offset + e.length <= to; };
+  std::string otherStruct;  // a struct whose own edits would land in the overload
   for (auto& [key, e] : facts_.entities) {
     auto [edits, forms] = before.count(key) ? before[key] : std::pair<size_t, size_t>{0, 0};
     std::vector<Edit> keep(e.edits.begin(), e.edits.begin() + edits);
-    for (auto it = e.edits.begin() + edits; it != e.edits.end(); ++it) (inside(*it) ? clone.edits : keep).push_back(*it);
+    for (auto it = e.edits.begin() + edits; it != e.edits.end(); ++it) {
+      (inside(*it) ? clone.edits : keep).push_back(*it);
+      if (inside(*it) && e.structName != param.planned->plan->name) otherStruct = e.structName;
+    }
     e.edits = std::move(keep);
     std::vector<FieldForm> keepForms(e.forms.begin(), e.forms.begin() + forms);
     for (auto it = e.forms.begin() + forms; it != e.forms.end(); ++it)
       (llvm::all_of(it->kept, inside) ? clone.forms : keepForms).push_back(*it);
     e.forms = std::move(keepForms);
   }
+  // The overload is written when this struct changes; the other struct's edits in it would hold
+  // only if that one changes too.
+  if (!otherStruct.empty())
+    return refuseClone("that takes arrays of both '" + param.planned->plan->name + "' and '" + otherStruct +
+                       "'; relayout does not combine two structs in one overload yet");
   // Every other use of the type parameter names the struct.
   clang::PrintingPolicy policy = context_.getPrintingPolicy();
   policy.SuppressUnwrittenScope = true;
