@@ -1,18 +1,10 @@
+#include "cuda_check.h"
 #include "particles.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cudaError_t err_ = (call);                                                       \
-    if (err_ != cudaSuccess) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                  \
-    }                                                                                \
-  } while (0)
 
 // One upload helper for every array the program moves to the device.
 template <typename T>

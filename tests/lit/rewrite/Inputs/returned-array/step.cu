@@ -1,17 +1,9 @@
+#include "cuda_check.h"
 #include "particles.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
-
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cudaError_t err_ = (call);                                                       \
-    if (err_ != cudaSuccess) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                  \
-    }                                                                                \
-  } while (0)
 
 __global__ void leapfrog(const Particle* in, Particle* out, int n, float dt) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
