@@ -107,20 +107,14 @@ std::optional<std::string> UseCollector::initEdits(const clang::DeclaratorDecl* 
     copyInit = field->getInClassInitStyle() == clang::ICIS_CopyInit;
   }
   if (!init || llvm::isa<clang::ParmVarDecl>(decl)) return std::nullopt;
+  // A declaration after the struct's definition has its initializer there too: never kBeforeDefinition.
+  Stored stored = copyInit ? storeValue(init, info, out) : Stored::kOther;
+  if (stored == Stored::kDone) return std::nullopt;
+  if (stored != Stored::kOther) return "the initializer of " + name + " is inside a macro";
   std::string text = edits_.text(init->getSourceRange());
-  if (copyInit && init->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull)) {
-    if (!edits_.replaceExpansion(init->getSourceRange(), "{}", out)) return "the initializer of " + name + " is inside a macro";
-    return std::nullopt;
-  }
-  EntityExpr source = entityExpr(init);
-  if (!copyInit || !source || source.info->planned != info.planned)
-    return name + " is initialized with '" + (text.empty() ? "..." : text) +
-           "'; only a null pointer or another array of '" + info.planned->plan->name + "' (possibly '+ offset') can be "
-           "rewritten";
-  if (!rewriteEntityExpr(source, out)) return "the initializer of " + name + " is inside a macro";
-  facts_.links.emplace_back(info.key, source.info->key);
-  if (source.offset) entity(info).helpers |= kOffset;
-  return std::nullopt;
+  return name + " is initialized with '" + (text.empty() ? "..." : text) +
+         "'; only a null pointer or another array of '" + info.planned->plan->name + "' (possibly '+ offset') can be "
+         "rewritten";
 }
 
 std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* var, const EntityInfo& info,

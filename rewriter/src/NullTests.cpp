@@ -13,9 +13,7 @@ bool UseCollector::rewriteNullTest(const clang::Expr* pointer, const clang::Stmt
   std::vector<Edit> out;
   if (!edits_.insertAfter(ref->getEndLoc(), "." + info->planned->layout->arrays.front().member, out))
     return refuse(*info, ref->getExprLoc(),
-                  "this null test is not written out in the file (it comes from a macro "
-                  "body)",
-                  test->getSourceRange()),
+                  "this null test is not written out in the file (it comes from a macro body)", test->getSourceRange()),
            true;
   addEdits(*info, out);
   return true;

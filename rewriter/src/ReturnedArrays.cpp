@@ -83,37 +83,29 @@ bool UseCollector::VisitReturnStmt(clang::ReturnStmt* ret) {
   const EntityInfo* info = value ? returnEntityOf(enclosingFunction(ret)) : nullptr;
   if (!info || !info->planned->layout) return true;
   std::vector<Edit> out;
-  if (value->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull)) {
-    if (!edits_.replaceExpansion(value->getSourceRange(), "{}", out))
-      return refuse(*info, value->getBeginLoc(), "this null pointer is returned from inside a macro body",
-                    value->getSourceRange()),
-             true;
-    return addEdits(*info, out), true;
+  switch (storeValue(value, *info, out)) {
+    case Stored::kDone:
+      addEdits(*info, out);
+      break;
+    case Stored::kOther: {
+      std::string text = edits_.text(value->getSourceRange());
+      refuse(*info, value->getBeginLoc(),
+             "'" + (text.empty() ? std::string("...") : text) + "' is returned; only a null pointer or an array of '" +
+                 info->planned->plan->name + "' (possibly '+ offset') can be rewritten",
+             value->getSourceRange());
+      break;
+    }
+    case Stored::kBeforeDefinition:
+      refuse(*info, value->getBeginLoc(),
+             "this return comes before the definition of '" + info->planned->plan->name +
+                 "' ends, where relayoutOffset is added",
+             value->getSourceRange());
+      break;
+    case Stored::kInMacro:
+      refuse(*info, value->getBeginLoc(), "this return is not written out in the file (it comes from a macro body)",
+             value->getSourceRange());
+      break;
   }
-  EntityExpr source = entityExpr(value);
-  if (!source || source.info->planned != info->planned) {
-    std::string text = edits_.text(value->getSourceRange());
-    return refuse(*info, value->getBeginLoc(),
-                  "'" + (text.empty() ? std::string("...") : text) +
-                      "' is returned; only a null pointer or an array of '" + info->planned->plan->name +
-                      "' (possibly '+ offset') can be rewritten",
-                  value->getSourceRange()),
-           true;
-  }
-  if (source.offset && !afterDefinition(*info, ret->getBeginLoc()))
-    return refuse(*info, value->getBeginLoc(),
-                  "this return comes before the definition of '" + info->planned->plan->name +
-                      "' ends, where relayoutOffset is added",
-                  value->getSourceRange()),
-           true;
-  if (!rewriteEntityExpr(source, out))
-    return refuse(*info, value->getBeginLoc(),
-                  "this return is not written out in the file (it comes from a macro "
-                  "body)",
-                  value->getSourceRange()),
-           true;
-  facts_.links.emplace_back(info->key, source.info->key);
-  addEdits(*info, out, source.offset ? unsigned(kOffset) : 0u);
   return true;
 }
 
@@ -139,10 +131,7 @@ void UseCollector::noteReturningCall(const clang::CallExpr* call, const clang::F
           " is called with explicit template arguments, so an overload for the new layout would not be "
           "chosen";
   if (!why.empty()) return refuse(*info, call->getBeginLoc(), why, call->getSourceRange());
-  auto [clone, fresh] = cloned_.try_emplace(callee);
-  if (fresh) clone->second = cloneSpecialization(callee, *info);
-  else if (!clone->second.empty()) refuse(*info, callee->getLocation(), clone->second, pattern->getSourceRange());
-  linkToCloneOwner(callee, *info);
+  passThroughClone(callee, *info);
 }
 
 }  // namespace relayout::rw

@@ -50,15 +50,7 @@ bool UseCollector::handleTemplateCall(const clang::CallExpr* call, const clang::
     const EntityInfo* param = arg ? entityOf(callee->getParamDecl(i)) : nullptr;
     if (!param || param->planned != arg.info->planned) continue;  // left to describeUse
     any = true;
-    // One clone serves every array the call passes; where it is refused, each of them keeps the
-    // template's parameter types, so each is refused (not only the first).
-    auto [clone, fresh] = cloned_.try_emplace(callee);
-    if (fresh)
-      clone->second = cloneSpecialization(callee, *param);
-    else if (!clone->second.empty())
-      refuse(*param, callee->getLocation(), clone->second,
-             callee->getTemplateInstantiationPattern()->getSourceRange());
-    linkToCloneOwner(callee, *param);
+    passThroughClone(callee, *param);
     std::vector<Edit> out;
     if (!rewriteEntityExpr(arg, out))
       refuse(*param, call->getArg(i)->getBeginLoc(), "this argument is not written out in the file (it comes from a "
@@ -154,9 +146,15 @@ std::string UseCollector::cloneSpecialization(const clang::FunctionDecl* spec, c
   return {};
 }
 
-// The overload exists only for the new layout: every array that passes through it (its parameters,
-// its return value) changes together with the entity that writes it.
-void UseCollector::linkToCloneOwner(const clang::FunctionDecl* spec, const EntityInfo& info) {
+// One clone serves every array that passes through the specialization (its parameters, its return
+// value); where it is refused, each of them keeps the template's types, so each is refused (not only
+// the first). The overload exists only for the new layout: each changes with the entity that writes it.
+void UseCollector::passThroughClone(const clang::FunctionDecl* spec, const EntityInfo& info) {
+  auto [clone, fresh] = cloned_.try_emplace(spec);
+  if (fresh)
+    clone->second = cloneSpecialization(spec, info);
+  else if (!clone->second.empty())
+    refuse(info, spec->getLocation(), clone->second, spec->getTemplateInstantiationPattern()->getSourceRange());
   auto owner = cloneOwners_.find(spec);
   if (owner != cloneOwners_.end() && owner->second != info.key) facts_.links.emplace_back(owner->second, info.key);
 }

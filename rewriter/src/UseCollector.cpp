@@ -155,6 +155,19 @@ void UseCollector::addEdits(const EntityInfo& info, const std::vector<Edit>& out
   e.helpers |= helpers;
 }
 
+UseCollector::Stored UseCollector::storeValue(const clang::Expr* value, const EntityInfo& target,
+                                              std::vector<Edit>& out) {
+  if (value->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull))
+    return edits_.replaceExpansion(value->getSourceRange(), "{}", out) ? Stored::kDone : Stored::kInMacro;
+  EntityExpr source = entityExpr(value);
+  if (!source || source.info->planned != target.planned) return Stored::kOther;
+  if (source.offset && !afterDefinition(target, value->getBeginLoc())) return Stored::kBeforeDefinition;
+  if (!rewriteEntityExpr(source, out)) return Stored::kInMacro;
+  facts_.links.emplace_back(target.key, source.info->key);
+  if (source.offset) entity(target).helpers |= kOffset;
+  return Stored::kDone;
+}
+
 void UseCollector::refuse(const EntityInfo& info, clang::SourceLocation loc, const std::string& why,
                           clang::SourceRange range) {
   entity(info).refusals.push_back(diags_.warning(loc, refusalPrefix(info.planned->plan->name) + why, range));
@@ -238,26 +251,18 @@ bool UseCollector::VisitInitListExpr(clang::InitListExpr* list) {
     const EntityInfo* info = entityOf(field);
     if (!info || !init || llvm::isa<clang::ImplicitValueInitExpr>(init)) continue;
     std::vector<Edit> out;
-    EntityExpr source = entityExpr(init);
-    bool ok;
-    if (init->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull)) {
-      ok = edits_.replaceExpansion(init->getSourceRange(), "{}", out);
-    } else if (source && source.info->planned == info->planned) {
-      ok = (!source.offset || afterDefinition(*info, init->getBeginLoc())) && rewriteEntityExpr(source, out);
-      if (ok) facts_.links.emplace_back(info->key, source.info->key);
-    } else {
+    Stored stored = storeValue(init, *info, out);
+    if (stored == Stored::kOther) {
       std::string text = edits_.text(init->getSourceRange());
       refuse(*info, init->getBeginLoc(), "member '" + field->getNameAsString() + "' is initialized with '" +
              (text.empty() ? "..." : text) + "'; only a null pointer or an array of '" + info->planned->plan->name +
              "' can be rewritten", init->getSourceRange());
-      continue;
-    }
-    if (!ok) {
+    } else if (stored != Stored::kDone) {
       refuse(*info, init->getBeginLoc(), "the initializer of member '" + field->getNameAsString() + "' is not written "
              "out in the file (it comes from a macro body)", init->getSourceRange());
-      continue;
+    } else {
+      addEdits(*info, out);
     }
-    addEdits(*info, out, source.offset ? unsigned(kOffset) : 0u);
   }
   return true;
 }
@@ -414,8 +419,8 @@ std::optional<std::string> UseCollector::keepForOtherCallers(const clang::Functi
   if (!tmpl && definition->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate)
     return cannot + "it is a template or one of its instances";
   if (tmpl) {
-    tmpl = tmpl->getTemplatedDecl()->getDefinition() ? tmpl->getTemplatedDecl()->getDefinition()->getDescribedFunctionTemplate()
-                                                     : nullptr;
+    const clang::FunctionDecl* pattern = tmpl->getTemplatedDecl()->getDefinition();
+    tmpl = pattern ? pattern->getDescribedFunctionTemplate() : nullptr;
     if (!tmpl) return cannot + "its template is not defined in the sources";
   }
   if (tmpl ? tmpl->getPreviousDecl() != nullptr : definition->getPreviousDecl() != nullptr)

@@ -81,6 +81,11 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // when its tokens are not written in the file.
   bool rewriteEntityExpr(const EntityExpr& e, std::vector<Edit>& out);
   void addEdits(const EntityInfo& info, const std::vector<Edit>& out, unsigned helpers = 0);
+  // A value stored into `target` (an initializer, a member of an aggregate initializer, a returned
+  // value): a null pointer becomes `{}`; another array of the struct (or `q + off`) stays itself (or
+  // `relayoutOffset(q, off)`) and is linked to the target. Anything else is `kOther`.
+  enum class Stored { kDone, kOther, kBeforeDefinition, kInMacro };
+  Stored storeValue(const clang::Expr* value, const EntityInfo& target, std::vector<Edit>& out);
   void consume(const clang::Expr* ref) { consumed_.insert(ref); }
   Entity& entity(const EntityInfo& info) { return facts_.entities[info.key]; }
   void refuse(const EntityInfo& info, clang::SourceLocation loc, const std::string& why, clang::SourceRange range);
@@ -104,7 +109,9 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool handleTemplateCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   // The refusal of the clone, empty where it was written.
   std::string cloneSpecialization(const clang::FunctionDecl* spec, const EntityInfo& param);
-  void linkToCloneOwner(const clang::FunctionDecl* spec, const EntityInfo& info);
+  // `info` passes through the specialization `spec`: its overload is written once (or its refusal
+  // recorded on `info`), and `info` changes together with the entity that writes it.
+  void passThroughClone(const clang::FunctionDecl* spec, const EntityInfo& info);
   // Replaces the callee's name with the helper's, and a void-pointer cast around `arg` by `arg`.
   bool renameCall(const clang::CallExpr* call, const std::string& helper, std::vector<Edit>& out);
   bool uncastArg(const clang::Expr* arg, const clang::Expr* inner, std::vector<Edit>& out);
