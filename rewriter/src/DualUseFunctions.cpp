@@ -11,8 +11,31 @@
 #include "SourceEdits.h"
 
 #include <algorithm>
+#include <iterator>
+#include <set>
 
 namespace relayout::rw {
+
+void keepCalleesOfKept(ProgramFacts& facts) {
+  auto insideKept = [&](const ArrayCall& call) {
+    auto next = facts.dualUse.upper_bound({call.file, call.offset});
+    if (next == facts.dualUse.begin()) return false;
+    const DualUseFunction& f = std::prev(next)->second;
+    return f.file == call.file && call.offset >= f.from && call.offset < f.to;
+  };
+  std::set<std::pair<std::string, std::string>> refused;  // (entity, warning) already added
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const ArrayCall& call : facts.arrayCalls) {
+      if (!insideKept(call)) continue;
+      if (call.callee) {
+        grew |= facts.dualUse.try_emplace({call.callee->file, call.callee->from}, *call.callee).second;
+      } else if (refused.insert({call.param, call.refusal}).second) {
+        facts.entities[call.param].refusals.push_back(call.refusal);
+      }
+    }
+  }
+}
 
 void moveIntoOverloads(std::map<std::string, std::vector<Edit>>& byFile,
                        const std::map<std::pair<std::string, unsigned>, DualUseFunction>& functions,

@@ -9,6 +9,11 @@
 
 namespace relayout::rw {
 
+// A function kept for other callers still calls, in its original, what it calls with arrays: each
+// such callee is kept too, to a fixed point (the original of `shadeBounce` calls the original of
+// `occluded`). A callee that cannot be kept refuses its parameter's struct.
+void keepCalleesOfKept(ProgramFacts& facts);
+
 // Moves the edits inside each dual-use function of `byFile` (sorted edits per real path, from the
 // original bytes in `contents`) into one insertion after it: the rewritten copy, an overload
 // that device arrays select. A function whose edits cross its boundaries keeps them in place.

@@ -6,6 +6,7 @@
 #include <compare>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,18 +30,22 @@ struct Edit {
 
 // The helpers a struct's rewritten calls need; only those are emitted.
 enum Helper : unsigned {
-  kMalloc = 1, kFree = 2, kToDevice = 4, kToHost = 8, kMemset = 16,
-  kOffset = 32,             // relayoutOffset: `p + off` as a view
-  kSameLayoutCopy = 64,     // relayoutMemcpy between two arrays in the new layout (any kind)
+  kMalloc = 1,
+  kFree = 2,
+  kToDevice = 4,
+  kToHost = 8,
+  kMemset = 16,
+  kOffset = 32,          // relayoutOffset: `p + off` as a view
+  kSameLayoutCopy = 64,  // relayoutMemcpy between two arrays in the new layout (any kind)
   kSameLayoutCopyAsync = 128,
-  kLoad = 256,              // relayoutLoad: a whole element gathered
-  kStore = 512,             // relayoutStore: a whole element scattered
+  kLoad = 256,   // relayoutLoad: a whole element gathered
+  kStore = 512,  // relayoutStore: a whole element scattered
   kMallocManaged = 1024,
-  kMallocHost = 2048,       // pinned host memory (cudaMallocHost, cudaHostAlloc) in the new layout
+  kMallocHost = 2048,  // pinned host memory (cudaMallocHost, cudaHostAlloc) in the new layout
   kHostAlloc = 4096,
   kFreeHost = 8192,
-  kRef = 16384,             // relayoutRef: an element as a struct of references to its fields
-  kMallocAsync = 32768,     // cudaMallocAsync / cudaFreeAsync / cudaMemsetAsync on a stream
+  kRef = 16384,          // relayoutRef: an element as a struct of references to its fields
+  kMallocAsync = 32768,  // cudaMallocAsync / cudaFreeAsync / cudaMemsetAsync on a stream
   kFreeAsync = 65536,
   kMemsetAsync = 131072,
   kGatherVector = 262144,   // relayoutGatherVector: `std::vector<S>(p + a, p + b)` on the host
@@ -51,7 +56,8 @@ enum Helper : unsigned {
 
 // One access to an array field in a plain array (SoA, or a one-field cluster), in both forms the
 // whole program may give the field: split by index (`p.f[j * p.stride + i]`) or kept per element
-// (`p.f[i][j]`). Decided once every unit is read: a field is split unless some use needs it per element (Entity::keptWhole).
+// (`p.f[i][j]`). Decided once every unit is read: a field is split unless some use needs it per element
+// (Entity::keptWhole).
 struct FieldForm {
   std::string field;
   std::vector<Edit> split, kept;
@@ -79,8 +85,8 @@ struct ComposedText {
 // between two arrays is array by array when both change, a gather or scatter when one keeps the
 // original struct. Decided with the whole program.
 struct ConditionalUse {
-  std::string other;         // entity key
-  bool otherChanges = false; // applies when `other` changes layout == this
+  std::string other;          // entity key
+  bool otherChanges = false;  // applies when `other` changes layout == this
   std::vector<Edit> edits;
   unsigned helpers = 0;
   std::vector<std::string> refusals;
@@ -90,17 +96,17 @@ struct ConditionalUse {
 // USR, so a kernel declared in one file and launched in another is one entity.
 struct Entity {
   std::string structName;
-  bool seed = false;      // its address goes to cudaMalloc(Managed/Host): it holds the new layout
-  bool declared = false;  // a declaration of it was seen (its type edit is in `edits`)
-  bool defined = false;   // a parameter whose function's body is in the sources
+  bool seed = false;             // its address goes to cudaMalloc(Managed/Host): it holds the new layout
+  bool declared = false;         // a declaration of it was seen (its type edit is in `edits`)
+  bool defined = false;          // a parameter whose function's body is in the sources
   std::string undefinedWarning;  // rendered: for a parameter of a function no source defines
   unsigned helpers = 0;
-  std::vector<Edit> edits;              // applied when the entity changes layout
-  std::vector<std::string> refusals;    // rendered warnings: uses that forbid the change
+  std::vector<Edit> edits;            // applied when the entity changes layout
+  std::vector<std::string> refusals;  // rendered warnings: uses that forbid the change
   std::vector<ConditionalUse> conditionals;
-  std::vector<FieldForm> forms;                 // accesses to plain arrays' array fields, applied when it changes
-  std::vector<ComposedText> clones;             // template overloads, applied when it changes
-  std::map<std::string, KeptField> keptWhole;   // plain arrays' array fields that must stay per element if it changes
+  std::vector<FieldForm> forms;                // accesses to plain arrays' array fields, applied when it changes
+  std::vector<ComposedText> clones;            // template overloads, applied when it changes
+  std::map<std::string, KeptField> keptWhole;  // plain arrays' array fields that must stay per element if it changes
 };
 
 struct FieldFacts {
@@ -111,7 +117,7 @@ struct FieldFacts {
   std::string pointerDecl;  // "float* @"
   unsigned size = 0;
   unsigned align = 0;
-  bool isArray = false;     // copied with memcpy: arrays are not assignable
+  bool isArray = false;  // copied with memcpy: arrays are not assignable
   // An array field's dimensions, outermost first ({4, 3} for `float normal[4][3]`), and its
   // innermost element spelled like the field: "float", "float*", "float* @".
   std::vector<uint64_t> dims;
@@ -139,7 +145,7 @@ struct StructDef {
   // through `<device>Fields`, which a friend declaration before the closing brace admits.
   bool privateFields = false;
   unsigned closeBraceOffset = 0;
-  std::string noArraysWarning;        // rendered warning: no device array was found
+  std::string noArraysWarning;  // rendered warning: no device array was found
 };
 
 // A function that takes S* and is also called with a pointer relayout does not rewrite (a host
@@ -153,8 +159,20 @@ struct DualUseFunction {
   unsigned to = 0;    // just after its closing brace
 };
 
+// A call that passes an array to a plain function's S* parameter. Where the call lies inside a
+// function kept for other callers, its original still calls the callee with their pointers, so
+// the callee is kept too (or, where it cannot be, its parameter is refused).
+struct ArrayCall {
+  std::string file;
+  unsigned offset = 0;                    // of the call
+  std::string param;                      // entity key of the callee's parameter
+  std::optional<DualUseFunction> callee;  // where the callee can be kept beside an overload
+  std::string refusal;                    // rendered warning where it cannot
+};
+
 struct ProgramFacts {
   std::map<std::pair<std::string, unsigned>, DualUseFunction> dualUse;  // by (file, from)
+  std::vector<ArrayCall> arrayCalls;
   std::map<std::string, Entity> entities;
   std::vector<std::pair<std::string, std::string>> links;  // entities that change layout together
   std::vector<StructDef> defs;

@@ -217,7 +217,8 @@ static void keepWhatCompiles(std::vector<const AcceptedStruct*>& chosen, const s
   rw::CompileCheck check(db, sources);
   auto failureOf = [&](const std::vector<const AcceptedStruct*>& structs) {
     std::map<std::string, std::string> replaced;
-    for (const auto& [file, edits] : editsOf(structs, facts)) replaced[file] = applyEdits(facts.contents.at(file), edits);
+    for (const auto& [file, edits] : editsOf(structs, facts))
+      replaced[file] = applyEdits(facts.contents.at(file), edits);
     return check.firstFailure(replaced);
   };
   auto refuse = [&](const AcceptedStruct* s, const rw::CompileFailure& failure) {
@@ -278,7 +279,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   rw::ErrorPrinter printer(compilerStream, printerOptions);
   CollectFactory factory(plan, facts);
   bool parsed = true;
-  std::vector<rw::UnitFacts> units;  // what each source added, for the files they share
+  std::vector<rw::UnitFacts> units;            // what each source added, for the files they share
   for (const std::string& source : sources) {  // one tool per source: no progress lines on stderr
     rw::UnitRecorder recorder(facts);
     clang::tooling::ClangTool tool(db, {source});
@@ -294,6 +295,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   if (llvm::Error err = rw::checkUnitsAgree(plan, facts, units, sources)) return err;
   if (llvm::Error err = checkPlan(plan, planPath, facts)) return err;
 
+  rw::keepCalleesOfKept(facts);
   UnionFind groups;
   for (const auto& [a, b] : facts.links) groups.unite(a, b);
 
@@ -367,15 +369,16 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
         for (const rw::ComposedText& c : e->clones) {
           // Overloads of one template for two structs follow it in either order.
           if (auto text = rw::composeText(c, split)) edits.push_back(Edit{c.file, c.at, 0, 0, c.header + *text, true});
-          else warnings.push_back(c.file + ":" + rw::position(facts.contents[c.file], c.from) + ": warning: " +
-                                  rw::refusalPrefix(s.name) + "the edits of this template's overload overlap");
+          else
+            warnings.push_back(c.file + ":" + rw::position(facts.contents[c.file], c.from) + ": warning: " +
+                               rw::refusalPrefix(s.name) + "the edits of this template's overload overlap");
         }
       }
     }
     if (warnings.empty()) {
       for (const rw::StructDef* def : defs) {
         auto layout = rw::makeDeviceLayout(s, def->spelled, def->fields);
-        if (!layout) return layout.takeError();  // checked above
+        if (!layout) return layout.takeError();      // checked above
         std::map<std::string, std::string> keptWhy;  // array fields some use needs per element
         for (const auto& [field, why] : kept) keptWhy[field] = why.comment;
         rw::decideSplits(*layout, keptWhy);
@@ -385,8 +388,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
         in.headers.insert(emitted.headers.begin(), emitted.headers.end());
         in.cudaRuntime |= emitted.callsRuntime;
         std::string code = std::move(emitted.code);
-        code = def->insertAtLineStart ? "\n" + code + (def->blankLineFollows ? "" : "\n")
-                                      : "\n\n" + code;
+        code = def->insertAtLineStart ? "\n" + code + (def->blankLineFollows ? "" : "\n") : "\n\n" + code;
         edits.push_back(Edit{def->file, def->insertOffset, 0, 0, code});
         if (def->privateFields) edits.push_back(rw::fieldAccessFriend(*layout, *def, facts.contents[def->file]));
       }
@@ -444,7 +446,8 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     written.insert(realSources[i]);
   }
   for (const auto& [file, edits] : byFile)
-    if (!written.count(file)) result.files.push_back({file, facts.contents[file], applyEdits(facts.contents[file], edits)});
+    if (!written.count(file))
+      result.files.push_back({file, facts.contents[file], applyEdits(facts.contents[file], edits)});
   return result;
 }
 

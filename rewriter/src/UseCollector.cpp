@@ -212,11 +212,17 @@ bool UseCollector::VisitBinaryOperator(clang::BinaryOperator* binary) {
   std::vector<Edit> out;
   consume(lhs);
   if (rhs.offset && !afterDefinition(info, binary->getBeginLoc()))
-    return refuse(info, binary->getExprLoc(), "this assignment comes before the definition of '" +
-                  info.planned->plan->name + "' ends, where relayoutOffset is added", binary->getSourceRange()), true;
+    return refuse(info, binary->getExprLoc(),
+                  "this assignment comes before the definition of '" + info.planned->plan->name +
+                      "' ends, where relayoutOffset is added",
+                  binary->getSourceRange()),
+           true;
   if (!rewriteEntityExpr(rhs, out))
-    return refuse(info, binary->getExprLoc(), "this assignment is not written out in the file (it comes from a macro "
-                  "body)", binary->getSourceRange()), true;
+    return refuse(info, binary->getExprLoc(),
+                  "this assignment is not written out in the file (it comes from a macro "
+                  "body)",
+                  binary->getSourceRange()),
+           true;
   facts_.links.emplace_back(info.key, rhs.info->key);
   addEdits(info, out, rhs.offset ? unsigned(kOffset) : 0u);
   return true;
@@ -231,8 +237,11 @@ bool UseCollector::VisitCXXConstructorDecl(clang::CXXConstructorDecl* ctor) {
     if (!info) continue;
     const clang::Expr* value = init->getInit();
     if (llvm::isa<clang::ImplicitValueInitExpr>(value)) continue;
-    refuse(*info, init->getSourceLocation(), "'" + field->getNameAsString() + "' is initialized in a constructor's "
-           "member initializer list (not handled yet)", init->getSourceRange());
+    refuse(*info, init->getSourceLocation(),
+           "'" + field->getNameAsString() +
+               "' is initialized in a constructor's "
+               "member initializer list (not handled yet)",
+           init->getSourceRange());
   }
   return true;
 }
@@ -254,12 +263,16 @@ bool UseCollector::VisitInitListExpr(clang::InitListExpr* list) {
     Stored stored = storeValue(init, *info, out);
     if (stored == Stored::kOther) {
       std::string text = edits_.text(init->getSourceRange());
-      refuse(*info, init->getBeginLoc(), "member '" + field->getNameAsString() + "' is initialized with '" +
-             (text.empty() ? "..." : text) + "'; only a null pointer or an array of '" + info->planned->plan->name +
-             "' can be rewritten", init->getSourceRange());
+      refuse(*info, init->getBeginLoc(),
+             "member '" + field->getNameAsString() + "' is initialized with '" + (text.empty() ? "..." : text) +
+                 "'; only a null pointer or an array of '" + info->planned->plan->name + "' can be rewritten",
+             init->getSourceRange());
     } else if (stored != Stored::kDone) {
-      refuse(*info, init->getBeginLoc(), "the initializer of member '" + field->getNameAsString() + "' is not written "
-             "out in the file (it comes from a macro body)", init->getSourceRange());
+      refuse(*info, init->getBeginLoc(),
+             "the initializer of member '" + field->getNameAsString() +
+                 "' is not written "
+                 "out in the file (it comes from a macro body)",
+             init->getSourceRange());
     } else {
       addEdits(*info, out);
     }
@@ -273,8 +286,10 @@ bool UseCollector::VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup
     if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl->getUnderlyingDecl()))
       for (const clang::ParmVarDecl* parm : function->parameters())
         if (const EntityInfo* info = entityOf(parm))
-          refuse(*info, lookup->getBeginLoc(), "'" + function->getNameAsString() +
-                 "' is called from template code, which relayout does not rewrite yet", lookup->getSourceRange());
+          refuse(
+              *info, lookup->getBeginLoc(),
+              "'" + function->getNameAsString() + "' is called from template code, which relayout does not rewrite yet",
+              lookup->getSourceRange());
   return true;
 }
 
@@ -310,7 +325,8 @@ bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
     if (ok && plain && subscript) {
       clang::SourceLocation bracket = *edits_.written(subscript->getRBracketLoc());
       auto gap = edits_.between(bracket.getLocWithOffset(1), *edits_.written(member->getMemberLoc()));
-      ok = gap && gap->trim() == "." && edits_.removeAfterUpTo(subscript->getRBracketLoc(), member->getMemberLoc(), out);
+      ok =
+          gap && gap->trim() == "." && edits_.removeAfterUpTo(subscript->getRBracketLoc(), member->getMemberLoc(), out);
     } else if (ok && plain) {
       ok = edits_.replaceTokens({member->getOperatorLoc(), member->getMemberLoc()}, "[0]", out);
     }
@@ -319,16 +335,19 @@ bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
     if (ok && plain) {
       clang::SourceLocation bracket = *edits_.written(subscript->getRBracketLoc());
       auto gap = edits_.between(bracket.getLocWithOffset(1), *edits_.written(member->getMemberLoc()));
-      ok = gap && gap->trim() == "." && edits_.removeAfterUpTo(subscript->getRBracketLoc(), member->getMemberLoc(), out);
+      ok =
+          gap && gap->trim() == "." && edits_.removeAfterUpTo(subscript->getRBracketLoc(), member->getMemberLoc(), out);
     }
   } else if (ok) {
     ok = edits_.replaceTokens(member->getOperatorLoc(), plain ? "." : "." + array->member + "->", out);
     if (ok && plain) ok = edits_.insertAfter(member->getMemberLoc(), "[0]", out);
   }
   if (!ok)
-    return refuse(*info, member->getExprLoc(), "this access to '" + namedDecl(ref)->getNameAsString() +
-                  "' comes from a macro body; relayout edits only code written in the file or in macro arguments",
-                  member->getSourceRange()), true;
+    return refuse(*info, member->getExprLoc(),
+                  "this access to '" + namedDecl(ref)->getNameAsString() +
+                      "' comes from a macro body; relayout edits only code written in the file or in macro arguments",
+                  member->getSourceRange()),
+           true;
   if (splittable(field, *info)) return recordArrayAccess(member, subscript, ref, *info, local, std::move(out)), true;
   Entity& e = entity(*info);
   e.edits.insert(e.edits.end(), out.begin(), out.end());
@@ -362,7 +381,8 @@ bool UseCollector::VisitUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr
   std::vector<Edit> out;
   if (!edits_.replaceTokens(expr->getSourceRange(), "sizeof(" + type + ")", out))
     return refuse(*info, expr->getBeginLoc(), "this sizeof is not written out in the file (it comes from a macro body)",
-                  expr->getSourceRange()), true;
+                  expr->getSourceRange()),
+           true;
   Entity& e = entity(*info);
   e.edits.insert(e.edits.end(), out.begin(), out.end());
   return true;
@@ -374,9 +394,9 @@ void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::Func
   if (handleSwap(call, callee) || handleCopyInto(call, callee) || sm_.isInSystemHeader(callee->getLocation()) ||
       handleTemplateCall(call, callee))
     return;
-  bool plain = (callee->getTemplatedKind() == clang::FunctionDecl::TK_NonTemplate &&
-                !llvm::isa<clang::CXXMethodDecl>(callee)) ||
-               rewrittenTemplate(callee);
+  bool plain =
+      (callee->getTemplatedKind() == clang::FunctionDecl::TK_NonTemplate && !llvm::isa<clang::CXXMethodDecl>(callee)) ||
+      rewrittenTemplate(callee);
   for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
     const clang::Expr* arg = call->getArg(i);
     EntityExpr argEntity = entityExpr(arg);
@@ -384,19 +404,25 @@ void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::Func
     if (argEntity && paramInfo && argEntity.info->planned == paramInfo->planned) {
       std::vector<Edit> out;
       if (argEntity.offset && !afterDefinition(*paramInfo, call->getBeginLoc()))
-        refuse(*paramInfo, arg->getBeginLoc(), "this argument comes before the definition of '" +
-               paramInfo->planned->plan->name + "' ends, where relayoutOffset is added", arg->getSourceRange());
+        refuse(*paramInfo, arg->getBeginLoc(),
+               "this argument comes before the definition of '" + paramInfo->planned->plan->name +
+                   "' ends, where relayoutOffset is added",
+               arg->getSourceRange());
       else if (!rewriteEntityExpr(argEntity, out))
-        refuse(*paramInfo, arg->getBeginLoc(), "this argument is not written out in the file (it comes from a macro "
-               "body)", arg->getSourceRange());
+        refuse(*paramInfo, arg->getBeginLoc(),
+               "this argument is not written out in the file (it comes from a macro "
+               "body)",
+               arg->getSourceRange());
       facts_.links.emplace_back(argEntity.info->key, paramInfo->key);
       addEdits(*paramInfo, out, argEntity.offset ? unsigned(kOffset) : 0u);
+      noteArrayCall(call, callee, *paramInfo);
     } else if (paramInfo && !argEntity && !handleBufferCast(arg, *paramInfo)) {
       auto why = keepForOtherCallers(callee, *paramInfo);
       if (!why) continue;
       std::string text = edits_.text(arg->getSourceRange());
-      refuse(*paramInfo, arg->getBeginLoc(), "'" + callee->getNameAsString() + "' is called here with '" +
-             (text.empty() ? "an argument" : text) + "', which is not a variable relayout rewrites, and " + *why,
+      refuse(*paramInfo, arg->getBeginLoc(),
+             "'" + callee->getNameAsString() + "' is called here with '" + (text.empty() ? "an argument" : text) +
+                 "', which is not a variable relayout rewrites, and " + *why,
              arg->getSourceRange());
     }
   }
@@ -406,6 +432,16 @@ void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::Func
 // calls and the new layout's arrays get an overload (DualUseFunctions.cpp). Why it cannot.
 std::optional<std::string> UseCollector::keepForOtherCallers(const clang::FunctionDecl* callee,
                                                              const EntityInfo& param) {
+  auto place = overloadPlace(callee, param);
+  if (auto* why = std::get_if<std::string>(&place)) return *why;
+  const auto& function = std::get<DualUseFunction>(place);
+  facts_.dualUse[{function.file, function.from}] = function;
+  return std::nullopt;
+}
+
+// Where `callee`'s definition is, to stay beside an overload for the new layout; else why not.
+std::variant<DualUseFunction, std::string> UseCollector::overloadPlace(const clang::FunctionDecl* callee,
+                                                                       const EntityInfo& param) {
   const std::string name = "'" + callee->getNameAsString() + "'";
   const std::string cannot = "relayout cannot keep " + name + " for such calls beside an overload for the new layout: ";
   const clang::FunctionDecl* definition = callee->getDefinition();
@@ -435,9 +471,26 @@ std::optional<std::string> UseCollector::keepForOtherCallers(const clang::Functi
   unsigned from = sm_.getFileOffset(*begin);
   while (from > 0 && data[from - 1] != '\n') --from;
   if (!data.slice(from, sm_.getFileOffset(*begin)).trim().empty()) return cannot + "it does not start its line";
-  std::string file = edits_.filePath(*begin);
-  facts_.dualUse[{file, from}] = DualUseFunction{name, file, from, sm_.getFileOffset(*end) + edits_.tokenLength(*end)};
-  return std::nullopt;
+  return DualUseFunction{name, edits_.filePath(*begin), from, sm_.getFileOffset(*end) + edits_.tokenLength(*end)};
+}
+
+// Recorded for the whole program (ArrayCall): if the function around this call is kept for other
+// callers, the callee must be kept too.
+void UseCollector::noteArrayCall(const clang::CallExpr* call, const clang::FunctionDecl* callee,
+                                 const EntityInfo& param) {
+  auto at = edits_.written(sm_.getExpansionLoc(call->getBeginLoc()));
+  if (!at) return;
+  ArrayCall noted{edits_.filePath(*at), sm_.getFileOffset(*at), param.key, std::nullopt, {}};
+  auto place = overloadPlace(callee, param);
+  if (auto* function = std::get_if<DualUseFunction>(&place)) noted.callee = *function;
+  else
+    noted.refusal = diags_.warning(call->getBeginLoc(),
+                                   refusalPrefix(param.planned->plan->name) + "'" + callee->getNameAsString() +
+                                       "' is called here from a function that stays for callers with other pointers, "
+                                       "and " +
+                                       std::get<std::string>(place),
+                                   call->getSourceRange());
+  facts_.arrayCalls.push_back(std::move(noted));
 }
 
 // `std::swap(a, b)` of two arrays of one struct (double buffering): the device structs swap as the

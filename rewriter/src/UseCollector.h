@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <variant>
 #include <vector>
 
 namespace relayout::rw {
@@ -24,7 +25,11 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
  public:
   UseCollector(clang::ASTContext& context, StructScanner& structs, SourceEdits& edits, DiagRenderer& diags,
                ProgramFacts& facts)
-      : context_(context), sm_(context.getSourceManager()), structs_(structs), edits_(edits), diags_(diags),
+      : context_(context),
+        sm_(context.getSourceManager()),
+        structs_(structs),
+        edits_(edits),
+        diags_(diags),
         facts_(facts) {}
 
   void collect();
@@ -101,6 +106,8 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // Records `callee` as called with pointers that keep their layout (DualUseFunctions.cpp);
   // why it cannot be, as the end of a refusal.
   std::optional<std::string> keepForOtherCallers(const clang::FunctionDecl* callee, const EntityInfo& param);
+  std::variant<DualUseFunction, std::string> overloadPlace(const clang::FunctionDecl* callee, const EntityInfo& param);
+  void noteArrayCall(const clang::CallExpr* call, const clang::FunctionDecl* callee, const EntityInfo& param);
   bool handleSwap(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   // --- UntypedBuffers.cpp: `char* buf` allocated with cudaMalloc and cast to S* at a launch ---
   bool handleBufferCast(const clang::Expr* arg, const EntityInfo& param);
@@ -144,9 +151,11 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
 
   // --- DeclEdits.cpp: declarations of entities, and whole-unit checks ---
   void declareEntity(const clang::DeclaratorDecl* var, const EntityInfo& info);
-  std::optional<std::string> typeEdits(const clang::DeclaratorDecl* var, const EntityInfo& info, std::vector<Edit>& out);
+  std::optional<std::string> typeEdits(const clang::DeclaratorDecl* var, const EntityInfo& info,
+                                       std::vector<Edit>& out);
   // The initializer of an entity: a null pointer (-> '{}') or an entity expression (linked).
-  std::optional<std::string> initEdits(const clang::DeclaratorDecl* var, const EntityInfo& info, std::vector<Edit>& out);
+  std::optional<std::string> initEdits(const clang::DeclaratorDecl* var, const EntityInfo& info,
+                                       std::vector<Edit>& out);
   void checkDeclarationGroups();
   void checkFunctionReferences();
   void refuseUnconsumed();
@@ -184,9 +193,11 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // --- ElementRefs.cpp: an element bound to a non-const reference (`S& e = p[i]`, `f(p[i])` with
   // `f(S&)`) becomes `relayoutRef(p, i)`, a struct of references to its fields ---
   // Why `p[i]`, used by `parent`, cannot be a reference proxy; empty when it was rewritten as one.
-  std::optional<std::pair<std::string, clang::SourceRange>> rewriteElementRef(
-      const ElementExpr& element, const clang::Stmt* parent, const clang::Decl* parentDecl, const EntityInfo& info,
-      std::vector<Edit>& out);
+  std::optional<std::pair<std::string, clang::SourceRange>> rewriteElementRef(const ElementExpr& element,
+                                                                              const clang::Stmt* parent,
+                                                                              const clang::Decl* parentDecl,
+                                                                              const EntityInfo& info,
+                                                                              std::vector<Edit>& out);
   // The overload of `function` whose non-const S& parameters are reference proxies, written once
   // after its definition; why not, when it cannot be.
   std::optional<std::string> cloneForElementRefs(const clang::FunctionDecl* function, const EntityInfo& info,
@@ -221,9 +232,11 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
                          std::vector<Edit> kept);
   // The split form's edits, or why the use needs the field per element (the comment's words, the
   // use for the note).
-  std::optional<std::pair<std::string, const clang::Expr*>> splitEdits(
-      const clang::MemberExpr* member, const clang::ArraySubscriptExpr* element, const clang::Expr* ref,
-      const EntityInfo& info, const std::optional<std::string>& local, std::vector<Edit>& out);
+  std::optional<std::pair<std::string, const clang::Expr*>> splitEdits(const clang::MemberExpr* member,
+                                                                       const clang::ArraySubscriptExpr* element,
+                                                                       const clang::Expr* ref, const EntityInfo& info,
+                                                                       const std::optional<std::string>& local,
+                                                                       std::vector<Edit>& out);
   // Whether relayout edits anything inside `expr` (an entity's use; a template parameter in a clone).
   bool editedInside(const clang::Expr* expr);
   std::optional<Subscript> subscriptText(const clang::Expr* index);
@@ -250,17 +263,18 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::map<const clang::ParmVarDecl*, RestrictParam> restrictParams_;
   std::vector<const clang::Expr*> refs_;  // every reference to an entity, in source order
   std::set<const clang::Expr*> consumed_;
-  std::map<std::pair<const void*, unsigned>, std::vector<const clang::DeclaratorDecl*>> groups_;  // declarations sharing one type
-  std::vector<const clang::DeclRefExpr*> functionRefs_;           // functions with entity parameters
+  std::map<std::pair<const void*, unsigned>, std::vector<const clang::DeclaratorDecl*>>
+      groups_;                                           // declarations sharing one type
+  std::vector<const clang::DeclRefExpr*> functionRefs_;  // functions with entity parameters
   std::set<const clang::Expr*> callees_;
-  std::map<const clang::FunctionDecl*, std::string> cloned_;  // template specializations -> refusal
+  std::map<const clang::FunctionDecl*, std::string> cloned_;       // template specializations -> refusal
   std::map<const clang::FunctionDecl*, std::string> cloneOwners_;  // -> the entity whose change writes the clone
   // Functions taking an element by reference: why they get no overload (nullopt: they do, with these edits).
   std::map<const clang::FunctionDecl*, std::optional<std::string>> refClones_;
   std::map<const clang::FunctionDecl*, std::vector<Edit>> refCloneEdits_;
-  std::set<const clang::InitListExpr*> lists_;  // aggregate initializers already read
-  std::set<const clang::VarDecl*> buffers_;     // untyped buffers already read
-  const clang::FunctionDecl* cloning_ = nullptr;  // the specialization being read for its clone
+  std::set<const clang::InitListExpr*> lists_;     // aggregate initializers already read
+  std::set<const clang::VarDecl*> buffers_;        // untyped buffers already read
+  const clang::FunctionDecl* cloning_ = nullptr;   // the specialization being read for its clone
   const clang::FunctionDecl* instance_ = nullptr;  // the instance being read for its template's text
   std::map<const clang::FunctionTemplateDecl*, bool> readsInstances_;
 };
