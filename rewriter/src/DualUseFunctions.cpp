@@ -37,6 +37,36 @@ void keepCalleesOfKept(ProgramFacts& facts) {
   }
 }
 
+namespace {
+
+// An edit inside [from, to): an insertion at the very start belongs before the function (a layout
+// written after the struct just above it); one at the very end after it (another generated overload).
+bool insideFunction(const Edit& e, unsigned from, unsigned to) {
+  return (e.offset > from || (e.offset == from && e.length > 0)) && e.offset + e.length <= to && e.offset < to;
+}
+
+}  // namespace
+
+void completeProxyClones(std::map<std::string, std::vector<Edit>>& byFile, const std::vector<ComposedText>& clones) {
+  for (const ComposedText& clone : clones) {
+    auto file = byFile.find(clone.file);
+    auto first = composeText(clone, [](const std::string&) { return true; });
+    if (file == byFile.end() || !first) continue;
+    std::vector<Edit>& edits = file->second;
+    auto written = std::find_if(edits.begin(), edits.end(), [&](const Edit& e) {
+      return e.offset == clone.at && e.length == 0 && e.text == clone.header + *first;
+    });
+    if (written == edits.end()) continue;  // its struct does not change, or completed already
+    ComposedText complete = clone;
+    unsigned to = clone.from + unsigned(clone.slice.size());
+    std::copy_if(edits.begin(), edits.end(), std::back_inserter(complete.edits),
+                 [&](const Edit& e) { return insideFunction(e, clone.from, to); });
+    // Overlapping edits leave the first text, which the compile check judges.
+    if (auto text = composeText(complete, [](const std::string&) { return true; }))
+      written->text = clone.header + *text;
+  }
+}
+
 void moveIntoOverloads(std::map<std::string, std::vector<Edit>>& byFile,
                        const std::map<std::pair<std::string, unsigned>, DualUseFunction>& functions,
                        const std::map<std::string, std::string>& contents) {
@@ -44,12 +74,7 @@ void moveIntoOverloads(std::map<std::string, std::vector<Edit>>& byFile,
     auto file = byFile.find(function.file);
     auto text = contents.find(function.file);
     if (file == byFile.end() || text == contents.end() || function.to > text->second.size()) continue;
-    // An insertion at the very start belongs before the function (a layout written after the
-    // struct just above it); one at the very end after it (another generated overload).
-    auto inside = [&](const Edit& e) {
-      return (e.offset > function.from || (e.offset == function.from && e.length > 0)) &&
-             e.offset + e.length <= function.to && e.offset < function.to;
-    };
+    auto inside = [&](const Edit& e) { return insideFunction(e, function.from, function.to); };
     auto crosses = [&](const Edit& e) {
       return (e.offset < function.from && e.offset + e.length > function.from) ||
              (e.offset < function.to && e.offset + e.length > function.to);

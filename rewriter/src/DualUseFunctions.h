@@ -14,6 +14,11 @@ namespace relayout::rw {
 // `occluded`). A callee that cannot be kept refuses its parameter's struct.
 void keepCalleesOfKept(ProgramFacts& facts);
 
+// Completes each overload taking element reference proxies (ProgramFacts::proxyClones) in
+// `byFile` with the other edits inside the function it copies: the arrays of other structs it
+// also takes are the new layout's there too (`shadeBounce(RayRef, ..., SphereClusters, ...)`).
+void completeProxyClones(std::map<std::string, std::vector<Edit>>& byFile, const std::vector<ComposedText>& clones);
+
 // Moves the edits inside each dual-use function of `byFile` (sorted edits per real path, from the
 // original bytes in `contents`) into one insertion after it: the rewritten copy, an overload
 // that device arrays select. A function whose edits cross its boundaries keeps them in place.

@@ -22,24 +22,15 @@ namespace {
 
 class RefsTo : public clang::RecursiveASTVisitor<RefsTo> {
  public:
-  RefsTo(const clang::ValueDecl* var, bool entitiesToo, std::function<bool(const clang::ValueDecl*)> isEntity)
-      : var_(var), entitiesToo_(entitiesToo), isEntity_(std::move(isEntity)) {}
+  explicit RefsTo(const clang::ValueDecl* var) : var_(var) {}
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
     if (ref->getDecl() == var_) refs.push_back(ref);
-    else if (entitiesToo_ && !entityUse && isEntity_(ref->getDecl())) entityUse = ref;
-    return true;
-  }
-  bool VisitMemberExpr(clang::MemberExpr* member) {
-    if (entitiesToo_ && !entityUse && isEntity_(member->getMemberDecl())) entityUse = member;
     return true;
   }
   std::vector<const clang::DeclRefExpr*> refs;
-  const clang::Expr* entityUse = nullptr;
 
  private:
   const clang::ValueDecl* var_;
-  bool entitiesToo_;
-  std::function<bool(const clang::ValueDecl*)> isEntity_;
 };
 
 bool isNonConstRefTo(clang::QualType type, const clang::RecordDecl* record) {
@@ -82,7 +73,7 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
     std::vector<const clang::FunctionDecl*>& calls, std::vector<Edit>& edits) {
   const clang::RecordDecl* record = info.planned->definition;
   std::string name = "'" + var->getNameAsString() + "'";
-  RefsTo finder(var, false, {});
+  RefsTo finder(var);
   finder.TraverseStmt(const_cast<clang::Stmt*>(scope));
   for (const clang::DeclRefExpr* ref : finder.refs) {
     const clang::Stmt* child = ref;
@@ -109,8 +100,10 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
       auto up = context_.getParents(*construct);
       const auto* copy = up.empty() ? nullptr : up[0].get<clang::VarDecl>();
       if (copy && copy->getType()->getContainedAutoType())
-        return std::pair{"'auto' copies " + name + "; relayout would make that copy a reference too: write the "
-                         "struct's name instead of 'auto'", copy->getSourceRange()};
+        return std::pair{"'auto' copies " + name +
+                             "; relayout would make that copy a reference too: write the "
+                             "struct's name instead of 'auto'",
+                         copy->getSourceRange()};
       continue;  // a copy: the proxy converts to the struct
     }
     if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(parent);
@@ -137,9 +130,11 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
                            param->getType().getAsString(context_.getPrintingPolicy()) + "'",
                        call->getSourceRange()};
     }
-    if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(parent); unary && unary->getOpcode() == clang::UO_AddrOf)
-      return std::pair{"the address of " + name + ", a reference to an element, is taken; an element has no single "
-                       "address in the new layout",
+    if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(parent);
+        unary && unary->getOpcode() == clang::UO_AddrOf)
+      return std::pair{"the address of " + name +
+                           ", a reference to an element, is taken; an element has no single "
+                           "address in the new layout",
                        unary->getSourceRange()};
     if (llvm::isa<clang::ReturnStmt>(parent))
       return std::pair{name + ", a reference to an element, is returned", parent->getSourceRange()};
@@ -169,16 +164,19 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
   if (!definition || !definition->hasBody() || sm_.isInSystemHeader(definition->getLocation()))
     return refuse(name + ", which takes an element by reference, is not defined in the sources");
   if (llvm::isa<clang::CXXMethodDecl>(definition))
-    return refuse("the member function " + name + " takes an element by reference; relayout writes overloads "
+    return refuse("the member function " + name +
+                  " takes an element by reference; relayout writes overloads "
                   "for free functions only");
-  if (definition->getTemplatedKind() != (tmpl ? clang::FunctionDecl::TK_FunctionTemplate
-                                              : clang::FunctionDecl::TK_NonTemplate))
+  if (definition->getTemplatedKind() !=
+      (tmpl ? clang::FunctionDecl::TK_FunctionTemplate : clang::FunctionDecl::TK_NonTemplate))
     return refuse(name + " takes an element by reference and is a member template or one of its instances");
   if (tmpl && (tmpl->getPreviousDecl() || tmpl->getTemplatedDecl() != definition))
-    return refuse(name + " takes an element by reference and is declared before its definition; relayout writes its "
+    return refuse(name +
+                  " takes an element by reference and is declared before its definition; relayout writes its "
                   "overload after the definition, which those calls would not see");
   if (definition->getPreviousDecl())
-    return refuse(name + " takes an element by reference and is declared before its definition; relayout writes its "
+    return refuse(name +
+                  " takes an element by reference and is declared before its definition; relayout writes its "
                   "overload after the definition, which those calls would not see");
   const clang::RecordDecl* record = info.planned->definition;
   if (!record) return refuse(name + " takes an element of a struct this unit does not define");
@@ -189,16 +187,6 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
   if (!afterDefinition(info, *begin))
     return refuse(name + " takes an element by reference and comes before the definition of '" +
                   info.planned->plan->name + "' ends");
-  // Its own uses of device arrays would need the edits made in the original's text.
-  RefsTo arrays(nullptr, true, [this](const clang::ValueDecl* d) { return entityOf(d) != nullptr; });
-  arrays.TraverseStmt(definition->getBody());
-  if (arrays.entityUse) {
-    const EntityInfo* used = entityOfRef(arrays.entityUse);
-    return refuse(name + " takes an element by reference and also uses arrays of '" +
-                  (used ? used->planned->plan->name : info.planned->plan->name) +
-                  "'; relayout does not combine the two yet");
-  }
-
   // The line the definition starts on, from its first token (CUDA attributes, `static`, `inline`).
   std::string file = edits_.filePath(*begin);
   llvm::StringRef data = edits_.fileData(*begin);
@@ -214,8 +202,8 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
   std::string proxy = refTypeName(record, info.planned->layout->deviceName);
   for (const clang::ParmVarDecl* param : definition->parameters()) {
     if (!isNonConstRefTo(param->getType(), record)) {
-      const auto* other = param->getType()->getPointeeType().isNull() ? nullptr
-                              : param->getType()->getPointeeType()->getAsRecordDecl();
+      const auto* other =
+          param->getType()->getPointeeType().isNull() ? nullptr : param->getType()->getPointeeType()->getAsRecordDecl();
       if (param->getType()->isReferenceType() && other && structs_.planned(other) &&
           !param->getType()->getPointeeType().isConstQualified())
         return refuse(name + " also takes '" + recordName(other) + "' by reference");
@@ -225,8 +213,10 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
     clang::TypeSourceInfo* tsi = param->getTypeSourceInfo();
     auto typeBegin = tsi ? edits_.written(tsi->getTypeLoc().getBeginLoc()) : std::nullopt;
     auto typeEnd = tsi ? edits_.written(tsi->getTypeLoc().getEndLoc()) : std::nullopt;
-    if (!typeBegin || !typeEnd) return refuse(name + "'s parameter '" + param->getNameAsString() + "' has its type "
-                                              "from a macro");
+    if (!typeBegin || !typeEnd)
+      return refuse(name + "'s parameter '" + param->getNameAsString() +
+                    "' has its type "
+                    "from a macro");
     unsigned a = sm_.getFileOffset(*typeBegin), b = sm_.getFileOffset(*typeEnd) + edits_.tokenLength(*typeEnd);
     local.push_back(Edit{file, a - from, b - a, 0, proxy});
   }
@@ -247,9 +237,11 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
   clone.from = from;
   auto text = composeText(clone, [](const std::string&) { return true; });
   if (!text) return refuse(name + "'s overload could not be composed");
-  Edit edit{file, to, 0, 0,
-            "\n\n// Generated by relayout: " + name + " for elements of " + info.planned->layout->deviceName +
-                " arrays (through " + proxy + ").\n" + *text};
+  clone.at = to;
+  clone.header = "\n\n// Generated by relayout: " + name + " for elements of " + info.planned->layout->deviceName +
+                 " arrays (through " + proxy + ").\n";
+  Edit edit{file, to, 0, 0, clone.header + *text};
+  facts_.proxyClones.push_back(std::move(clone));
   refClones_[function] = std::nullopt;
   refCloneEdits_[function] = {edit};
   out.push_back(edit);
@@ -277,9 +269,11 @@ bool UseCollector::refMemberCall(const clang::DeclRefExpr* ref, const clang::Mem
   return true;
 }
 
-std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteElementRef(
-    const ElementExpr& element, const clang::Stmt* parent, const clang::Decl* parentDecl, const EntityInfo& info,
-    std::vector<Edit>& out) {
+std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteElementRef(const ElementExpr& element,
+                                                                                          const clang::Stmt* parent,
+                                                                                          const clang::Decl* parentDecl,
+                                                                                          const EntityInfo& info,
+                                                                                          std::vector<Edit>& out) {
   std::vector<Edit> mine;
   clang::SourceRange here = element.expr->getSourceRange();
   if (const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(parent)) {

@@ -173,6 +173,9 @@ struct ArrayCall {
 struct ProgramFacts {
   std::map<std::pair<std::string, unsigned>, DualUseFunction> dualUse;  // by (file, from)
   std::vector<ArrayCall> arrayCalls;
+  // Overloads taking element reference proxies (ElementRefs.cpp), as first written: the other
+  // edits inside the function they copy join them once the whole program's edits are known.
+  std::vector<ComposedText> proxyClones;
   std::map<std::string, Entity> entities;
   std::vector<std::pair<std::string, std::string>> links;  // entities that change layout together
   std::vector<StructDef> defs;

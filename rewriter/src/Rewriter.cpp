@@ -193,6 +193,7 @@ std::map<std::string, std::vector<Edit>> editsOf(const std::vector<const Accepte
   all.erase(std::unique(all.begin(), all.end()), all.end());
   std::map<std::string, std::vector<Edit>> byFile;
   for (const Edit& e : all) byFile[e.file].push_back(e);
+  rw::completeProxyClones(byFile, facts.proxyClones);
   rw::moveIntoOverloads(byFile, facts.dualUse, facts.contents);
   return byFile;
 }
