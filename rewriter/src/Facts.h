@@ -173,6 +173,9 @@ struct ArrayCall {
 struct ProgramFacts {
   std::map<std::pair<std::string, unsigned>, DualUseFunction> dualUse;  // by (file, from)
   std::vector<ArrayCall> arrayCalls;
+  // By struct: rendered warnings about untyped buffers cast to it for a launch that relayout
+  // could not take as its device array; shown instead of "no device array" when none was found.
+  std::map<std::string, std::vector<std::string>> untypedBuffers;
   // Overloads taking element reference proxies (ElementRefs.cpp), as first written: the other
   // edits inside the function they copy join them once the whole program's edits are known.
   std::vector<ComposedText> proxyClones;

@@ -341,8 +341,17 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
         for (const std::string& w : c->refusals) addUnique(warnings, warned, w);
     }
     if (device.empty()) {
-      addUnique(result.diagnostics, seen, defs.front()->noArraysWarning);
-      outcome.reasons.push_back(messageOf(defs.front()->noArraysWarning));
+      // Untyped buffers cast to the struct say where its device array is and why it was not taken.
+      auto buffers = facts.untypedBuffers.find(s.name);
+      std::vector<std::string> why = buffers != facts.untypedBuffers.end()
+                                         ? buffers->second
+                                         : std::vector<std::string>{defs.front()->noArraysWarning};
+      std::set<std::string> reasons;
+      for (const std::string& w : why) {
+        addUnique(result.diagnostics, seen, w);
+        if (reasons.insert(messageOf(w)).second) outcome.reasons.push_back(messageOf(w));
+      }
+      if (buffers != facts.untypedBuffers.end()) addUnique(result.diagnostics, seen, defs.front()->keptNote);
       result.structs.push_back(outcome);
       continue;
     }

@@ -38,11 +38,26 @@ bool isBytePointer(clang::QualType type) {
 bool UseCollector::handleBufferCast(const clang::Expr* arg, const EntityInfo& param) {
   const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(arg->IgnoreParenImpCasts());
   if (!cast) return false;
-  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(cast->getSubExpr()->IgnoreParenImpCasts());
+  const clang::Expr* operand = cast->getSubExpr()->IgnoreParenImpCasts();
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(operand);
   const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-  if (!var || !var->isLocalVarDecl() || !isBytePointer(var->getType())) return false;
   const clang::RecordDecl* record = cast->getType()->getPointeeType()->getAsRecordDecl();
   if (!record || structs_.planned(record) != param.planned || !param.planned->layout) return false;
+  if (!isBytePointer(operand->getType())) return false;
+  const std::string& structName = param.planned->plan->name;
+  if (!var || !var->isLocalVarDecl()) {
+    // A buffer that comes from elsewhere (a `void*` parameter, `buf + offset`): its allocation is
+    // out of sight here. Said only when no device array is found at all.
+    std::string text = edits_.text(operand->getSourceRange());
+    facts_.untypedBuffers[structName].push_back(diags_.warning(
+        cast->getBeginLoc(),
+        refusalPrefix(structName) + "'" + (text.empty() ? "this buffer" : text) + "' is an untyped buffer cast to '" +
+            param.planned->layout->baseName + "*' for a launch; relayout rewrites such a buffer only where it is a " +
+            "local variable of the function that allocates it (char* buf; cudaMalloc(&buf, n * sizeof(" +
+            param.planned->layout->baseName + ")); k<<<g, b>>>((" + param.planned->layout->baseName + "*)buf))",
+        cast->getSourceRange()));
+    return false;
+  }
   const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
   if (!function || !function->getBody()) return false;
 
@@ -50,13 +65,13 @@ bool UseCollector::handleBufferCast(const clang::Expr* arg, const EntityInfo& pa
   if (key.empty()) return false;
   facts_.links.emplace_back(key, param.key);
   if (!buffers_.insert(var).second) return true;  // read once, at its first cast
-  const std::string& structName = param.planned->plan->name;
   const std::string name = "'" + var->getNameAsString() + "'";
   Entity& e = facts_.entities[key];
   e.structName = structName;
   e.declared = true;
   auto refuseHere = [&](clang::SourceLocation loc, const std::string& why, clang::SourceRange range) {
     e.refusals.push_back(diags_.warning(loc, refusalPrefix(structName) + why, range));
+    facts_.untypedBuffers[structName].push_back(e.refusals.back());
   };
   if (!afterDefinition(param, var->getBeginLoc()))
     return refuseHere(var->getLocation(), name + " is declared before the definition of '" + structName + "' ends",
@@ -136,6 +151,13 @@ bool UseCollector::handleBufferCast(const clang::Expr* arg, const EntityInfo& pa
                  shown->getSourceRange());
     }
   }
+  if (!e.seed)
+    facts_.untypedBuffers[structName].push_back(diags_.warning(
+        var->getLocation(),
+        refusalPrefix(structName) + name + " is an untyped buffer cast to '" + param.planned->layout->baseName +
+            "*' for a launch, but this function does not allocate it with cudaMalloc(&" + var->getNameAsString() +
+            ", ...); relayout rewrites such a buffer only where it does",
+        var->getSourceRange()));
   e.edits.insert(e.edits.end(), out.begin(), out.end());
   e.helpers |= helpers;
   return true;
