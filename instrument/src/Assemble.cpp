@@ -8,6 +8,7 @@
 #include <llvm/Support/Path.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 namespace relayout {
@@ -81,9 +82,41 @@ std::string identifierOf(llvm::StringRef text) {
   return out;
 }
 
-bool sameSite(const SiteInfo& a, const SiteInfo& b) {
-  return a.structName == b.structName && a.field == b.field && a.member == b.member && a.offset == b.offset &&
-         a.size == b.size;
+// Another unit's sites of a template's field access, which may see other instantiations: each
+// site joins the one that counts the same thing, with its conditions, or is added. False when
+// either access is not such an access.
+bool mergeInstances(RawAccess& known, const RawAccess& other) {
+  if (known.whole || other.whole || known.instances.empty() || other.instances.size() != other.sites.size() ||
+      known.instances.size() != known.sites.size())
+    return false;
+  for (size_t i = 0; i < other.sites.size(); ++i) {
+    auto same = std::find_if(known.sites.begin(), known.sites.end(),
+                             [&](const SiteInfo& s) { return sameSite(s, other.sites[i]); });
+    if (same == known.sites.end()) {
+      known.sites.push_back(other.sites[i]);
+      known.instances.push_back(other.instances[i]);
+      continue;
+    }
+    size_t k = size_t(same - known.sites.begin());
+    if (same->access != other.sites[i].access) same->access = AccessKind::ReadWrite;
+    for (const std::string& c : other.instances[i])
+      if (std::find(known.instances[k].begin(), known.instances[k].end(), c) == known.instances[k].end())
+        known.instances[k].push_back(c);
+  }
+  return true;
+}
+
+// The site id of a hooked field access: one number, or where the template's instantiations reach
+// different structs, a choice by its template arguments, the last site for any other instantiation.
+std::string siteIdExpression(const RawAccess& access, const std::function<std::string(unsigned)>& idOf) {
+  if (access.sites.size() == 1) return idOf(0);
+  std::string chain;
+  for (size_t i = 0; i + 1 < access.sites.size(); ++i) {
+    std::string condition;
+    for (const std::string& c : access.instances[i]) condition += (condition.empty() ? "" : " || ") + c;
+    chain += fmt::format("({}) ? ({}) : ", condition, idOf(unsigned(i)));
+  }
+  return "(" + chain + "(" + idOf(unsigned(access.sites.size() - 1)) + "))";
 }
 
 // A hook's text around a range of one file: [begin, end).
@@ -186,6 +219,7 @@ class Assembler {
             continue;
           }
           RawAccess& known = it->second;
+          if (mergeInstances(known, access)) continue;
           bool same = known.whole == access.whole && known.sites.size() == access.sites.size();
           for (size_t i = 0; same && i < access.sites.size(); ++i) same = sameSite(known.sites[i], access.sites[i]);
           if (!same)
@@ -351,7 +385,8 @@ class Assembler {
     for (auto& [range, access] : file.accesses) {
       unsigned first = file.siteLocal.at(range);
       if (!access.whole) {
-        wraps.push_back({range.first, range.second, fmt::format("(*__rl_site({}, &(", id("SITE", first)), ")))"});
+        std::string site = siteIdExpression(access, [&](unsigned k) { return id("SITE", first + k); });
+        wraps.push_back({range.first, range.second, fmt::format("(*__rl_site({}, &(", site), ")))"});
         continue;
       }
       std::string offsets;

@@ -27,8 +27,13 @@ struct FilePlace {
 struct RawAccess {
   unsigned begin = 0, end = 0;  // [begin, end) in the file
   bool whole = false;
-  std::vector<SiteInfo> sites;    // ids unset; `loop` unset (see loop below); location set
-  std::optional<FilePlace> loop;  // the innermost enclosing loop, by its place
+  std::vector<SiteInfo> sites;  // ids unset; `loop` unset (see loop below); location set
+  // A field access in a function template whose instantiations reach different structs or fields
+  // (`e.src` with `const EdgeType& e`) has one site per struct and field; for each, the conditions
+  // on the template's arguments of the instantiations it stands for (`__rl_same<EdgeType,
+  // ::Edge>::value`), one of which selects it. Empty outside function templates.
+  std::vector<std::vector<std::string>> instances;  // parallel to sites when not empty
+  std::optional<FilePlace> loop;                    // the innermost enclosing loop, by its place
 };
 
 // A loop whose body starts with a counter: `{ __rl_loop(ID);` inside existing braces, or braces
@@ -44,6 +49,12 @@ struct RawKernel {
   std::string name;
   unsigned at = 0;  // just after the body's `{`
 };
+
+// Two sites of one hooked expression that count the same thing: struct, field and bytes.
+inline bool sameSite(const SiteInfo& a, const SiteInfo& b) {
+  return a.structName == b.structName && a.field == b.field && a.member == b.member && a.offset == b.offset &&
+         a.size == b.size;
+}
 
 // Accesses in source order; of two that start together the outer first (`(*q).x` before `*q`).
 struct OuterFirst {

@@ -4,6 +4,7 @@
 
 #include "relayout/instrument/FunctionHash.h"
 
+#include <clang/AST/QualTypeNames.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 #include <fmt/format.h>
@@ -268,17 +269,85 @@ SiteInfo SiteCollector::newSite(const clang::RecordDecl* record, const Touched& 
   return site;
 }
 
+std::optional<std::string> SiteCollector::instanceCondition() const {
+  if (!function_ || function_->getTemplatedKind() != clang::FunctionDecl::TK_FunctionTemplateSpecialization)
+    return std::nullopt;
+  const clang::FunctionTemplateDecl* primary = function_->getPrimaryTemplate();
+  const clang::TemplateArgumentList* args = function_->getTemplateSpecializationArgs();
+  const clang::FunctionDecl* pattern = function_->getTemplateInstantiationPattern();
+  if (!primary || !args || !pattern || function_->getDeclContext()->isDependentContext() ||
+      llvm::isa<clang::ClassTemplateSpecializationDecl>(function_->getDeclContext()))
+    return std::nullopt;
+  const clang::TemplateParameterList* params = primary->getTemplateParameters();
+  if (params->size() != args->size()) return std::nullopt;
+  clang::PrintingPolicy policy = context_.getPrintingPolicy();
+  policy.SuppressUnwrittenScope = true;
+  std::vector<std::string> terms;
+  for (unsigned i = 0; i < params->size(); ++i) {
+    const clang::NamedDecl* param = params->getParam(i);
+    const clang::TemplateArgument& arg = args->get(i);
+    if (param->isParameterPack() || param->getName().empty()) return std::nullopt;
+    if (llvm::isa<clang::TemplateTypeParmDecl>(param) && arg.getKind() == clang::TemplateArgument::Type) {
+      // The argument's type is named in the template's text: it must be declared before it.
+      const clang::Type* base = arg.getAsType()->getPointeeOrArrayElementType();
+      while (base->isPointerType() || base->isReferenceType())
+        base = base->getPointeeType()->getPointeeOrArrayElementType();
+      if (const clang::TagDecl* tag = base->getAsTagDecl())
+        if (tag->getDeclContext()->isFunctionOrMethod() || !tag->getIdentifier() ||
+            !sm_.isBeforeInTranslationUnit(tag->getLocation(), pattern->getBeginLoc()))
+          return std::nullopt;
+      terms.push_back(fmt::format("__rl_same<{}, {}>::value", param->getName().str(),
+                                  clang::TypeName::getFullyQualifiedName(arg.getAsType(), context_, policy, true)));
+    } else if (llvm::isa<clang::NonTypeTemplateParmDecl>(param) && arg.getKind() == clang::TemplateArgument::Integral) {
+      terms.push_back(fmt::format("({} == {})", param->getName().str(), llvm::toString(arg.getAsIntegral(), 10)));
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (terms.empty()) return std::nullopt;
+  std::string condition = terms.front();
+  for (size_t i = 1; i < terms.size(); ++i) condition += " && " + terms[i];
+  return condition;
+}
+
+bool SiteCollector::existingInstanceAccess(const FileRange& range, const SiteInfo& site, const std::string& condition) {
+  auto file = files_.find(range.file);
+  if (file == files_.end()) return false;
+  auto it = file->second.accesses.find({range.begin, range.end});
+  if (it == file->second.accesses.end()) return false;
+  RawAccess& raw = it->second;
+  if (raw.whole || raw.instances.size() != raw.sites.size()) return false;  // hooked as something else
+  for (size_t i = 0; i < raw.sites.size(); ++i) {
+    if (!sameSite(raw.sites[i], site)) continue;
+    if (raw.sites[i].access != site.access) raw.sites[i].access = AccessKind::ReadWrite;
+    if (std::find(raw.instances[i].begin(), raw.instances[i].end(), condition) == raw.instances[i].end())
+      raw.instances[i].push_back(condition);
+    return true;
+  }
+  raw.sites.push_back(site);
+  raw.instances.push_back({condition});
+  return true;
+}
+
 void SiteCollector::addFieldSite(const clang::Expr* access, const clang::RecordDecl* record, const Touched& touched) {
   std::string what = fmt::format("access to {}.{}", recordName(record), touched.member);
   auto range = fileRange(access, what);
   if (!range) return;
   clang::SourceLocation loc = range->at;
   AccessKind kind = accessKindOf(access);
+  std::optional<std::string> condition = instanceCondition();
+  if (condition) {
+    SiteInfo site = newSite(record, touched, kind, loc);
+    auto file = files_.find(range->file);
+    bool hooked = file != files_.end() && file->second.accesses.count({range->begin, range->end});
+    if (hooked && existingInstanceAccess(*range, site, *condition)) return;
+  }
   if (existingAccess(*range, recordName(record), kind, loc)) return;
   RawAccess raw;
   raw.begin = range->begin;
   raw.end = range->end;
   raw.sites.push_back(newSite(record, touched, kind, loc));
+  if (condition) raw.instances.push_back({*condition});
   if (!loopStack_.empty()) raw.loop = loopStack_.back();
   FileFindings& file = files_[range->file];
   file.path = range->file;

@@ -83,6 +83,13 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   std::optional<FileRange> fileRange(const clang::Expr* e, llvm::StringRef what);
   bool existingAccess(const FileRange& range, const std::string& structName, AccessKind access,
                       clang::SourceLocation loc);
+  // The condition on the template arguments of the instantiation being walked, as code the
+  // template's own text can hold: `__rl_same<T, ::Edge>::value && (N == 4)`; none outside a
+  // function template, or where an argument cannot be named there.
+  std::optional<std::string> instanceCondition() const;
+  // A field access already hooked from another instantiation of its template: recorded as its
+  // own site where it reaches another struct or field, else merged. False when not hooked yet.
+  bool existingInstanceAccess(const FileRange& range, const SiteInfo& site, const std::string& condition);
   SiteInfo newSite(const clang::RecordDecl* record, const Touched& touched, AccessKind access,
                    clang::SourceLocation loc);
   void addFieldSite(const clang::Expr* access, const clang::RecordDecl* record, const Touched& touched);

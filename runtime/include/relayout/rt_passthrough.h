@@ -2,6 +2,8 @@
 // it did (e.g. a host-only .cpp built beside an instrumented program): such a unit counts nothing.
 #pragma once
 
+#include "relayout/rt_same.h"
+
 #if defined(__CUDACC__)
 #define RELAYOUT_PASSTHROUGH_HD_ __host__ __device__ __forceinline__
 #else
