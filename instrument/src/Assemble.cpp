@@ -234,7 +234,14 @@ class Assembler {
             if (known.sites[i].access != access.sites[i].access) known.sites[i].access = AccessKind::ReadWrite;
         }
         file.loops.insert(found.loops.begin(), found.loops.end());
-        file.kernels.insert(found.kernels.begin(), found.kernels.end());
+        for (auto& [offset, kernel] : found.kernels) {
+          auto [known, added] = file.kernels.try_emplace(offset, kernel);
+          if (added) continue;
+          for (const std::string& c : kernel.instances)
+            if (std::find(known->second.instances.begin(), known->second.instances.end(), c) ==
+                known->second.instances.end())
+              known->second.instances.push_back(c);
+        }
       }
       // Units may define different structs of one name; one definition (a header's) must lay out
       // the same in every unit.
@@ -400,8 +407,15 @@ class Assembler {
       if (raw.addBraces) wraps.push_back({raw.begin, raw.end, " { " + counter, " }"});
       else wraps.push_back({raw.begin, raw.end, " " + counter, ""});
     }
-    for (auto& [offset, raw] : file.kernels)
-      wraps.push_back({raw.at, raw.at, fmt::format(" __rl_enter({});", id("KERNEL", file.kernelLocal.at(offset))), ""});
+    for (auto& [offset, raw] : file.kernels) {
+      // Which instantiation runs: its index among the kernel's, the last for any other.
+      std::string instance;
+      for (size_t i = 0; i + 1 < raw.instances.size(); ++i)
+        instance += fmt::format("({}) ? {}u : ", raw.instances[i], i);
+      if (!instance.empty()) instance = fmt::format(", {}{}u", instance, raw.instances.size() - 1);
+      wraps.push_back(
+          {raw.at, raw.at, fmt::format(" __rl_enter({}{});", id("KERNEL", file.kernelLocal.at(offset)), instance), ""});
+    }
     return applyWraps(file.text, wraps);
   }
 

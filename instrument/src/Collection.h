@@ -48,6 +48,9 @@ struct RawLoop {
 struct RawKernel {
   std::string name;
   unsigned at = 0;  // just after the body's `{`
+  // A kernel template's instantiations, by their conditions on the template's arguments (as for
+  // RawAccess::instances): the hook passes the runtime the index of the one that runs.
+  std::vector<std::string> instances;
 };
 
 // Two sites of one hooked expression that count the same thing: struct, field and bytes.

@@ -104,7 +104,10 @@ bool SiteCollector::TraverseDecl(clang::Decl* decl) {
     functions_.push_back(std::move(info));
     writtenFunctions_.push_back(written);
   }
-  if (fn->isTemplateInstantiation()) functions_[entry->second].instantiations.push_back(displayName(fn));
+  if (fn->isTemplateInstantiation()) {
+    functions_[entry->second].instantiations.push_back(displayName(fn));
+    if (functions_[entry->second].isKernel) addKernelInstance(written, fn);
+  }
   const clang::FunctionDecl* outer = function_;
   const bool outerConstexpr = inConstexpr_;
   function_ = fn->getCanonicalDecl();
@@ -129,6 +132,17 @@ void SiteCollector::addKernelEntry(const clang::FunctionDecl* kernel, const std:
   FileFindings& file = files_[brace->file];
   file.path = brace->file;
   file.kernels[brace->offset + 1] = RawKernel{name, brace->offset + 1};
+}
+
+void SiteCollector::addKernelInstance(const clang::FunctionDecl* written, const clang::FunctionDecl* instance) {
+  const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(written->getBody());
+  std::optional<FilePlace> brace = body ? projectPlace(body->getLBracLoc()) : std::nullopt;
+  std::optional<std::string> condition = instanceCondition(instance);
+  if (!brace || !condition) return;
+  auto file = files_.find(brace->file);
+  if (file == files_.end() || !file->second.kernels.count(brace->offset + 1)) return;
+  std::vector<std::string>& instances = file->second.kernels.at(brace->offset + 1).instances;
+  if (std::find(instances.begin(), instances.end(), *condition) == instances.end()) instances.push_back(*condition);
 }
 
 template <class Traverse>
@@ -269,14 +283,13 @@ SiteInfo SiteCollector::newSite(const clang::RecordDecl* record, const Touched& 
   return site;
 }
 
-std::optional<std::string> SiteCollector::instanceCondition() const {
-  if (!function_ || function_->getTemplatedKind() != clang::FunctionDecl::TK_FunctionTemplateSpecialization)
-    return std::nullopt;
-  const clang::FunctionTemplateDecl* primary = function_->getPrimaryTemplate();
-  const clang::TemplateArgumentList* args = function_->getTemplateSpecializationArgs();
-  const clang::FunctionDecl* pattern = function_->getTemplateInstantiationPattern();
-  if (!primary || !args || !pattern || function_->getDeclContext()->isDependentContext() ||
-      llvm::isa<clang::ClassTemplateSpecializationDecl>(function_->getDeclContext()))
+std::optional<std::string> SiteCollector::instanceCondition(const clang::FunctionDecl* fn) const {
+  if (!fn || fn->getTemplatedKind() != clang::FunctionDecl::TK_FunctionTemplateSpecialization) return std::nullopt;
+  const clang::FunctionTemplateDecl* primary = fn->getPrimaryTemplate();
+  const clang::TemplateArgumentList* args = fn->getTemplateSpecializationArgs();
+  const clang::FunctionDecl* pattern = fn->getTemplateInstantiationPattern();
+  if (!primary || !args || !pattern || fn->getDeclContext()->isDependentContext() ||
+      llvm::isa<clang::ClassTemplateSpecializationDecl>(fn->getDeclContext()))
     return std::nullopt;
   const clang::TemplateParameterList* params = primary->getTemplateParameters();
   if (params->size() != args->size()) return std::nullopt;
@@ -335,7 +348,7 @@ void SiteCollector::addFieldSite(const clang::Expr* access, const clang::RecordD
   if (!range) return;
   clang::SourceLocation loc = range->at;
   AccessKind kind = accessKindOf(access);
-  std::optional<std::string> condition = instanceCondition();
+  std::optional<std::string> condition = instanceCondition(function_);
   if (condition) {
     SiteInfo site = newSite(record, touched, kind, loc);
     auto file = files_.find(range->file);

@@ -86,7 +86,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   // The condition on the template arguments of the instantiation being walked, as code the
   // template's own text can hold: `__rl_same<T, ::Edge>::value && (N == 4)`; none outside a
   // function template, or where an argument cannot be named there.
-  std::optional<std::string> instanceCondition() const;
+  std::optional<std::string> instanceCondition(const clang::FunctionDecl* fn) const;
   // A field access already hooked from another instantiation of its template: recorded as its
   // own site where it reaches another struct or field, else merged. False when not hooked yet.
   bool existingInstanceAccess(const FileRange& range, const SiteInfo& site, const std::string& condition);
@@ -95,6 +95,9 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   void addFieldSite(const clang::Expr* access, const clang::RecordDecl* record, const Touched& touched);
   void addWholeSites(const clang::Expr* element, const clang::RecordDecl* record, AccessKind access);
   void addKernelEntry(const clang::FunctionDecl* kernel, const std::string& name);
+  // An instantiation of a kernel template: its condition joins the kernel's entry, whose hook then
+  // tells the runtime which instantiation runs (launch sampling admits each one's first launches).
+  void addKernelInstance(const clang::FunctionDecl* written, const clang::FunctionDecl* instance);
   void reportUnusedStructParameters();
 
   clang::ASTContext& context_;

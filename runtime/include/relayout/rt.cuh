@@ -70,6 +70,9 @@
 #define RELAYOUT_TRACE_ROWS_ ((RELAYOUT_TRACE_CAPACITY) > 0 ? (RELAYOUT_TRACE_CAPACITY) : 1)
 #define RELAYOUT_TRACE_SLOTS_ ((RELAYOUT_TRACE_LAUNCHES) > 0 ? (RELAYOUT_TRACE_LAUNCHES) : 1)
 #define RELAYOUT_LAUNCH_SLOTS_ ((RELAYOUT_SAMPLE_LAUNCHES) > 0 ? (RELAYOUT_SAMPLE_LAUNCHES) : 1)
+// Launches are admitted per instantiation of a kernel template (the first launches of each), up to
+// this many instantiations per kernel; further ones share the last row.
+#define RELAYOUT_INSTANCE_ROWS_ 8
 
 // Static: each translation unit has its own counters, registered under its own source hash.
 static __device__ unsigned long long __rl_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_SITE_ROWS_ *
@@ -83,7 +86,8 @@ static __shared__ unsigned __rl_kernel_id;
 static __device__ unsigned long long __rl_kernel_blocks[RELAYOUT_KERNEL_ROWS_ * 2];
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
 // Per kernel row, the grid ids (+1, 0 = free) of the first launches admitted to classification.
-static __device__ unsigned long long __rl_launch_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_LAUNCH_SLOTS_];
+static __device__ unsigned long long
+    __rl_launch_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_INSTANCE_ROWS_ * RELAYOUT_LAUNCH_SLOTS_];
 // Whether this block classifies: decided once per block by __rl_enter.
 static __shared__ unsigned __rl_block_on;
 #endif
@@ -333,12 +337,16 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id) {
 
 #ifdef __CUDA_ARCH__
 // The first thread of a block counts it, decides whether it classifies, and returns that.
-static __device__ __noinline__ bool __rl_enter_block(unsigned kernel) {
+static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned instance) {
   bool on = __rl_sampled_block();
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
+  const unsigned row = kernel * RELAYOUT_INSTANCE_ROWS_ +
+                       (instance < RELAYOUT_INSTANCE_ROWS_ ? instance : RELAYOUT_INSTANCE_ROWS_ - 1);
   if (on)
-    on = __rl_admitted_slot(&__rl_launch_grids[kernel * RELAYOUT_LAUNCH_SLOTS_], RELAYOUT_SAMPLE_LAUNCHES,
+    on = __rl_admitted_slot(&__rl_launch_grids[row * RELAYOUT_LAUNCH_SLOTS_], RELAYOUT_SAMPLE_LAUNCHES,
                             __rl_grid_id()) >= 0;
+#else
+  (void)instance;
 #endif
   atomicAdd(&__rl_kernel_blocks[kernel * 2], 1ull);
   if (on) atomicAdd(&__rl_kernel_blocks[kernel * 2 + 1], 1ull);
@@ -346,10 +354,11 @@ static __device__ __noinline__ bool __rl_enter_block(unsigned kernel) {
 }
 #endif
 
-// Put first in the body of every kernel of the unit by the instrumenter, with the kernel's id.
+// Put first in the body of every kernel of the unit by the instrumenter, with the kernel's id (and, for
+// a kernel template's instantiations, the index of the one that runs, for launch sampling).
 // Every thread stores the same id, so no barrier is needed for it; deciding whether the block
 // classifies its launch takes one atomic, and a barrier to share the answer.
-static __device__ __forceinline__ void __rl_enter(unsigned kernel) {
+static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned instance = 0) {
 #ifdef __CUDA_ARCH__
   __rl_kernel_id = kernel;
   const unsigned threadInBlock = __rl_thread_index();
@@ -364,13 +373,14 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel) {
   __syncwarp(__activemask());  // every lane of the warp is here: a kernel body starts converged
 #endif
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
-  if (first) __rl_block_on = __rl_enter_block(kernel);
+  if (first) __rl_block_on = __rl_enter_block(kernel, instance);
   __syncthreads();
 #else
-  if (first) __rl_enter_block(kernel);
+  if (first) __rl_enter_block(kernel, instance);
 #endif
 #else
   (void)kernel;
+  (void)instance;
 #endif
 }
 

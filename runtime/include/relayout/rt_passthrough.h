@@ -19,4 +19,4 @@ RELAYOUT_PASSTHROUGH_HD_ T* __rl_struct(T* p, unsigned, Offsets...) {
   return p;
 }
 RELAYOUT_PASSTHROUGH_HD_ void __rl_loop(unsigned) {}
-RELAYOUT_PASSTHROUGH_HD_ void __rl_enter(unsigned) {}
+RELAYOUT_PASSTHROUGH_HD_ void __rl_enter(unsigned, unsigned = 0) {}
