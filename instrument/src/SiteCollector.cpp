@@ -349,12 +349,7 @@ void SiteCollector::addFieldSite(const clang::Expr* access, const clang::RecordD
   clang::SourceLocation loc = range->at;
   AccessKind kind = accessKindOf(access);
   std::optional<std::string> condition = instanceCondition(function_);
-  if (condition) {
-    SiteInfo site = newSite(record, touched, kind, loc);
-    auto file = files_.find(range->file);
-    bool hooked = file != files_.end() && file->second.accesses.count({range->begin, range->end});
-    if (hooked && existingInstanceAccess(*range, site, *condition)) return;
-  }
+  if (condition && existingInstanceAccess(*range, newSite(record, touched, kind, loc), *condition)) return;
   if (existingAccess(*range, recordName(record), kind, loc)) return;
   RawAccess raw;
   raw.begin = range->begin;

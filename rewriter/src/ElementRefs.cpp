@@ -101,8 +101,8 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
       const auto* copy = up.empty() ? nullptr : up[0].get<clang::VarDecl>();
       if (copy && copy->getType()->getContainedAutoType())
         return std::pair{"'auto' copies " + name +
-                             "; relayout would make that copy a reference too: write the "
-                             "struct's name instead of 'auto'",
+                             "; relayout would make that copy a reference too: write the struct's name instead of "
+                             "'auto'",
                          copy->getSourceRange()};
       continue;  // a copy: the proxy converts to the struct
     }
@@ -133,8 +133,8 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
     if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(parent);
         unary && unary->getOpcode() == clang::UO_AddrOf)
       return std::pair{"the address of " + name +
-                           ", a reference to an element, is taken; an element has no single "
-                           "address in the new layout",
+                           ", a reference to an element, is taken; an element has no single address in the new "
+                           "layout",
                        unary->getSourceRange()};
     if (llvm::isa<clang::ReturnStmt>(parent))
       return std::pair{name + ", a reference to an element, is returned", parent->getSourceRange()};
@@ -165,8 +165,7 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
     return refuse(name + ", which takes an element by reference, is not defined in the sources");
   if (llvm::isa<clang::CXXMethodDecl>(definition))
     return refuse("the member function " + name +
-                  " takes an element by reference; relayout writes overloads "
-                  "for free functions only");
+                  " takes an element by reference; relayout writes overloads for free functions only");
   if (definition->getTemplatedKind() !=
       (tmpl ? clang::FunctionDecl::TK_FunctionTemplate : clang::FunctionDecl::TK_NonTemplate))
     return refuse(name + " takes an element by reference and is a member template or one of its instances");
@@ -214,9 +213,7 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
     auto typeBegin = tsi ? edits_.written(tsi->getTypeLoc().getBeginLoc()) : std::nullopt;
     auto typeEnd = tsi ? edits_.written(tsi->getTypeLoc().getEndLoc()) : std::nullopt;
     if (!typeBegin || !typeEnd)
-      return refuse(name + "'s parameter '" + param->getNameAsString() +
-                    "' has its type "
-                    "from a macro");
+      return refuse(name + "'s parameter '" + param->getNameAsString() + "' has its type from a macro");
     unsigned a = sm_.getFileOffset(*typeBegin), b = sm_.getFileOffset(*typeEnd) + edits_.tokenLength(*typeEnd);
     local.push_back(Edit{file, a - from, b - a, 0, proxy});
   }

@@ -219,8 +219,7 @@ bool UseCollector::VisitBinaryOperator(clang::BinaryOperator* binary) {
            true;
   if (!rewriteEntityExpr(rhs, out))
     return refuse(info, binary->getExprLoc(),
-                  "this assignment is not written out in the file (it comes from a macro "
-                  "body)",
+                  "this assignment is not written out in the file (it comes from a macro body)",
                   binary->getSourceRange()),
            true;
   facts_.links.emplace_back(info.key, rhs.info->key);
@@ -239,8 +238,7 @@ bool UseCollector::VisitCXXConstructorDecl(clang::CXXConstructorDecl* ctor) {
     if (llvm::isa<clang::ImplicitValueInitExpr>(value)) continue;
     refuse(*info, init->getSourceLocation(),
            "'" + field->getNameAsString() +
-               "' is initialized in a constructor's "
-               "member initializer list (not handled yet)",
+               "' is initialized in a constructor's member initializer list (not handled yet)",
            init->getSourceRange());
   }
   return true;
@@ -270,8 +268,7 @@ bool UseCollector::VisitInitListExpr(clang::InitListExpr* list) {
     } else if (stored != Stored::kDone) {
       refuse(*info, init->getBeginLoc(),
              "the initializer of member '" + field->getNameAsString() +
-                 "' is not written "
-                 "out in the file (it comes from a macro body)",
+                 "' is not written out in the file (it comes from a macro body)",
              init->getSourceRange());
     } else {
       addEdits(*info, out);
@@ -410,9 +407,7 @@ void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::Func
                arg->getSourceRange());
       else if (!rewriteEntityExpr(argEntity, out))
         refuse(*paramInfo, arg->getBeginLoc(),
-               "this argument is not written out in the file (it comes from a macro "
-               "body)",
-               arg->getSourceRange());
+               "this argument is not written out in the file (it comes from a macro body)", arg->getSourceRange());
       facts_.links.emplace_back(argEntity.info->key, paramInfo->key);
       addEdits(*paramInfo, out, argEntity.offset ? unsigned(kOffset) : 0u);
       noteArrayCall(call, callee, *paramInfo);
@@ -484,12 +479,12 @@ void UseCollector::noteArrayCall(const clang::CallExpr* call, const clang::Funct
   auto place = overloadPlace(callee, param);
   if (auto* function = std::get_if<DualUseFunction>(&place)) noted.callee = *function;
   else
-    noted.refusal = diags_.warning(call->getBeginLoc(),
-                                   refusalPrefix(param.planned->plan->name) + "'" + callee->getNameAsString() +
-                                       "' is called here from a function that stays for callers with other pointers, "
-                                       "and " +
-                                       std::get<std::string>(place),
-                                   call->getSourceRange());
+    noted.refusal =
+        diags_.warning(call->getBeginLoc(),
+                       refusalPrefix(param.planned->plan->name) + "'" + callee->getNameAsString() +
+                           "' is called here from a function that stays for callers with other pointers, and " +
+                           std::get<std::string>(place),
+                       call->getSourceRange());
   facts_.arrayCalls.push_back(std::move(noted));
 }
 
