@@ -2,6 +2,8 @@
 // forced layouts, and the per-kernel attribution of helper sites in the field access tree.
 #include "relayout/analysis/Analyze.h"
 
+#include "TempDirs.h"
+
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>
 
@@ -40,8 +42,8 @@ SiteMap particleMap(const std::string& function = "k", std::vector<std::string> 
 void addGroup(std::vector<TraceRecord>& out, unsigned site, const std::vector<uint64_t>& elements, uint32_t warp,
               uint32_t launch = 0) {
   for (size_t k = 0; k < elements.size(); ++k)
-    out.push_back({kBase + elements[k] * 32 + 4 * site, elements[k], launch, warp, site, 0, uint8_t(site),
-                   uint8_t(k), uint8_t(elements.size())});
+    out.push_back({kBase + elements[k] * 32 + 4 * site, elements[k], launch, warp, site, 0, uint8_t(site), uint8_t(k),
+                   uint8_t(elements.size())});
 }
 
 std::vector<uint64_t> stride1(uint64_t first) {
@@ -66,9 +68,7 @@ struct Fixture {
 Fixture withTrace(const std::vector<TraceRecord>& records, uint64_t lanesPerSite,
                   std::vector<std::string> launches = {"k(Particle*)"}) {
   Fixture f;
-  llvm::SmallString<128> dir;
-  llvm::sys::fs::createUniqueDirectory("relayout-model", dir);
-  f.dir = dir.str().str();
+  f.dir = test::makeTempDir("relayout-model");
   f.profilePath = f.dir + "/p.json";
   EXPECT_FALSE(static_cast<bool>(writeTrace(f.dir + "/p.trace", makeTraceHeader(), records)));
   f.profile.device = "test";
@@ -195,9 +195,9 @@ TEST(AnalyzeModel, ForcedLayoutsOverrideTheDecision) {
   std::vector<TraceRecord> records;
   for (uint32_t w = 0; w < 4; ++w) addGroup(records, 0, stride1(32 * w), w), addGroup(records, 1, stride1(32 * w), w);
   Fixture f = withTrace(records, 256);
-  for (auto [layout, expected, clusters] : {std::tuple{Layout::AoS, Layout::AoS, 0u},
-                                            std::tuple{Layout::SoA, Layout::SoA, 8u},
-                                            std::tuple{Layout::Clustered, Layout::Clustered, 2u}}) {
+  for (auto [layout, expected, clusters] :
+       {std::tuple{Layout::AoS, Layout::AoS, 0u}, std::tuple{Layout::SoA, Layout::SoA, 8u},
+        std::tuple{Layout::Clustered, Layout::Clustered, 2u}}) {
     AnalyzeOptions options;
     options.forced = layout;
     auto analysis = analyze({{"m.sites.json", particleMap()}}, f.profile, f.profilePath, options);

@@ -2,6 +2,8 @@
 // every kind of damage refused with the file and the byte offset, never a crash.
 #include "relayout/core/Trace.h"
 
+#include "TempDirs.h"
+
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>
 
@@ -12,16 +14,11 @@
 namespace relayout {
 namespace {
 
-std::string tempPath(const std::string& name) {
-  llvm::SmallString<128> dir;
-  llvm::sys::fs::createUniqueDirectory("relayout-trace-test", dir);
-  return (dir + "/" + name).str();
-}
+std::string tempPath(const std::string& name) { return test::makeTempDir("relayout-trace-test") + "/" + name; }
 
 std::vector<TraceRecord> twoGroups() {
   std::vector<TraceRecord> records;
-  for (uint8_t lane = 0; lane < 4; ++lane)
-    records.push_back({0x10000u + 32u * lane, lane, 0, 7, 1, 0, 0, lane, 4});
+  for (uint8_t lane = 0; lane < 4; ++lane) records.push_back({0x10000u + 32u * lane, lane, 0, 7, 1, 0, 0, lane, 4});
   records.push_back({0x20000, 9, 1, 3, 0, 1, 2, 5, 1});
   return records;
 }
@@ -65,8 +62,16 @@ TEST(Trace, HeaderBytesAreTheDocumentedOnes) {
   ASSERT_FALSE(static_cast<bool>(writeTrace(path, makeTraceHeader(4, 2, 1024, 3), twoGroups())));
   std::string b = bytesOf(path);
   EXPECT_EQ(b.substr(0, 8), std::string("RLTRACE\0", 8));
-  auto u32 = [&](size_t at) { uint32_t v; std::memcpy(&v, b.data() + at, 4); return v; };
-  auto u64 = [&](size_t at) { uint64_t v; std::memcpy(&v, b.data() + at, 8); return v; };
+  auto u32 = [&](size_t at) {
+    uint32_t v;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+  };
+  auto u64 = [&](size_t at) {
+    uint64_t v;
+    std::memcpy(&v, b.data() + at, 8);
+    return v;
+  };
   EXPECT_EQ(u32(8), 1u);
   EXPECT_EQ(u32(12), 32u);
   EXPECT_EQ(u64(16), 5u);
@@ -74,7 +79,7 @@ TEST(Trace, HeaderBytesAreTheDocumentedOnes) {
   EXPECT_EQ(u32(32), 4u);
   EXPECT_EQ(u32(36), 2u);
   EXPECT_EQ(u64(40), 1024u);
-  EXPECT_EQ(u64(64 + 32 * 4 + 8), 9u);  // record 4's element
+  EXPECT_EQ(u64(64 + 32 * 4 + 8), 9u);                       // record 4's element
   EXPECT_EQ(static_cast<uint8_t>(b[64 + 32 * 4 + 30]), 5u);  // its lane
 }
 
@@ -161,7 +166,8 @@ TEST(Trace, OutOfRangeFieldsAreRefusedWithTheRecordOffset) {
   auto records = twoGroups();
   records[4].unit = 2;
   EXPECT_NE(recordsError(records).find("at byte 192: record 4: unit 2 out of range (the profile has 2 units)"),
-            std::string::npos) << recordsError(records);
+            std::string::npos)
+      << recordsError(records);
   records = twoGroups();
   records[4].site = 1;
   EXPECT_NE(recordsError(records).find("at byte 192: record 4: site 1 out of range (unit 1 has 1 sites)"),
@@ -184,7 +190,8 @@ TEST(Trace, BrokenGroupsAreRefused) {
   auto records = twoGroups();
   records[2].warp = 8;  // a stranger inside the group of 4
   EXPECT_NE(recordsError(records).find("at byte 128: record 2: does not belong to the group of 4 records"),
-            std::string::npos) << recordsError(records);
+            std::string::npos)
+      << recordsError(records);
   records = twoGroups();
   records[3].lane = 1;
   EXPECT_NE(recordsError(records).find("record 3: lane 1 does not increase"), std::string::npos);
