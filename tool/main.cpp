@@ -1,5 +1,6 @@
 // relayout: profile-guided data-layout optimization for CUDA C++ (see README.md).
 #include "Commands.h"
+#include "NvccWrapper.h"
 
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/InitLLVM.h>
@@ -22,7 +23,9 @@ int reportError(const llvm::Twine& message) {
   return 1;
 }
 
-void reportWarning(const llvm::Twine& message) { llvm::WithColor::warning(llvm::errs(), "relayout") << message << "\n"; }
+void reportWarning(const llvm::Twine& message) {
+  llvm::WithColor::warning(llvm::errs(), "relayout") << message << "\n";
+}
 void reportNote(const llvm::Twine& message) { llvm::WithColor::note(llvm::errs(), "relayout") << message << "\n"; }
 
 }  // namespace relayout
@@ -37,16 +40,24 @@ static const char kOverview[] =
     "  relayout rewrite --plan PLAN.json FILE.cu... [-o DIR|--diff|--in-place] [-- NVCC-FLAGS]\n"
     "  relayout rewrite --sites S.json --layout soa FILE.cu...              force a layout, for experiments\n"
     "  relayout optimize FILE.cu... [-o DIR] [--run 'ARGS'] [--build-only] [-p BUILD | -- NVCC-FLAGS]\n"
-    "                                                                       all of the above in one go\n\n"
+    "                                                                       all of the above in one go\n"
+    "  relayout nvcc NVCC-ARGS...                                           nvcc itself, for builds (also as a\n"
+    "                                                                       link named relayout-nvcc, and\n"
+    "                                                                       `relayout nvcc-launcher NVCC ARGS...`)\n\n"
     "Compiler flags follow `--` and are nvcc's (translated for Clang), or come from\n"
     "BUILD/compile_commands.json with -p. `relayout SUBCOMMAND --help` explains each one.\n";
 
 int main(int argc, char** argv) {
+  // As nvcc, every argument is the compiler's: none goes through relayout's option parser.
+  if (relayout::isNvccWrapperCall(argc, argv)) return relayout::runNvccWrapper(argc, argv);
   llvm::InitLLVM init(argc, argv);
   // Everything after the first `--` belongs to the compiler or to the profiled program.
   int split = argc;
   for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--") == 0) { split = i; break; }
+    if (std::strcmp(argv[i], "--") == 0) {
+      split = i;
+      break;
+    }
   std::vector<std::string> trailing(argv + std::min(split + 1, argc), argv + argc);
 
   // The top level has no options of its own: LLVM's libraries register hundreds (AMDGPU, Polly,
@@ -56,10 +67,9 @@ int main(int argc, char** argv) {
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "relayout " RELAYOUT_VERSION "\n"; });
   if (!llvm::cl::ParseCommandLineOptions(split, argv, kOverview, &llvm::errs())) return 2;
 
-  for (relayout::Subcommand* sub : {&relayout::instrumentSubcommand, &relayout::profileSubcommand,
-                                    &relayout::mergeSubcommand,
-                                    &relayout::analyzeSubcommand, &relayout::rewriteSubcommand,
-                                    &relayout::optimizeSubcommand})
+  for (relayout::Subcommand* sub :
+       {&relayout::instrumentSubcommand, &relayout::profileSubcommand, &relayout::mergeSubcommand,
+        &relayout::analyzeSubcommand, &relayout::rewriteSubcommand, &relayout::optimizeSubcommand})
     if (sub->command) return sub->run(trailing);
   llvm::errs() << kOverview;
   return 2;

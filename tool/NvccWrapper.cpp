@@ -1,0 +1,102 @@
+#include "NvccWrapper.h"
+
+#include "Commands.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Program.h>
+
+#include <unistd.h>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace relayout {
+
+namespace {
+
+constexpr llvm::StringLiteral kLinkName = "relayout-nvcc";
+
+std::string realPathOf(const std::string& path) {
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(path, real)) return path;
+  return real.str().str();
+}
+
+// Profile-guided modes, asked for by an option (removed from nvcc's arguments) or the environment.
+struct Mode {
+  std::string name;      // "generate" or "use"; empty: plain nvcc
+  std::string argument;  // the folder or the plan
+  std::string from;      // how it was asked for, for messages
+};
+
+Mode modeOf(std::vector<char*>& args) {
+  Mode mode;
+  for (const char* variable : {"RELAYOUT_GENERATE", "RELAYOUT_USE"})
+    if (const char* value = std::getenv(variable); value && *value) {
+      mode = {llvm::StringRef(variable).drop_front(9).lower(), value, variable};
+      break;
+    }
+  for (auto it = args.begin(); it != args.end();) {
+    llvm::StringRef arg(*it);
+    bool ours = false;
+    for (llvm::StringRef name : {"generate", "use"})
+      if (arg.consume_front(("--relayout-" + name + "=").str())) {
+        mode = {name.str(), arg.str(), "--relayout-" + name.str()};
+        ours = true;
+      }
+    it = ours ? args.erase(it) : it + 1;
+  }
+  return mode;
+}
+
+}  // namespace
+
+bool isNvccWrapperCall(int argc, char** argv) {
+  if (argc >= 1 && llvm::sys::path::filename(argv[0]) == kLinkName) return true;
+  return argc >= 2 && (std::strcmp(argv[1], "nvcc") == 0 || std::strcmp(argv[1], "nvcc-launcher") == 0);
+}
+
+std::string findRealNvcc(const std::string& self, const std::string& fallback) {
+  if (const char* chosen = std::getenv("RELAYOUT_NVCC"); chosen && *chosen) return chosen;
+  const std::string me = realPathOf(self);
+  llvm::SmallVector<llvm::StringRef> dirs;
+  if (const char* path = std::getenv("PATH")) llvm::StringRef(path).split(dirs, ':', -1, false);
+  for (llvm::StringRef dir : dirs) {
+    llvm::SmallString<256> candidate(dir);
+    llvm::sys::path::append(candidate, "nvcc");
+    if (llvm::sys::fs::can_execute(candidate) && realPathOf(candidate.str().str()) != me) return candidate.str().str();
+  }
+  return fallback;
+}
+
+int runNvccWrapper(int argc, char** argv) {
+  std::vector<char*> args(argv, argv + argc);
+  std::string self = llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void*>(&runNvccWrapper));
+  std::string nvcc;
+  if (llvm::sys::path::filename(argv[0]) == kLinkName) {
+    args.erase(args.begin());
+    nvcc = findRealNvcc(self, RELAYOUT_NVCC);
+  } else if (std::strcmp(argv[1], "nvcc") == 0) {
+    args.erase(args.begin(), args.begin() + 2);
+    nvcc = findRealNvcc(self, RELAYOUT_NVCC);
+  } else {  // nvcc-launcher NVCC ARGS...
+    if (argc < 3) return reportError("nvcc-launcher: expected the compiler to run, then its arguments");
+    nvcc = argv[2];
+    args.erase(args.begin(), args.begin() + 3);
+  }
+  Mode mode = modeOf(args);
+  if (!mode.name.empty())
+    return reportError("nvcc: the " + mode.name + " mode (" + mode.from + ") is not available in this version of " +
+                       "relayout; without it, relayout nvcc builds as plain nvcc does");
+  std::vector<char*> command{nvcc.data()};
+  command.insert(command.end(), args.begin(), args.end());
+  command.push_back(nullptr);
+  execv(nvcc.c_str(), command.data());
+  return reportError("nvcc: cannot run '" + nvcc + "': " + std::strerror(errno) +
+                     " (set RELAYOUT_NVCC to the nvcc to use)");
+}
+
+}  // namespace relayout
