@@ -86,23 +86,8 @@ std::string identifierOf(llvm::StringRef text) {
 // site joins the one that counts the same thing, with its conditions, or is added. False when
 // either access is not such an access.
 bool mergeInstances(RawAccess& known, const RawAccess& other) {
-  if (known.whole || other.whole || known.instances.empty() || other.instances.size() != other.sites.size() ||
-      known.instances.size() != known.sites.size())
-    return false;
-  for (size_t i = 0; i < other.sites.size(); ++i) {
-    auto same = std::find_if(known.sites.begin(), known.sites.end(),
-                             [&](const SiteInfo& s) { return sameSite(s, other.sites[i]); });
-    if (same == known.sites.end()) {
-      known.sites.push_back(other.sites[i]);
-      known.instances.push_back(other.instances[i]);
-      continue;
-    }
-    size_t k = size_t(same - known.sites.begin());
-    if (same->access != other.sites[i].access) same->access = AccessKind::ReadWrite;
-    for (const std::string& c : other.instances[i])
-      if (std::find(known.instances[k].begin(), known.instances[k].end(), c) == known.instances[k].end())
-        known.instances[k].push_back(c);
-  }
+  if (!hasInstances(known) || !hasInstances(other)) return false;
+  for (size_t i = 0; i < other.sites.size(); ++i) addInstanceSite(known, other.sites[i], other.instances[i]);
   return true;
 }
 
@@ -234,14 +219,8 @@ class Assembler {
             if (known.sites[i].access != access.sites[i].access) known.sites[i].access = AccessKind::ReadWrite;
         }
         file.loops.insert(found.loops.begin(), found.loops.end());
-        for (auto& [offset, kernel] : found.kernels) {
-          auto [known, added] = file.kernels.try_emplace(offset, kernel);
-          if (added) continue;
-          for (const std::string& c : kernel.instances)
-            if (std::find(known->second.instances.begin(), known->second.instances.end(), c) ==
-                known->second.instances.end())
-              known->second.instances.push_back(c);
-        }
+        for (auto& [offset, kernel] : found.kernels)  // a kernel template's instantiations, from every unit
+          addConditions(file.kernels.try_emplace(offset, kernel).first->second.instances, kernel.instances);
       }
       // Units may define different structs of one name; one definition (a header's) must lay out
       // the same in every unit.

@@ -6,6 +6,7 @@
 
 #include "relayout/core/SiteMap.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -57,6 +58,30 @@ struct RawKernel {
 inline bool sameSite(const SiteInfo& a, const SiteInfo& b) {
   return a.structName == b.structName && a.field == b.field && a.member == b.member && a.offset == b.offset &&
          a.size == b.size;
+}
+
+// Adds each condition to `list` once, in order.
+inline void addConditions(std::vector<std::string>& list, const std::vector<std::string>& conditions) {
+  for (const std::string& c : conditions)
+    if (std::find(list.begin(), list.end(), c) == list.end()) list.push_back(c);
+}
+
+// Whether `raw` is a template's field access, with the instantiations of each of its sites.
+inline bool hasInstances(const RawAccess& raw) {
+  return !raw.whole && !raw.sites.empty() && raw.instances.size() == raw.sites.size();
+}
+
+// Records that the instantiations of `conditions` reach `site` through such an access: they join
+// a site that counts the same thing, else the site is added.
+inline void addInstanceSite(RawAccess& raw, const SiteInfo& site, const std::vector<std::string>& conditions) {
+  for (size_t i = 0; i < raw.sites.size(); ++i) {
+    if (!sameSite(raw.sites[i], site)) continue;
+    if (raw.sites[i].access != site.access) raw.sites[i].access = AccessKind::ReadWrite;
+    addConditions(raw.instances[i], conditions);
+    return;
+  }
+  raw.sites.push_back(site);
+  raw.instances.push_back(conditions);
 }
 
 // Accesses in source order; of two that start together the outer first (`(*q).x` before `*q`).

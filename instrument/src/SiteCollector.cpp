@@ -141,8 +141,7 @@ void SiteCollector::addKernelInstance(const clang::FunctionDecl* written, const 
   if (!brace || !condition) return;
   auto file = files_.find(brace->file);
   if (file == files_.end() || !file->second.kernels.count(brace->offset + 1)) return;
-  std::vector<std::string>& instances = file->second.kernels.at(brace->offset + 1).instances;
-  if (std::find(instances.begin(), instances.end(), *condition) == instances.end()) instances.push_back(*condition);
+  addConditions(file->second.kernels.at(brace->offset + 1).instances, {*condition});
 }
 
 template <class Traverse>
@@ -328,17 +327,8 @@ bool SiteCollector::existingInstanceAccess(const FileRange& range, const SiteInf
   if (file == files_.end()) return false;
   auto it = file->second.accesses.find({range.begin, range.end});
   if (it == file->second.accesses.end()) return false;
-  RawAccess& raw = it->second;
-  if (raw.whole || raw.instances.size() != raw.sites.size()) return false;  // hooked as something else
-  for (size_t i = 0; i < raw.sites.size(); ++i) {
-    if (!sameSite(raw.sites[i], site)) continue;
-    if (raw.sites[i].access != site.access) raw.sites[i].access = AccessKind::ReadWrite;
-    if (std::find(raw.instances[i].begin(), raw.instances[i].end(), condition) == raw.instances[i].end())
-      raw.instances[i].push_back(condition);
-    return true;
-  }
-  raw.sites.push_back(site);
-  raw.instances.push_back({condition});
+  if (!hasInstances(it->second)) return false;  // hooked as something else
+  addInstanceSite(it->second, site, {condition});
   return true;
 }
 
