@@ -65,7 +65,7 @@ std::string folderOf(const std::string& path) {
   return folder.empty() ? "." : folder;
 }
 
-// -I for the instrumented headers first, then each source's own folder: the instrumented copy
+// -I for relayout's copies of headers first, then each source's own folder: the instrumented copy
 // lives elsewhere, and the headers it includes with "..." are beside the original.
 std::vector<std::string> headerSearch(const BuildRequest& request, const std::vector<const UnitToBuild*>& units) {
   std::vector<std::string> args;
@@ -73,7 +73,7 @@ std::vector<std::string> headerSearch(const BuildRequest& request, const std::ve
   auto add = [&](const std::string& folder) {
     if (seen.insert(folder).second) args.insert(args.end(), {"-I", folder});
   };
-  for (const std::string& root : request.instrumentedIncludeRoots) add(root);
+  for (const std::string& root : request.copiedIncludeRoots) add(root);
   for (const UnitToBuild* unit : units) add(folderOf(unit->originalSource));
   return args;
 }
@@ -87,16 +87,17 @@ std::vector<NvccCommand> planOneCommand(const BuildRequest& request, const Runti
   const std::vector<std::string> flags = request.units.empty() ? std::vector<std::string>() : request.units[0].flags;
   std::vector<const UnitToBuild*> units;
   for (const UnitToBuild& unit : request.units) units.push_back(&unit);
-  NvccCommand command{{toolchain.nvcc, "-lineinfo"}, request.program, "compiling and linking"};
+  NvccCommand command{{toolchain.nvcc}, request.program, "compiling and linking"};
   std::vector<std::string>& args = command.args;
+  if (request.withRuntime) args.push_back("-lineinfo");
   std::vector<std::string> search = headerSearch(request, units);
   args.insert(args.end(), search.begin(), search.end());
-  args.insert(args.end(), {"-I", toolchain.runtimeIncludeDir});
+  if (request.withRuntime) args.insert(args.end(), {"-I", toolchain.runtimeIncludeDir});
   if (pick(flags, isArchFlag).empty()) args.push_back("-arch=native");
   args.insert(args.end(), flags.begin(), flags.end());
   for (const UnitToBuild& unit : request.units) args.push_back(unit.instrumentedSource);
   args.insert(args.end(), {"-o", request.program});
-  addRuntimeLink(args, toolchain);
+  if (request.withRuntime) addRuntimeLink(args, toolchain);
   return {command};
 }
 
@@ -112,8 +113,10 @@ std::vector<NvccCommand> planSeparateCompiles(const BuildRequest& request, const
     std::vector<std::string> search = headerSearch(request, {&unit});
     args.insert(args.end(), search.begin(), search.end());
     args.insert(args.end(), unit.flags.begin(), unit.flags.end());
-    args.insert(args.end(), {"-I", toolchain.runtimeIncludeDir});
-    if (!contains(unit.flags, {"-lineinfo", "--generate-line-info"})) args.push_back("-lineinfo");
+    if (request.withRuntime) {
+      args.insert(args.end(), {"-I", toolchain.runtimeIncludeDir});
+      if (!contains(unit.flags, {"-lineinfo", "--generate-line-info"})) args.push_back("-lineinfo");
+    }
     std::vector<std::string> arch = pick(unit.flags, isArchFlag);
     if (arch.empty()) {
       arch = {"-arch=native"};
@@ -144,7 +147,7 @@ std::vector<NvccCommand> planSeparateCompiles(const BuildRequest& request, const
   if (relocatable) link.args.push_back("-rdc=true");
   link.args.insert(link.args.end(), objects.begin(), objects.end());
   link.args.insert(link.args.end(), {"-o", request.program});
-  addRuntimeLink(link.args, toolchain);
+  if (request.withRuntime) addRuntimeLink(link.args, toolchain);
   commands.push_back(std::move(link));
   return commands;
 }
@@ -171,17 +174,17 @@ std::vector<NvccCommand> planBuild(const BuildRequest& request, const RuntimeToo
   return request.compileSeparately ? planSeparateCompiles(request, toolchain) : planOneCommand(request, toolchain);
 }
 
-llvm::Error runBuild(const std::vector<NvccCommand>& commands) {
+llvm::Error runBuild(const std::vector<NvccCommand>& commands, const std::string& what) {
   for (const NvccCommand& command : commands) {
     if (std::error_code ec = llvm::sys::fs::create_directories(folderOf(command.output)))
       return llvm::createStringError(ec, folderOf(command.output) + ": cannot create the folder: " + ec.message());
-    llvm::errs() << "relayout: building the instrumented program: " << command.text() << "\n";
+    llvm::errs() << "relayout: building " << what << ": " << command.text() << "\n";
     std::vector<llvm::StringRef> args(command.args.begin(), command.args.end());
     std::string message;
     int rc = llvm::sys::ExecuteAndWait(command.args.front(), args, std::nullopt, {}, 0, 0, &message);
     if (rc != 0)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "nvcc could not build the instrumented program (" + command.what + ")" +
+                                     "nvcc could not build " + what + " (" + command.what + ")" +
                                          (message.empty() ? "" : ": " + message));
   }
   return llvm::Error::success();

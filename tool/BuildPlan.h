@@ -1,4 +1,5 @@
-// Building a program from instrumented sources with nvcc. A plan is only data, the nvcc commands
+// Building a program from instrumented sources with nvcc (or, plain, the user's program from the
+// original or rewritten sources, for optimize --verify). A plan is only data, the nvcc commands
 // in the order they run, so that it can be printed, tested and run, and reused by anything that
 // drives nvcc for relayout (optimize today, a compiler wrapper later).
 #pragma once
@@ -19,7 +20,7 @@ struct NvccCommand {
   std::string text() const;  // the command line, shell-quoted where needed
 };
 
-// What relayout adds to every build: its runtime and CUPTI.
+// What relayout adds to an instrumented build: its runtime and CUPTI (a plain build uses only nvcc).
 struct RuntimeToolchain {
   std::string nvcc;
   std::string runtimeIncludeDir;  // holds relayout/rt.cuh
@@ -29,15 +30,18 @@ struct RuntimeToolchain {
 
 struct UnitToBuild {
   std::string originalSource;      // as given; its folder is searched for the headers it includes
-  std::string instrumentedSource;  // the instrumented copy that is compiled
+  std::string instrumentedSource;  // the copy that is compiled: instrumented, rewritten, or the original
   std::vector<std::string> flags;  // nvcc's flags for this unit: from the compile database, or the same for all
 };
 
 struct BuildRequest {
   std::vector<UnitToBuild> units;
-  // Folders holding instrumented copies of project headers, searched before every original include
-  // folder so that those copies win.
-  std::vector<std::string> instrumentedIncludeRoots;
+  // Folders holding relayout's copies of project headers (DIR/instrumented's or DIR/rewritten's),
+  // searched before every original include folder so that those copies win.
+  std::vector<std::string> copiedIncludeRoots;
+  // false: a plain build, the program as the user's flags make it: no relayout runtime (its
+  // include folder, library, CUPTI) and no added -lineinfo, so that it runs and times as theirs.
+  bool withRuntime = true;
   // true: each unit compiled with its own flags into objectDir, then one link (compile database);
   // false: one nvcc command compiles and links every unit with the units' shared flags.
   bool compileSeparately = false;
@@ -50,8 +54,8 @@ struct BuildRequest {
 // Relocatable device code (-rdc=true, -dc) in any unit makes the link a device link too.
 std::vector<NvccCommand> planBuild(const BuildRequest& request, const RuntimeToolchain& toolchain);
 
-// Runs the commands in order, each printed first as "relayout: building the instrumented program: ...";
-// stops at the first that fails, with an error saying which.
-llvm::Error runBuild(const std::vector<NvccCommand>& commands);
+// Runs the commands in order, each printed first as "relayout: building WHAT: ..."; stops at the
+// first that fails, with an error saying which.
+llvm::Error runBuild(const std::vector<NvccCommand>& commands, const std::string& what = "the instrumented program");
 
 }  // namespace relayout

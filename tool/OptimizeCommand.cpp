@@ -5,6 +5,7 @@
 #include "Gpu.h"
 #include "Pipeline.h"
 #include "SamplingFlags.h"
+#include "VerifyRun.h"
 
 #include "relayout/core/Files.h"
 
@@ -26,6 +27,9 @@ static cl::SubCommand command("optimize",
                               "  DIR/instrumented/  instrumented sources, site maps and program\n"
                               "  DIR/profile.json   the profile;  DIR/plan.json, DIR/report.{md,html,json}  the decision\n"
                               "  DIR/rewritten/     the rewritten sources and headers, in the sources' tree\n"
+                              "  DIR/verify/        with a GPU (--verify): the original and the rewritten program, "
+                              "their runs and verify.json; a rewrite that does not do what the original does is "
+                              "moved to DIR/rejected/ (exit status 3)\n"
                               "Outputs appear only when a step succeeds; a failed run removes what it wrote.\n"
                               "Flags after `--` are nvcc's, used to parse and to build the instrumented program with "
                               "one nvcc command. With -p BUILD, each source is parsed and compiled with its own "
@@ -36,12 +40,14 @@ static cl::SubCommand command("optimize",
 static cl::list<std::string> files(cl::Positional, cl::desc("FILE.cu..."), cl::OneOrMore, cl::sub(command));
 static cl::opt<std::string> outDir("o", cl::desc("Output folder (default: relayout-out)"), cl::value_desc("DIR"),
                                    cl::init("relayout-out"), cl::sub(command));
-static cl::opt<std::string> runArgs("run", cl::desc("Arguments for the profiled run of the program"),
+static cl::opt<std::string> runArgs("run",
+                                    cl::desc("Arguments for the profiled run of the program (and for --verify's runs)"),
                                     cl::value_desc("'ARGS'"), cl::sub(command));
 static cl::opt<std::string> recordedProfile("recorded-profile",
                                             cl::desc("Profile to use when this machine has no GPU"),
                                             cl::value_desc("P.json"), cl::sub(command));
 static SamplingFlags sampling(command);
+static VerifyFlags verifyFlags(command);
 static cl::opt<bool> noTrace("no-trace",
                              cl::desc("Profile without the trace: the paper's rule decides instead of the traffic "
                                       "model (cheaper to profile; see docs/results/selection-h100.md)"),
@@ -51,10 +57,11 @@ static cl::opt<std::string> buildDir("p",
                                               "and compiled with its own (nvcc) entry there"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
-// The instrumented copies of the project's include folders (those of `flags` below the instrumented
-// tree's root), so that instrumented headers are found before the originals.
-static std::vector<std::string> instrumentedIncludeRoots(const std::vector<std::string>& flags, const std::string& root,
-                                                         const std::string& instrumentedDir) {
+// relayout's copies (under `copyDir`: DIR/instrumented or DIR/rewritten) of the project's include
+// folders (those of `flags` below the sources' root), so that the copied headers are found before
+// the originals.
+static std::vector<std::string> copiedIncludeRoots(const std::vector<std::string>& flags, const std::string& root,
+                                                   const std::string& copyDir) {
   std::vector<std::string> out;
   for (size_t i = 0; i < flags.size(); ++i) {
     llvm::StringRef flag = flags[i];
@@ -65,8 +72,8 @@ static std::vector<std::string> instrumentedIncludeRoots(const std::vector<std::
     if (folder.empty() || llvm::sys::fs::real_path(folder, real)) continue;
     llvm::StringRef rest = real.str();
     if (rest.consume_front(root) && (rest.empty() || rest.starts_with("/")) &&
-        std::find(out.begin(), out.end(), instrumentedDir + rest.str()) == out.end())
-      out.push_back(instrumentedDir + rest.str());
+        std::find(out.begin(), out.end(), copyDir + rest.str()) == out.end())
+      out.push_back(copyDir + rest.str());
   }
   return out;
 }
@@ -107,13 +114,18 @@ static llvm::Expected<BuildRequest> describeBuild(const std::vector<std::string>
   return request;
 }
 
-static llvm::Expected<std::string> profileOnGpu(const std::string& program) {
+// --run's arguments, split as a shell would.
+static std::vector<std::string> runArguments() {
   llvm::BumpPtrAllocator allocator;
   llvm::StringSaver saver(allocator);
   llvm::SmallVector<const char*, 16> tokens;
   llvm::cl::TokenizeGNUCommandLine(runArgs, saver, tokens);
+  return std::vector<std::string>(tokens.begin(), tokens.end());
+}
+
+static llvm::Expected<std::string> profileOnGpu(const std::string& program) {
   std::vector<std::string> commandLine = {program};
-  for (const char* t : tokens) commandLine.push_back(t);
+  for (const std::string& arg : runArguments()) commandLine.push_back(arg);
   std::string profilePath = outDir + "/profile.json";
   llvm::errs() << "relayout: profiling: " << llvm::join(commandLine, " ") << "\n";
   if (llvm::Error err = runProfiled(commandLine, profilePath)) return err;
@@ -150,8 +162,43 @@ static llvm::Error analyzeAndRewrite(const std::vector<std::string>& siteMaps, c
   return outputs.commit(files);
 }
 
+// optimize --verify's builds: the user's program from the original sources and from DIR/rewritten's
+// (its copies of the include folders searched first), with the instrumented build's units and flags.
+static VerifyRequest describeVerification(const BuildRequest& build, const InstrumentResult& units) {
+  VerifyRequest request{build, build, RELAYOUT_NVCC, runArguments(), outDir};
+  request.original.copiedIncludeRoots.clear();
+  request.rewritten.copiedIncludeRoots.clear();
+  const std::string rewrittenDir = outDir + "/rewritten";
+  std::vector<std::string>& roots = request.rewritten.copiedIncludeRoots;
+  for (size_t i = 0; i < build.units.size() && i < units.units.size(); ++i) {
+    request.original.units[i].instrumentedSource = build.units[i].originalSource;
+    request.rewritten.units[i].instrumentedSource = rewrittenDir + "/" + units.units[i].relativePath;
+    // Only the folders of headers that changed are there.
+    for (const std::string& root : copiedIncludeRoots(build.units[i].flags, units.root, rewrittenDir))
+      if (llvm::sys::fs::is_directory(root) && std::find(roots.begin(), roots.end(), root) == roots.end())
+        roots.push_back(root);
+  }
+  return request;
+}
+
+// This optimize command line with --verify, for a machine with a GPU.
+static std::string commandWithVerify(const std::vector<std::string>& trailing) {
+  std::vector<std::string> args = {"relayout", "optimize"};
+  args.insert(args.end(), files.begin(), files.end());
+  args.insert(args.end(), {"-o", outDir});
+  if (runArgs.getNumOccurrences()) args.insert(args.end(), {"--run", runArgs});
+  if (!buildDir.empty()) args.insert(args.end(), {"-p", buildDir});
+  if (noTrace) args.push_back("--no-trace");
+  args.push_back("--verify");
+  for (const std::string& arg : verifyFlags.arguments()) args.push_back(arg);
+  if (!trailing.empty()) args.push_back("--");
+  args.insert(args.end(), trailing.begin(), trailing.end());
+  return NvccCommand{args, "", ""}.text();
+}
+
 static int run(const std::vector<std::string>& trailing) {
   if (llvm::Error err = checkGivenOnce(outDir)) return reportError(std::move(err));
+  if (llvm::Error err = verifyFlags.check(buildOnly)) return reportError(std::move(err));
   if (buildOnly && (recordedProfile.getNumOccurrences() || runArgs.getNumOccurrences()))
     return reportError("--build-only stops before the profiled run: --run and --recorded-profile have no use with it");
   const GpuAvailability gpu = detectGpu();
@@ -187,10 +234,10 @@ static int run(const std::vector<std::string>& trailing) {
   // instrumented headers, whose folders are searched before the originals.
   for (size_t i = 0; i < build.units.size() && i < units.units.size(); ++i) {
     build.units[i].instrumentedSource = instrumentedDir + "/" + units.units[i].relativePath;
-    for (const std::string& root : instrumentedIncludeRoots(build.units[i].flags, units.root, instrumentedDir))
-      if (std::find(build.instrumentedIncludeRoots.begin(), build.instrumentedIncludeRoots.end(), root) ==
-          build.instrumentedIncludeRoots.end())
-        build.instrumentedIncludeRoots.push_back(root);
+    for (const std::string& root : copiedIncludeRoots(build.units[i].flags, units.root, instrumentedDir))
+      if (std::find(build.copiedIncludeRoots.begin(), build.copiedIncludeRoots.end(), root) ==
+          build.copiedIncludeRoots.end())
+        build.copiedIncludeRoots.push_back(root);
   }
   auto rest = [&]() -> llvm::Error {
     if (building)
@@ -212,7 +259,18 @@ static int run(const std::vector<std::string>& trailing) {
     return 0;
   }
   llvm::errs() << "relayout: plan, report and rewritten sources are in " << outDir << "\n";
-  return 0;
+  if (verifyFlags.skipped()) return 0;
+  if (!gpu.available) {
+    if (verifyFlags.requested())
+      reportWarning("--verify cannot run here (" + gpu.why + "): the rewrite is not verified. On a machine with a "
+                    "GPU, this builds and runs the original and the rewritten program and compares them:\n  " +
+                    commandWithVerify(trailing));
+    else
+      reportNote("not verified (" + gpu.why + "): with a GPU, optimize builds and runs the original and the "
+                 "rewritten program and compares them (--verify)");
+    return 0;
+  }
+  return verifyRewrite(describeVerification(build, units), verifyFlags);
 }
 
 Subcommand optimizeSubcommand{command, run};

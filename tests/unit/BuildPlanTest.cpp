@@ -49,7 +49,7 @@ TEST(BuildPlanTest, EachUnitCompiledWithItsOwnFlagsThenOneLink) {
 
 TEST(BuildPlanTest, InstrumentedHeadersAreSearchedBeforeTheOriginalIncludeFolders) {
   BuildRequest request = twoUnits();
-  request.instrumentedIncludeRoots = {"out/include"};
+  request.copiedIncludeRoots = {"out/include"};
   for (const NvccCommand& compile : {planBuild(request, kToolchain)[0], planBuild(request, kToolchain)[1]}) {
     long root = indexOf(compile.args, "out/include");
     ASSERT_GE(root, 0) << compile.text();
@@ -92,6 +92,24 @@ TEST(BuildPlanTest, WithoutADatabaseOneCommandBuildsEverything) {
   EXPECT_EQ(commands[0].text(), "/cuda/bin/nvcc -lineinfo -I src -I /rl/runtime/include -O3 -code=sm_90 "
                                 "-arch=compute_90 out/a.cu out/b.cu -o out/program /rl/librelayout_rt.a "
                                 "-L/cuda/lib64 -Xlinker -rpath=/cuda/lib64 -lcupti -lcuda");
+}
+
+// optimize --verify builds the user's program as their flags make it, from the rewritten copies.
+TEST(BuildPlanTest, APlainBuildHasNoRuntimeButSearchesTheCopiedHeadersFirst) {
+  BuildRequest request = twoUnits();
+  request.withRuntime = false;
+  request.copiedIncludeRoots = {"out/rewritten/include"};
+  std::vector<NvccCommand> commands = planBuild(request, kToolchain);
+  ASSERT_EQ(commands.size(), 3u);
+  EXPECT_EQ(commands[0].text(), "/cuda/bin/nvcc -I out/rewritten/include -I src -I/p/include -DN=4 -arch=sm_90 "
+                                "-std=c++17 -c out/a.cu -o out/obj/a.o");
+  EXPECT_EQ(commands[2].text(), "/cuda/bin/nvcc -arch=sm_90 -gencode arch=compute_80,code=sm_80 out/obj/a.o "
+                                "out/obj/b.o -o out/program");
+  request.compileSeparately = false;
+  request.units.pop_back();
+  EXPECT_EQ(planBuild(request, kToolchain).at(0).text(),
+            "/cuda/bin/nvcc -I out/rewritten/include -I src -I/p/include -DN=4 -arch=sm_90 -std=c++17 out/a.cu "
+            "-o out/program");
 }
 
 TEST(BuildPlanTest, ArgumentsAreQuotedForTheShell) {

@@ -1,0 +1,243 @@
+// optimize --verify's judgement on recorded outputs (tool/Verify.h): comparison byte for byte and
+// within a tolerance, the first difference, the timing statistics and the verdict's exit status.
+#include "Verify.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace relayout::verify {
+namespace {
+
+Tolerance within(double rtol, double atol) {
+  Tolerance tolerance;
+  tolerance.rtol = rtol;
+  tolerance.atol = atol;
+  tolerance.numeric = true;
+  return tolerance;
+}
+
+RecordedRun ran(std::string out, int exitCode = 0) {
+  RecordedRun run;
+  run.exitCode = exitCode;
+  run.outputs["standard output"] = std::move(out);
+  return run;
+}
+
+const std::vector<std::string> kStdout = {"standard output"};
+
+TEST(VerifyCompareTest, ByteForByteEqualOutputsAreEqual) {
+  EXPECT_FALSE(compareOutputs("a 1\nb 2\n", "a 1\nb 2\n", Tolerance{}, "standard output"));
+  EXPECT_FALSE(compareOutputs("", "", Tolerance{}, "standard output"));
+}
+
+TEST(VerifyCompareTest, ByteForByteANumberWrittenDifferentlyDiffers) {
+  // Without --rtol/--atol, 1.0 and 1.00 are different text even though they are the same number.
+  auto d = compareOutputs("x 1.0\n", "x 1.00\n", Tolerance{}, "standard output");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->originalLine, 1u);
+  EXPECT_EQ(d->detail, "the lines differ from column 6");
+  EXPECT_FALSE(compareOutputs("x 1.0\n", "x 1.00\n", within(0, 0), "standard output"));
+}
+
+TEST(VerifyCompareTest, TheFirstDifferingLineIsReportedWithBothTexts) {
+  auto d = compareOutputs("same\nsum 10\nmax 3\nend\n", "same\nsum 10\nmax 4\nend 2\n", Tolerance{}, "out.txt");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->output, "out.txt");
+  EXPECT_EQ(d->originalLine, 3u);
+  EXPECT_EQ(d->rewrittenLine, 3u);
+  EXPECT_EQ(d->original, "max 3");
+  EXPECT_EQ(d->rewritten, "max 4");
+  d->run = 2;
+  EXPECT_EQ(renderDifference(*d),
+            "out.txt, line 3 (run 2): the lines differ from column 5\n  original:  max 3\n  rewritten: max 4\n");
+}
+
+TEST(VerifyCompareTest, RelativeToleranceScalesWithTheOriginalsValue) {
+  Tolerance rtol = within(1e-3, 0);
+  EXPECT_FALSE(compareOutputs("e = 1000.0\n", "e = 1000.9\n", rtol, "o"));  // 0.9 <= 1e-3 * 1000
+  EXPECT_TRUE(compareOutputs("e = 1000.0\n", "e = 1001.1\n", rtol, "o"));   // 1.1 > 1
+  EXPECT_FALSE(compareOutputs("e = 1000.0\n", "e = 999.1\n", rtol, "o"));   // below, too
+  EXPECT_TRUE(compareOutputs("e = 1000.0\n", "e = 998.9\n", rtol, "o"));
+  // |actual - expected| <= rtol * |expected|: the original's value is the reference, so it is not symmetric.
+  EXPECT_FALSE(numbersClose(100, 110, within(0.095, 0)));  // 10 > 9.5
+  EXPECT_TRUE(numbersClose(110, 100, within(0.095, 0)));   // 10 <= 10.45
+}
+
+TEST(VerifyCompareTest, AbsoluteToleranceHelpsNearZero) {
+  EXPECT_TRUE(compareOutputs("err 0\n", "err 3e-9\n", within(1e-6, 0), "o"));
+  EXPECT_FALSE(compareOutputs("err 0\n", "err 3e-9\n", within(1e-6, 1e-8), "o"));
+  EXPECT_FALSE(compareOutputs("err 0\n", "err -3e-9\n", within(0, 1e-8), "o"));
+  auto d = compareOutputs("err 0\n", "err -3e-8\n", within(0, 1e-8), "o");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->detail, "0 and -3e-8 differ by 3e-08, more than atol + rtol * |0| = 1e-08");
+}
+
+TEST(VerifyCompareTest, NanEqualsOnlyNanAndInfinityOnlyTheSameInfinity) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  Tolerance loose = within(1e9, 1e9);
+  EXPECT_TRUE(numbersClose(nan, -nan, loose));
+  EXPECT_FALSE(numbersClose(nan, 0, loose));
+  EXPECT_FALSE(numbersClose(0, nan, loose));
+  EXPECT_TRUE(numbersClose(inf, inf, loose));
+  EXPECT_FALSE(numbersClose(inf, -inf, loose));
+  EXPECT_FALSE(numbersClose(inf, 1e300, loose));
+  EXPECT_FALSE(numbersClose(1e300, inf, loose));
+  // As printed by printf: nan, -nan, inf, -inf, any case.
+  EXPECT_FALSE(compareOutputs("r nan x -inf\n", "r -nan x -INF\n", within(0, 0), "o"));
+  EXPECT_TRUE(compareOutputs("r nan\n", "r 0\n", loose, "o"));
+  EXPECT_TRUE(compareOutputs("r inf\n", "r -inf\n", loose, "o"));
+}
+
+TEST(VerifyCompareTest, NumbersAreFoundInsideWordsButNotInsideNames) {
+  std::vector<Token> tokens = tokenize("kernel_ms=1.5e3; sm_90 x2 (12ms) -4 info v1.2");
+  std::vector<std::string> texts;
+  std::vector<bool> numbers;
+  for (const Token& t : tokens) texts.push_back(t.text), numbers.push_back(t.number);
+  EXPECT_EQ(texts, (std::vector<std::string>{"kernel_ms=", "1.5e3", ";", "sm_90", "x2", "(", "12", "ms)", "-4", "info",
+                                             "v1.2"}));
+  EXPECT_EQ(numbers, (std::vector<bool>{false, true, false, false, false, false, true, false, true, false, false}));
+  EXPECT_DOUBLE_EQ(tokens[1].value, 1500);
+  // sm_90 is a name: sm_91 differs however loose the tolerance.
+  EXPECT_TRUE(compareOutputs("arch sm_90\n", "arch sm_91\n", within(1, 1), "o"));
+}
+
+TEST(VerifyCompareTest, NonNumericTokensMustBeEqual) {
+  auto d = compareOutputs("check: PASS (err 1e-7)\n", "check: FAIL (err 1e-7)\n", within(0.5, 0), "o");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->detail, "\"PASS\" and \"FAIL\" differ");
+  auto shorter = compareOutputs("a b c\n", "a b\n", within(0.5, 0), "o");
+  ASSERT_TRUE(shorter);
+  EXPECT_EQ(shorter->detail, "the rewritten program's line stops before \"c\"");
+  // Whitespace only separates tokens in numeric mode.
+  EXPECT_FALSE(compareOutputs("a  1.0\tb\n", "a 1 b", within(0, 0), "o"));
+}
+
+TEST(VerifyCompareTest, DifferentLineCountsDiffer) {
+  auto more = compareOutputs("a\nb\n", "a\nb\nc\n", Tolerance{}, "standard output");
+  ASSERT_TRUE(more);
+  EXPECT_EQ(more->originalLine, 3u);
+  EXPECT_EQ(more->rewrittenLine, 3u);
+  EXPECT_EQ(more->original, "");
+  EXPECT_EQ(more->rewritten, "c");
+  EXPECT_EQ(more->detail, "the original program's output ends here (2 lines compared), the rewritten's goes on");
+  auto fewer = compareOutputs("1\n2\n3\n", "1\n2\n", within(1, 1), "o");
+  ASSERT_TRUE(fewer);
+  EXPECT_EQ(fewer->originalLine, 3u);
+  EXPECT_EQ(fewer->detail, "the rewritten program's output ends here (2 lines compared), the original's goes on");
+  auto newline = compareOutputs("a\n", "a", Tolerance{}, "o");
+  ASSERT_TRUE(newline);
+  EXPECT_EQ(newline->detail, "only the final newline differs: the original program's output has one");
+}
+
+TEST(VerifyCompareTest, IgnoredLinesLeaveBothOutputsAndLineNumbersStayTheOutputs) {
+  Tolerance tolerance;
+  tolerance.ignoreLines = {"^RESULT ", "took [0-9.]+ ms"};
+  EXPECT_FALSE(compareOutputs("x 1\nRESULT kernel_ms=3.1\nstep took 4.5 ms\ny 2\n",
+                              "x 1\nRESULT kernel_ms=2.9\nstep took 3.0 ms\ny 2\n", tolerance, "o"));
+  auto d = compareOutputs("RESULT a\nx 1\ny 2\n", "x 1\ny 3\n", tolerance, "o");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->originalLine, 3u);
+  EXPECT_EQ(d->rewrittenLine, 2u);
+  EXPECT_EQ(renderDifference(*d).substr(0, 50), "o, line 3 of the original's, line 2 of the rewritt");
+}
+
+TEST(VerifyJudgeTest, AVerdictPerPairOfRuns) {
+  EXPECT_EQ(judgePair(ran("a 1\n"), ran("a 1\n"), kStdout, Tolerance{}).verdict, Verdict::Equal);
+  PairVerdict mismatch = judgePair(ran("a 1\n"), ran("a 2\n"), kStdout, Tolerance{});
+  EXPECT_EQ(mismatch.verdict, Verdict::Mismatch);
+  ASSERT_TRUE(mismatch.difference);
+  EXPECT_EQ(mismatch.difference->output, "standard output");
+
+  PairVerdict originalFailed = judgePair(ran("", 2), ran("a 1\n"), kStdout, Tolerance{});
+  EXPECT_EQ(originalFailed.verdict, Verdict::OriginalFailed);
+  EXPECT_EQ(originalFailed.why, "the original program exited with status 2");
+  PairVerdict rewrittenFailed = judgePair(ran("a 1\n"), ran("a 1\n", 1), kStdout, Tolerance{});
+  EXPECT_EQ(rewrittenFailed.verdict, Verdict::Mismatch);
+  EXPECT_EQ(rewrittenFailed.why, "the rewritten program exited with status 1 (the original exited with 0)");
+  RecordedRun crashed = ran("");
+  crashed.exitCode = -2;
+  crashed.failure = "died: Segmentation fault";
+  EXPECT_EQ(judgePair(ran("a\n"), crashed, kStdout, Tolerance{}).why,
+            "the rewritten program died: Segmentation fault (the original exited with 0)");
+}
+
+TEST(VerifyJudgeTest, ComparedFilesMustBeWrittenByBothAndBeEqual) {
+  const std::vector<std::string> compared = {"standard output", "out.txt"};
+  RecordedRun a = ran("ok\n"), b = ran("ok\n");
+  EXPECT_EQ(judgePair(a, b, compared, Tolerance{}).verdict, Verdict::OriginalFailed);  // the original wrote none
+  a.outputs["out.txt"] = "1 2 3\n";
+  PairVerdict missing = judgePair(a, b, compared, Tolerance{});
+  EXPECT_EQ(missing.verdict, Verdict::Mismatch);
+  EXPECT_EQ(missing.why, "the rewritten program did not write out.txt (the original did)");
+  b.outputs["out.txt"] = "1 2 3.0000001\n";
+  PairVerdict differs = judgePair(a, b, compared, Tolerance{});
+  ASSERT_TRUE(differs.difference);
+  EXPECT_EQ(differs.difference->output, "out.txt");
+  EXPECT_EQ(judgePair(a, b, compared, within(1e-6, 0)).verdict, Verdict::Equal);
+}
+
+TEST(VerifyJudgeTest, ExitStatusOfEachVerdict) {
+  EXPECT_EQ(exitCode(Verdict::Equal), 0);
+  EXPECT_EQ(exitCode(Verdict::Mismatch), 3);
+  EXPECT_EQ(exitCode(Verdict::OriginalFailed), 1);
+}
+
+TEST(VerifyStatsTest, MedianAndSpread) {
+  EXPECT_FALSE(spreadOf({}));
+  Spread odd = *spreadOf({5, 1, 3});
+  EXPECT_DOUBLE_EQ(odd.median, 3);
+  EXPECT_DOUBLE_EQ(odd.min, 1);
+  EXPECT_DOUBLE_EQ(odd.max, 5);
+  EXPECT_DOUBLE_EQ(spreadOf({4, 1, 3, 10})->median, 3.5);  // the mean of the middle two
+}
+
+TEST(VerifyStatsTest, SpeedUpIsTheRatioOfMediansWithTheRangeOfRunByRunRatios) {
+  // Interleaved runs: original 10, 12, 11; rewritten 5, 4, 5.5.
+  Spread s = *speedupOf({10, 12, 11}, {5, 4, 5.5});
+  EXPECT_DOUBLE_EQ(s.median, 11.0 / 5.0);
+  EXPECT_DOUBLE_EQ(s.min, 2.0);                             // 10/5 and 11/5.5
+  EXPECT_DOUBLE_EQ(s.max, 3.0);                             // 12/4
+  EXPECT_FALSE(speedupOf({1}, {0}));                        // nothing was timed
+  EXPECT_DOUBLE_EQ(speedupOf({10, 10}, {5})->median, 2.0);  // only complete pairs count
+}
+
+TEST(VerifyStatsTest, KernelTimeLinesAreSummedOverProcesses) {
+  auto one =
+      parseKernelTime("{\"format\":\"relayout-kernel-time\",\"version\":1,\"kernel_ns\":2500000,\"kernels\":4}\n");
+  ASSERT_TRUE(one && one->kernelMs);
+  EXPECT_DOUBLE_EQ(*one->kernelMs, 2.5);
+  EXPECT_EQ(one->kernels, 4u);
+  auto two = parseKernelTime("{\"kernel_ns\":1000000,\"kernels\":1}\ngarbage\n{\"kernel_ns\":500000,\"kernels\":2}");
+  ASSERT_TRUE(two && two->kernelMs);
+  EXPECT_DOUBLE_EQ(*two->kernelMs, 1.5);
+  EXPECT_EQ(two->kernels, 3u);
+  EXPECT_FALSE(parseKernelTime(""));
+  EXPECT_FALSE(parseKernelTime("{\"kernel_ns\":-1,\"kernels\":1}\n"));
+}
+
+TEST(VerifyReportTest, TableAndJsonCarryMediansAndSpeedUps) {
+  Outcome outcome;
+  outcome.repeat = 3;
+  outcome.original = {{100, 10.0, 2}, {120, 12.0, 2}, {110, 11.0, 2}};
+  outcome.rewritten = {{90, 5.0, 2}, {100, 4.0, 2}, {95, std::nullopt, 0}};
+  std::string table = renderTable(outcome);
+  EXPECT_NE(table.find("11.000 ms"), std::string::npos) << table;          // original kernels
+  EXPECT_NE(table.find("4.500 ms"), std::string::npos) << table;           // rewritten kernels: 2 of 3 measured
+  EXPECT_NE(table.find("2.44x (2.00-3.00)"), std::string::npos) << table;  // 11/4.5 over the two timed pairs
+  EXPECT_NE(table.find("1.16x (1.11-1.20)"), std::string::npos) << table;  // wall 110/95
+  nlohmann::json json = renderJson(outcome, within(1e-6, 0), {"standard output"}, {"-n", "4"}, "out/rewritten");
+  EXPECT_EQ(json["format"], "relayout-verify");
+  EXPECT_EQ(json["verdict"], "equal");
+  EXPECT_EQ(json["result"], "out/rewritten");
+  EXPECT_TRUE(json["difference"].is_null());
+  EXPECT_EQ(json["original"]["runs"].size(), 3u);
+  EXPECT_TRUE(json["rewritten"]["runs"][2]["kernel_ms"].is_null());
+  EXPECT_DOUBLE_EQ(json["original"]["kernel_ms"]["median"].get<double>(), 11.0);
+  EXPECT_DOUBLE_EQ(json["speedup"]["kernel"]["max"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(json["tolerance"]["rtol"].get<double>(), 1e-6);
+}
+
+}  // namespace
+}  // namespace relayout::verify

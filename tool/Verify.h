@@ -1,0 +1,116 @@
+// The judgement of `relayout optimize --verify`, as pure functions on recorded runs: do the original
+// and the rewritten program print (and write) the same, within a tolerance for numbers, and how do
+// their times compare. VerifyRun.cpp builds and runs the programs; docs/formats.md, "Verification",
+// describes verify.json.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace relayout::verify {
+
+// How outputs compare. Without `numeric`, byte for byte. With it (--rtol/--atol given), line by
+// line and token by token: numbers within atol + rtol * |original's value|, other text equal.
+struct Tolerance {
+  double rtol = 0;
+  double atol = 0;
+  bool numeric = false;
+  std::vector<std::string> ignoreLines;  // regular expressions: matching lines are left out on both sides
+};
+
+// A piece of a line in numeric mode. Whitespace separates words; within a word a number starts at
+// its beginning or after a character that is not a letter, digit, '_' or '.', and is a decimal
+// (optional sign, digits, fraction, exponent) or nan/inf/infinity (any case, optional sign, not
+// followed by a letter, digit or '_'). So `kernel_ms=1.5;` is "kernel_ms=", 1.5, ";" while `sm_90`,
+// `x2` and `v1.2` stay text. What follows a number (a unit, as in `12ms`) is text of its own.
+struct Token {
+  std::string text;
+  bool number = false;
+  double value = 0;
+};
+std::vector<Token> tokenize(std::string_view line);
+
+// Whether `actual` (the rewritten program's) is within the tolerance of `expected` (the
+// original's): |a - e| <= atol + rtol * |e|. nan equals only nan (of either sign); an infinity
+// equals only the same infinity.
+bool numbersClose(double expected, double actual, const Tolerance& tolerance);
+
+// The first place where two outputs differ.
+struct Difference {
+  std::string output;                          // "standard output" or the --compare file
+  unsigned run = 0;                            // 1-based pair of runs, 0 when not set
+  size_t originalLine = 0, rewrittenLine = 0;  // 1-based line numbers in each output
+  std::string original, rewritten;             // the two lines ("" past the end)
+  std::string detail;                          // what differs, in a few words
+};
+
+// Compares the rewritten program's output `actual` with the original's `expected`.
+std::optional<Difference> compareOutputs(std::string_view expected, std::string_view actual, const Tolerance& tolerance,
+                                         const std::string& output);
+
+// What one run of a program left: its exit status and, by name, the outputs compared ("standard
+// output", then each --compare file; an absent file is not in `outputs`).
+struct RecordedRun {
+  int exitCode = 0;     // -1 when it could not run or died of a signal (see `failure`)
+  std::string failure;  // why it failed, when it did
+  std::map<std::string, std::string> outputs;
+};
+
+enum class Verdict { Equal, Mismatch, OriginalFailed };
+
+// The verdict on run K of each program, comparing `compared` outputs in that order.
+struct PairVerdict {
+  Verdict verdict = Verdict::Equal;
+  std::optional<Difference> difference;  // Mismatch: what differs
+  std::string why;                       // OriginalFailed, or a mismatch that is a failed run: what happened
+};
+PairVerdict judgePair(const RecordedRun& original, const RecordedRun& rewritten,
+                      const std::vector<std::string>& compared, const Tolerance& tolerance);
+
+// 0: equal, the rewrite stands; 3: mismatch, the rewrite is rejected; 1: the original failed.
+int exitCode(Verdict verdict);
+
+// Median (of an even count: the mean of the middle two), least and greatest of some values.
+struct Spread {
+  double median = 0, min = 0, max = 0;
+};
+std::optional<Spread> spreadOf(std::vector<double> values);
+
+// Speed-up of the rewritten program over the original: the ratio of their medians, and the least
+// and greatest ratio of run K of the original to run K of the rewritten (interleaved runs).
+std::optional<Spread> speedupOf(const std::vector<double>& original, const std::vector<double>& rewritten);
+
+// The times of one run: wall time, and the kernels' GPU time when it was measured.
+struct RunTime {
+  double wallMs = 0;
+  std::optional<double> kernelMs;
+  uint64_t kernels = 0;
+};
+
+// Sums the lines `{"kernel_ns": N, "kernels": K, ...}` of a $RELAYOUT_KERNEL_TIME file (one per
+// process); nothing when it holds none that can be read.
+std::optional<RunTime> parseKernelTime(std::string_view text);
+
+struct Outcome {
+  Verdict verdict = Verdict::Equal;
+  std::optional<Difference> difference;
+  std::string why;
+  std::vector<RunTime> original, rewritten;  // runs done, in order
+  unsigned repeat = 0;                       // runs asked for
+};
+
+// The short table printed after the runs: medians of kernel and wall time and the speed-ups.
+std::string renderTable(const Outcome& outcome);
+// The lines that say what differs (file, line numbers, both texts).
+std::string renderDifference(const Difference& difference);
+// verify.json (docs/formats.md, "Verification").
+nlohmann::json renderJson(const Outcome& outcome, const Tolerance& tolerance, const std::vector<std::string>& compared,
+                          const std::vector<std::string>& runArgs, const std::string& result);
+
+}  // namespace relayout::verify

@@ -1,0 +1,56 @@
+// relayout optimize --verify: builds the original and the rewritten program plainly, runs both
+// with the same arguments, compares their outputs and times them (the judgement: Verify.h).
+#pragma once
+
+#include "BuildPlan.h"
+#include "Verify.h"
+
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace relayout {
+
+// The verification options of a subcommand.
+class VerifyFlags {
+ public:
+  explicit VerifyFlags(llvm::cl::SubCommand& command);
+  // Checks the values, and that none is given with --build-only (which stops before the rewrite).
+  llvm::Error check(bool buildOnly) const;
+  bool requested() const { return verify_; }  // --verify given
+  bool skipped() const { return noVerify_; }  // --no-verify given
+  verify::Tolerance tolerance() const;
+  unsigned repeat() const { return repeat_; }
+  const std::vector<std::string>& compared() const { return *&compare_; }  // --compare FILE...
+  // The options given, as command-line arguments (to repeat them elsewhere).
+  std::vector<std::string> arguments() const;
+
+ private:
+  llvm::cl::opt<bool> verify_;
+  llvm::cl::opt<bool> noVerify_;
+  llvm::cl::list<std::string> compare_;
+  llvm::cl::opt<double> rtol_;
+  llvm::cl::opt<double> atol_;
+  llvm::cl::opt<unsigned> repeat_;
+  llvm::cl::list<std::string> ignore_;
+};
+
+struct VerifyRequest {
+  // How each program is built: units, flags and, for the rewritten one, DIR/rewritten's sources
+  // and copiedIncludeRoots. verifyRewrite sets the programs' places and makes both builds plain.
+  BuildRequest original, rewritten;
+  std::string nvcc;
+  std::vector<std::string> runArgs;  // the same for every run of both
+  std::string outDir;                // DIR: holds rewritten/, gets verify/ (and rejected/)
+};
+
+// Builds both programs into DIR/verify/{original,rewritten}/, runs them `repeat` times each,
+// interleaved, in the current folder; compares standard output and every --compare file of each
+// pair of runs; prints a table and writes DIR/verify/verify.json. On a mismatch DIR/rewritten is
+// moved to DIR/rejected. Returns the exit status: 0 equal, 3 mismatch, 1 the original failed (or
+// could not be built) or another error.
+int verifyRewrite(const VerifyRequest& request, const VerifyFlags& flags);
+
+}  // namespace relayout
