@@ -3,11 +3,15 @@
 #include "Pipeline.h"
 
 #include "relayout/core/Files.h"
+#include "relayout/core/Profile.h"
 #include "relayout/core/ProfileMatch.h"
 
 #include <llvm/ADT/StringExtras.h>
 
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
+#include <nlohmann/json.hpp>
 
 namespace relayout {
 
@@ -17,12 +21,18 @@ static cl::SubCommand command("analyze",
                               "Choose a layout per struct from site maps and a profile (the rule of Nakai & Ohno "
                               "2017: uncoalesced and same-address accesses favour AoS, coalesced ones SoA, "
                               "weighted by execution counts). Prints a report naming the deciding sites and "
-                              "writes the plan that `relayout rewrite` applies.");
+                              "writes the plan that `relayout rewrite` applies.\n"
+                              "  relayout analyze --sites S.sites.json... --profile P.json [-o PLAN.json]\n"
+                              "  relayout analyze DIR    the folder of `relayout nvcc --relayout-generate=DIR`: "
+                              "its site maps and profiles (several runs or ranks are merged first), writing "
+                              "DIR/plan.json, DIR/report.{md,html,json} and DIR/compile_commands.json (the "
+                              "compiles the use mode rewrites with)");
+static cl::opt<std::string> folder(cl::Positional, cl::desc("[DIR]"), cl::Optional, cl::sub(command));
 static cl::list<std::string> sites("sites", cl::desc("Site maps written by `relayout instrument`"),
-                                   cl::value_desc("S.sites.json"), cl::OneOrMore, cl::CommaSeparated,
+                                   cl::value_desc("S.sites.json"), cl::ZeroOrMore, cl::CommaSeparated,
                                    cl::sub(command));
 static cl::opt<std::string> profilePath("profile", cl::desc("Profile written by `relayout profile`"),
-                                        cl::value_desc("P.json"), cl::Required, cl::sub(command));
+                                        cl::value_desc("P.json"), cl::sub(command));
 static cl::opt<std::string> output("o", cl::desc("Plan to write (default: relayout-plan.json)"),
                                    cl::value_desc("PLAN.json"), cl::init("relayout-plan.json"), cl::sub(command));
 static cl::opt<std::string> markdown("report-md", cl::desc("Also write the report as Markdown"),
@@ -73,22 +83,23 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
   if (!matched) return matched.takeError();
   for (size_t i = 0; i < matched->units.size(); ++i)
     if (!matched->units[i].changedFunctions.empty())
-      llvm::errs() << "relayout: profile: functions changed since the profile was recorded: "
-                   << maps[i].map.sourcePath << ": " << llvm::join(matched->units[i].changedFunctions, ", ") << "\n";
+      llvm::errs() << "relayout: profile: functions changed since the profile was recorded: " << maps[i].map.sourcePath
+                   << ": " << llvm::join(matched->units[i].changedFunctions, ", ") << "\n";
   options.refusedStructs = matched->refusedStructs();
   const Profile* profile = &matched->profile;
   // The trace's site ids name the sites as recorded: only the paper rule reads edited sources.
   const bool traceFits = matched->sameSources();
   if (modeGiven && options.mode == AnalyzeMode::Model && !traceFits)
-    return fileError(profileFile, "was recorded from other versions of the sources: its trace cannot be replayed "
-                                  "against them (use --mode paper, or profile the current sources again)");
+    return fileError(profileFile,
+                     "was recorded from other versions of the sources: its trace cannot be replayed "
+                     "against them (use --mode paper, or profile the current sources again)");
   if (!modeGiven) {
     const bool haveTrace = profile->trace || !options.tracePath.empty();
     options.mode = haveTrace && traceFits ? AnalyzeMode::Model : AnalyzeMode::Paper;
     llvm::errs() << "relayout: deciding in " << toString(options.mode) << " mode ("
                  << (options.mode == AnalyzeMode::Model ? "the profile has a trace"
-                     : haveTrace ? "the profile's trace describes other versions of the sources"
-                                 : "the profile has no trace")
+                     : haveTrace                        ? "the profile's trace describes other versions of the sources"
+                                                        : "the profile has no trace")
                  << "; --mode chooses)\n";
   }
   auto analysis = analyze(maps, *profile, profileFile, options);
@@ -100,37 +111,118 @@ llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPat
   return analyzeFiles(siteMapPaths, profileFile, AnalyzeOptions{}, /*modeGiven=*/false);
 }
 
+// What `relayout nvcc --relayout-generate=DIR` and the runs of its program left in DIR.
+struct GenerateFolder {
+  std::vector<std::string> siteMaps, profiles, compiles;
+};
+
+static llvm::Expected<GenerateFolder> readGenerateFolder(const std::string& dir) {
+  GenerateFolder found;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    llvm::StringRef rank = name;
+    if (name.ends_with(".sites.json")) found.siteMaps.push_back(it->path());
+    else if (name.ends_with(".compile.json")) found.compiles.push_back(it->path());
+    else if (name.ends_with(".profile.json") ||
+             (rank.consume_back(".json") && rank.rsplit(".rank").first.ends_with(".profile") &&
+              llvm::all_of(rank.rsplit(".rank").second, llvm::isDigit) && !rank.rsplit(".rank").second.empty()))
+      found.profiles.push_back(it->path());
+  }
+  if (ec) return fileError(dir, "cannot read the folder: " + ec.message());
+  for (auto* list : {&found.siteMaps, &found.profiles, &found.compiles}) llvm::sort(*list);
+  if (found.siteMaps.empty())
+    return fileError(dir,
+                     "no site maps (*.sites.json) here: build the program with `relayout nvcc "
+                     "--relayout-generate=" +
+                         dir + "` first");
+  if (found.profiles.empty())
+    return fileError(dir,
+                     "no profile (*.profile.json) here: run the program built with `relayout nvcc "
+                     "--relayout-generate=" +
+                         dir + "` first");
+  return found;
+}
+
+// One profile for the folder's runs: the only one, or all merged into DIR/merged-profile.json.
+static llvm::Expected<std::string> folderProfile(const std::string& dir, const GenerateFolder& found) {
+  if (found.profiles.size() == 1) return found.profiles.front();
+  std::vector<std::pair<std::string, Profile>> profiles;
+  for (const std::string& path : found.profiles) {
+    auto profile = Profile::load(path);
+    if (!profile) return profile.takeError();
+    profiles.emplace_back(path, std::move(*profile));
+  }
+  auto merged = mergeProfiles(profiles);
+  if (!merged) return merged.takeError();
+  const std::string path = dir + "/merged-profile.json";
+  if (llvm::Error err = writeFileAtomically(path, merged->toJson().dump(1) + "\n")) return err;
+  llvm::errs() << "relayout: merged the " << profiles.size() << " profiles in " << dir << " into " << path << "\n";
+  return path;
+}
+
+// DIR/compile_commands.json from the compile each generate-mode unit recorded.
+static llvm::Expected<std::string> folderCompileDatabase(const GenerateFolder& found) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const std::string& path : found.compiles) {
+    auto entry = readJsonFile(path);
+    if (!entry) return entry.takeError();
+    entries.push_back(std::move(*entry));
+  }
+  return entries.dump(1) + "\n";
+}
+
 static int run(const std::vector<std::string>& trailing) {
   if (!trailing.empty()) return reportError("analyze takes no arguments after `--`");
   for (const cl::Option* option : std::initializer_list<const cl::Option*>{&output, &markdown, &html, &jsonReport})
     if (llvm::Error err = checkGivenOnce(*option)) return reportError(std::move(err));
+  std::vector<std::string> siteMaps(sites.begin(), sites.end());
+  std::string profileFile = profilePath;
+  std::string planFile = output, markdownFile = markdown, htmlFile = html, jsonFile = jsonReport;
+  std::string compileDatabase;
+  if (!folder.empty()) {
+    if (!sites.empty() || !profilePath.empty()) return reportError("give a folder, or --sites and --profile, not both");
+    auto found = readGenerateFolder(folder);
+    if (!found) return reportError(found.takeError());
+    siteMaps = found->siteMaps;
+    auto profile = folderProfile(folder, *found);
+    if (!profile) return reportError(profile.takeError());
+    profileFile = *profile;
+    auto database = folderCompileDatabase(*found);
+    if (!database) return reportError(database.takeError());
+    compileDatabase = *database;
+    auto inFolder = [&](const cl::Option& option, std::string& file, const char* name) {
+      if (!option.getNumOccurrences()) file = folder + "/" + name;
+    };
+    inFolder(output, planFile, "plan.json");
+    inFolder(markdown, markdownFile, "report.md");
+    inFolder(html, htmlFile, "report.html");
+    inFolder(jsonReport, jsonFile, "report.json");
+  } else if (sites.empty() || profilePath.empty()) {
+    return reportError("give --sites and --profile, or the folder of a generate-mode build (relayout analyze DIR)");
+  }
   AnalyzeOptions options;
   options.clusters = !noClusters;
   options.tracePath = tracePath;
-  if (mode == "model")
-    options.mode = AnalyzeMode::Model;
-  else if (mode == "paper")
-    options.mode = AnalyzeMode::Paper;
-  else if (!mode.empty())
-    return reportError("--mode must be paper or model, not '" + mode + "'");
-  if (forcedLayout == "aos")
-    options.forced = Layout::AoS;
-  else if (forcedLayout == "soa")
-    options.forced = Layout::SoA;
-  else if (forcedLayout == "clustered")
-    options.forced = Layout::Clustered;
+  if (mode == "model") options.mode = AnalyzeMode::Model;
+  else if (mode == "paper") options.mode = AnalyzeMode::Paper;
+  else if (!mode.empty()) return reportError("--mode must be paper or model, not '" + mode + "'");
+  if (forcedLayout == "aos") options.forced = Layout::AoS;
+  else if (forcedLayout == "soa") options.forced = Layout::SoA;
+  else if (forcedLayout == "clustered") options.forced = Layout::Clustered;
   else if (!forcedLayout.empty())
     return reportError("--layout must be aos, soa or clustered, not '" + forcedLayout + "'");
-  auto analysis = analyzeFiles(sites, profilePath, options, !mode.empty() || !forcedLayout.empty());
+  auto analysis = analyzeFiles(siteMaps, profileFile, options, !mode.empty() || !forcedLayout.empty());
   if (!analysis) return reportError(analysis.takeError());
   OutputSet outputs;
-  outputs.add(output, analysis->plan.toJson().dump(1) + "\n");
-  if (!markdown.empty()) outputs.add(markdown, renderMarkdownReport(*analysis));
-  if (!html.empty()) outputs.add(html, renderHtmlReport(*analysis));
-  if (!jsonReport.empty()) outputs.add(jsonReport, renderJsonReport(*analysis).dump(1) + "\n");
-  if (llvm::Error err = outputs.commit(sites)) return reportError(std::move(err));
+  outputs.add(planFile, analysis->plan.toJson().dump(1) + "\n");
+  if (!markdownFile.empty()) outputs.add(markdownFile, renderMarkdownReport(*analysis));
+  if (!htmlFile.empty()) outputs.add(htmlFile, renderHtmlReport(*analysis));
+  if (!jsonFile.empty()) outputs.add(jsonFile, renderJsonReport(*analysis).dump(1) + "\n");
+  if (!compileDatabase.empty()) outputs.add(folder + "/compile_commands.json", compileDatabase);
+  if (llvm::Error err = outputs.commit(siteMaps)) return reportError(std::move(err));
   llvm::outs() << renderTerminalReport(*analysis);
-  llvm::errs() << "relayout: plan written to " << output << "\n";
+  llvm::errs() << "relayout: plan written to " << planFile << "\n";
   return 0;
 }
 

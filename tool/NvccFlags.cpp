@@ -1,5 +1,7 @@
 #include "NvccFlags.h"
 
+#include "Toolchain.h"
+
 #include <clang/Basic/DiagnosticIDs.h>
 #include <clang/Basic/OffloadArch.h>
 #include <llvm/ADT/STLExtras.h>
@@ -523,6 +525,59 @@ class Translator {
 
 NvccTranslation translateNvccFlags(const std::vector<std::string>& nvccFlags) { return Translator().run(nvccFlags); }
 
+bool NvccInvocation::has(llvm::StringRef longName) const { return llvm::is_contained(options, longName); }
+
+bool NvccInvocation::producesNoObject() const {
+  static const llvm::StringRef kNoObject[] = {
+      "preprocess", "generate-dependencies", "generate-nonsystem-dependencies", "help", "version",
+      "list-gpu-code", "list-gpu-arch", "dryrun", "cuda", "ptx", "cubin", "fatbin", "optix-ir", "ltoir",
+      "fdevice-syntax-only"};
+  return llvm::any_of(kNoObject, [&](llvm::StringRef name) { return has(name); });
+}
+
+bool NvccInvocation::links() const {
+  static const llvm::StringRef kNoLink[] = {"compile", "device-c", "device-w", "device-link", "lib"};
+  return !inputs.empty() && !producesNoObject() &&
+         llvm::none_of(kNoLink, [&](llvm::StringRef name) { return has(name); });
+}
+
+NvccInvocation readNvccInvocation(const std::vector<std::string>& args) {
+  NvccInvocation out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    llvm::StringRef arg = args[i];
+    if (arg.starts_with("@")) {
+      out.unreadable = "it names a response file (" + arg.str() + ")";
+      continue;
+    }
+    if (!arg.starts_with("-") || arg == "-") {
+      out.inputs.push_back(i);
+      continue;
+    }
+    llvm::StringRef name = arg.ltrim('-').split('=').first;
+    if (name == "options-file" || name == "optf") {
+      out.unreadable = "it reads an options file, whose inputs relayout does not see";
+      if (!arg.contains('=')) ++i;
+      continue;
+    }
+    const NvccOption* option = optionsByName().lookup(name);
+    if (!option) {  // -Ifoo, -DX, -lm: a short option with its value attached
+      for (llvm::StringRef shortName : kAttachedValue)
+        if (!arg.starts_with("--") && arg.drop_front(1).starts_with(shortName)) {
+          option = optionsByName().lookup(shortName);
+          break;
+        }
+      if (!option) continue;  // unknown to nvcc: the host compiler's, one argument
+    } else if (option->takesValue && !arg.contains('=')) {
+      if (i + 1 < args.size()) ++i;
+      if (option->longName == "x") out.language = args[i];
+    } else if (option->longName == "x") {
+      out.language = arg.split('=').second.str();
+    }
+    if (!out.has(option->longName)) out.options.push_back(option->longName.str());
+  }
+  return out;
+}
+
 SourceLanguage nvccSourceLanguage(llvm::StringRef file, llvm::StringRef xValue) {
   if (xValue == "cu") return SourceLanguage::Cuda;
   if (xValue == "c++") return SourceLanguage::Cxx;
@@ -545,14 +600,8 @@ std::vector<std::string> nvccMacroFlags() {
 
 std::string dialectHeaderPath() {
   static const std::string path = [] {
-    // PREFIX/bin/relayout finds PREFIX/share/relayout/...; a build tree uses the source's copy.
-    llvm::SmallString<256> installed(llvm::sys::fs::getMainExecutable(nullptr, nullptr));
-    llvm::sys::path::remove_filename(installed);
-    llvm::sys::path::remove_filename(installed);
-    llvm::sys::path::append(installed, RELAYOUT_DIALECT_HEADER_INSTALLED);
-    if (llvm::sys::fs::exists(installed)) return installed.str().str();
-    if (llvm::sys::fs::exists(RELAYOUT_DIALECT_HEADER)) return std::string(RELAYOUT_DIALECT_HEADER);
-    return std::string();
+    std::string header = relayoutPrefix() + "/" RELAYOUT_DIALECT_HEADER_INSTALLED;
+    return llvm::sys::fs::exists(header) ? header : std::string();
   }();
   return path;
 }

@@ -25,6 +25,24 @@ struct NvccTranslation {
 // dependency-file flags only say what nvcc reads and writes, and are left out silently.
 NvccTranslation translateNvccFlags(const std::vector<std::string>& nvccFlags);
 
+// What one nvcc command reads and produces, as the compiler wrapper must know it to swap a source
+// for its instrumented or rewritten copy and to add relayout's runtime to a link.
+struct NvccInvocation {
+  std::vector<size_t> inputs;          // indices of the input files among the arguments
+  std::vector<std::string> options;    // long names of the nvcc options given (e.g. "compile", "output-file")
+  std::string language;                // -x's value; empty when not given
+  std::string unreadable;              // why relayout cannot follow this command; empty when it can
+  bool has(llvm::StringRef longName) const;
+  // Only prints or preprocesses (-E, -M, --version, -ptx, ...): nothing a mode changes.
+  bool producesNoObject() const;
+  // Ends in a host link (no -c, -dc, -lib, -dlink, ... and at least one input).
+  bool links() const;
+};
+
+// Reads nvcc's arguments with the same table of options translateNvccFlags uses. Options files
+// and response files are not opened: a command that names any is marked unreadable.
+NvccInvocation readNvccInvocation(const std::vector<std::string>& args);
+
 // How nvcc compiles `file`: -x's value when given, else by the file's extension (.cu: CUDA; .cpp,
 // .cc, .cxx, .c++, .C: host C++; .c: C; anything else CUDA, as relayout was asked to parse it).
 enum class SourceLanguage { Cuda, Cxx, C };
@@ -34,9 +52,8 @@ SourceLanguage nvccSourceLanguage(llvm::StringRef file, llvm::StringRef xValue);
 // (__CUDACC_VER_MAJOR__/MINOR/BUILD, __CUDA_API_VER_MAJOR__/MINOR), as -D flags.
 std::vector<std::string> nvccMacroFlags();
 
-// relayout's dialect header (tool/resources/relayout-nvcc-dialect.h): installed beside the
-// executable (PREFIX/share/relayout/ for PREFIX/bin/relayout), else the source tree's copy; empty
-// when neither exists.
+// relayout's dialect header (tool/resources/relayout-nvcc-dialect.h), at PREFIX/share/relayout/
+// (Toolchain.h); empty when it is not there.
 std::string dialectHeaderPath();
 
 }  // namespace relayout

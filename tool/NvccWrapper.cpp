@@ -1,6 +1,7 @@
 #include "NvccWrapper.h"
 
 #include "Commands.h"
+#include "WrapperModes.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringRef.h>
@@ -9,6 +10,7 @@
 #include <llvm/Support/Program.h>
 
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -82,15 +84,20 @@ int runNvccWrapper(int argc, char** argv) {
   } else if (std::strcmp(argv[1], "nvcc") == 0) {
     args.erase(args.begin(), args.begin() + 2);
     nvcc = findRealNvcc(self, RELAYOUT_NVCC);
-  } else {  // nvcc-launcher NVCC ARGS...
-    if (argc < 3) return reportError("nvcc-launcher: expected the compiler to run, then its arguments");
-    nvcc = argv[2];
-    args.erase(args.begin(), args.begin() + 3);
+  } else {  // nvcc-launcher [--relayout-MODE=...] NVCC ARGS...
+    args.erase(args.begin(), args.begin() + 2);
+    auto compiler = std::find_if(args.begin(), args.end(),
+                                 [](const char* arg) { return !llvm::StringRef(arg).starts_with("--relayout-"); });
+    if (compiler == args.end()) return reportError("nvcc-launcher: expected the compiler to run, then its arguments");
+    nvcc = *compiler;
+    args.erase(compiler);
   }
   Mode mode = modeOf(args);
-  if (!mode.name.empty())
-    return reportError("nvcc: the " + mode.name + " mode (" + mode.from + ") is not available in this version of " +
-                       "relayout; without it, relayout nvcc builds as plain nvcc does");
+  std::vector<std::string> arguments(args.begin(), args.end());
+  if (!mode.name.empty() && mode.argument.empty())
+    return reportError("nvcc: " + mode.from + " needs " + (mode.name == "use" ? "a plan" : "a folder"));
+  if (mode.name == "generate") return runGenerateMode(nvcc, arguments, mode.argument);
+  if (mode.name == "use") return runUseMode(nvcc, arguments, mode.argument);
   std::vector<char*> command{nvcc.data()};
   command.insert(command.end(), args.begin(), args.end());
   command.push_back(nullptr);

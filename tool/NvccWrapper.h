@@ -2,7 +2,9 @@
 // by that name) and `relayout nvcc-launcher NVCC ARGS...` (the form CMAKE_CUDA_COMPILER_LAUNCHER
 // runs, the real compiler first). With no mode it is nvcc itself: the real compiler replaces this
 // process with the same arguments, so flags, outputs, diagnostics and exit code are nvcc's, and the
-// wrapper can stay in a build for good.
+// wrapper can stay in a build for good. --relayout-generate=DIR / RELAYOUT_GENERATE and
+// --relayout-use=PLAN / RELAYOUT_USE choose a profile-guided mode (WrapperModes.h); the launcher
+// form takes these options before the compiler.
 #pragma once
 
 #include <string>
@@ -13,8 +15,8 @@ namespace relayout {
 // Whether main()'s arguments call for the wrapper.
 bool isNvccWrapperCall(int argc, char** argv);
 
-// Runs it. Returns only when nvcc could not be started or the arguments ask for what this version
-// cannot do (the exit code); otherwise the process becomes nvcc.
+// Runs it. With no mode the process becomes nvcc (returns only when nvcc cannot be started); in a
+// mode it returns nvcc's exit code.
 int runNvccWrapper(int argc, char** argv);
 
 // The real nvcc for `relayout nvcc` and `relayout-nvcc`: $RELAYOUT_NVCC, else the first nvcc on

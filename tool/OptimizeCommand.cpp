@@ -6,6 +6,7 @@
 #include "Pipeline.h"
 #include "SamplingFlags.h"
 #include "VerifyRun.h"
+#include "Toolchain.h"
 
 #include "relayout/core/Files.h"
 
@@ -83,11 +84,6 @@ static cl::opt<bool> buildOnly(
     cl::desc("Stop after building the instrumented program DIR/instrumented/program (needs no GPU): run it with "
              "`relayout profile` where the GPU is, then use that profile with analyze or --recorded-profile"),
     cl::sub(command));
-
-// relayout's runtime and CUPTI, as this relayout was built with them.
-static RuntimeToolchain thisToolchain() {
-  return {RELAYOUT_NVCC, RELAYOUT_RUNTIME_INCLUDE_DIR, RELAYOUT_RUNTIME_LIBRARY, RELAYOUT_CUPTI_LIBRARY_DIR};
-}
 
 // How the instrumented program is built: with -p, each source by its own compile database entry,
 // then one link; otherwise one nvcc command with the flags after `--`.
@@ -241,7 +237,7 @@ static int run(const std::vector<std::string>& trailing) {
   }
   auto rest = [&]() -> llvm::Error {
     if (building)
-      if (llvm::Error err = runBuild(planBuild(build, thisToolchain()))) return err;
+      if (llvm::Error err = runBuild(planBuild(build, relayoutToolchain()))) return err;
     if (buildOnly) return llvm::Error::success();
     auto profilePath = gpu.available ? profileOnGpu(build.program) : useRecordedProfile(gpu);
     if (!profilePath) return profilePath.takeError();

@@ -23,6 +23,16 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                            "(a power of two; 1: all); bounds the cost of kernels whose blocks all run at once"),
                   cl::value_desc("N"), cl::init(kDefaultExecPeriod), cl::sub(command)) {}
 
+InstrumentOptions profilingDefaults() {
+  InstrumentOptions options;
+  options.blockPeriod = kDefaultBlockPeriod;
+  options.sampleLaunches = kDefaultLaunches;
+  options.execPeriod = kDefaultExecPeriod;
+  options.traceCapacity = InstrumentOptions::kDefaultTraceCapacity;
+  options.traceLaunches = 2;
+  return options;
+}
+
 static llvm::Error usageError(const char* message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }

@@ -9,6 +9,10 @@
 
 namespace relayout {
 
+// What optimize and `relayout nvcc --relayout-generate` instrument with when no option says
+// otherwise: the default sampling, and the trace of the first two launches of each kernel.
+InstrumentOptions profilingDefaults();
+
 class SamplingFlags {
  public:
   explicit SamplingFlags(llvm::cl::SubCommand& command);

@@ -77,9 +77,70 @@ std::string launcherRank() {
   return "";
 }
 
+namespace {
+
+std::mutex& defaultProfileMutex() {
+  static std::mutex m;
+  return m;
+}
+std::string& defaultProfile() {
+  static std::string pattern;
+  return pattern;
+}
+
+std::string programName() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "program";
+  std::string path(buf, size_t(n));
+  return path.substr(path.find_last_of('/') + 1);
+}
+
+std::string hostName() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0 || !buf[0]) return "host";
+  return buf;
+}
+
+}  // namespace
+
+void setDefaultProfile(const std::string& pattern) {
+  std::lock_guard<std::mutex> lock(defaultProfileMutex());
+  if (defaultProfile().empty()) defaultProfile() = pattern;
+}
+
+void clearDefaultProfile() {
+  std::lock_guard<std::mutex> lock(defaultProfileMutex());
+  defaultProfile().clear();
+}
+
+std::string expandProfilePattern(const std::string& pattern, const std::string& pid, const std::string& host,
+                                 const std::string& program) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '%' || i + 1 == pattern.size()) {
+      out += pattern[i];
+      continue;
+    }
+    switch (pattern[++i]) {
+      case 'p': out += pid; break;
+      case 'h': out += host; break;
+      case 'm': out += program; break;
+      case '%': out += '%'; break;
+      default: out += '%', out += pattern[i];  // not a pattern: kept as written
+    }
+  }
+  return out;
+}
+
 std::string profilePath() {
   const char* env = std::getenv("RELAYOUT_PROFILE");
-  std::string path = env && *env ? env : "relayout-profile.json";
+  std::string pattern;
+  {
+    std::lock_guard<std::mutex> lock(defaultProfileMutex());
+    pattern = env && *env ? env : !defaultProfile().empty() ? defaultProfile() : "relayout-profile.json";
+  }
+  std::string path = expandProfilePattern(pattern, std::to_string(getpid()), hostName(), programName());
   // Under an MPI launcher every rank writes its own profile (P.rankN.json); `relayout merge`
   // combines them.
   const std::string rank = launcherRank();
@@ -304,3 +365,7 @@ std::string writeProfile(const std::string& path, const ProfileMeta& meta, const
 }
 
 }  // namespace relayout::rt
+
+extern "C" void relayout_rt_set_default_profile(const char* pattern) {
+  if (pattern && *pattern) relayout::rt::setDefaultProfile(pattern);
+}

@@ -213,6 +213,26 @@ TEST(RuntimeHelpers, EveryRankOfAnMpiLauncherWritesItsOwnProfile) {
   if (old) setenv("RELAYOUT_PROFILE", saved.c_str(), 1); else unsetenv("RELAYOUT_PROFILE");
 }
 
+TEST(RuntimeHelpers, ProfilePatternsNameTheProcessHostAndProgram) {
+  EXPECT_EQ(rt::expandProfilePattern("d/%m-%p.profile.json", "42", "node1", "sim"), "d/sim-42.profile.json");
+  EXPECT_EQ(rt::expandProfilePattern("%h/%p%%", "7", "node1", "sim"), "node1/7%");
+  EXPECT_EQ(rt::expandProfilePattern("a%zb%", "7", "h", "m"), "a%zb%");  // not patterns: kept as written
+}
+
+TEST(RuntimeHelpers, GeneratedUnitsSetTheDefaultProfileAndTheEnvironmentWins) {
+  LauncherEnvironment clean;
+  const char* old = std::getenv("RELAYOUT_PROFILE");
+  std::string saved = old ? old : "";
+  unsetenv("RELAYOUT_PROFILE");
+  relayout_rt_set_default_profile("/tmp/gen/%p.profile.json");
+  relayout_rt_set_default_profile("/tmp/other/%p.profile.json");  // the first unit's wins
+  EXPECT_EQ(rt::profilePath(), "/tmp/gen/" + std::to_string(getpid()) + ".profile.json");
+  setenv("RELAYOUT_PROFILE", "/tmp/x/p.json", 1);
+  EXPECT_EQ(rt::profilePath(), "/tmp/x/p.json");
+  rt::clearDefaultProfile();
+  if (old) setenv("RELAYOUT_PROFILE", saved.c_str(), 1); else unsetenv("RELAYOUT_PROFILE");
+}
+
 TEST(RuntimeHelpers, ProfilePathFromEnvironment) {
   LauncherEnvironment clean;
   const char* old = std::getenv("RELAYOUT_PROFILE");

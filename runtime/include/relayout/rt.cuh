@@ -55,6 +55,10 @@
 
 #include <cuda_runtime.h>
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#error "relayout's profiling hooks need compute capability 8.0 or newer (warp reductions): compile with -arch=sm_80 or a newer GPU"
+#endif
+
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>

@@ -85,6 +85,10 @@ typedef struct RelayoutUnitDesc {
  * for the whole run (they are literals). Also starts the CUPTI side of the runtime. */
 void relayout_rt_register_unit(const RelayoutUnitDesc* unit);
 
+/* Where the profile goes when $RELAYOUT_PROFILE is not set (a pattern: %p, %h, %m, %%); the first
+ * call wins. `relayout nvcc --relayout-generate=DIR` compiles a call into each unit. */
+void relayout_rt_set_default_profile(const char* pattern);
+
 #ifdef __cplusplus
 }
 #endif

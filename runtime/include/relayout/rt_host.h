@@ -88,9 +88,17 @@ std::string writeTrace(const std::string& path, const std::vector<RelayoutUnitDe
 // Writes bytes to path through a temporary file and a rename. Returns "" or a one-line error.
 std::string writeFileAtomically(const std::string& path, const std::string& bytes);
 
-// $RELAYOUT_PROFILE, or relayout-profile.json in the working folder; under an MPI launcher
-// P.json becomes P.rankN.json.
+// $RELAYOUT_PROFILE, else the default a unit set (setDefaultProfile), else relayout-profile.json in
+// the working folder; its patterns expanded (expandProfilePattern); under an MPI launcher P.json
+// becomes P.rankN.json.
 std::string profilePath();
+// The profile path to use when $RELAYOUT_PROFILE is not set; the first unit to set one wins.
+void setDefaultProfile(const std::string& pattern);
+void clearDefaultProfile();  // for tests
+// LLVM_PROFILE_FILE-style patterns, so that parallel runs do not collide: %p the process id, %h
+// the host name, %m the program's file name, %% a percent sign; any other %X is kept as written.
+std::string expandProfilePattern(const std::string& pattern, const std::string& pid, const std::string& host,
+                                 const std::string& program);
 // The rank an MPI launcher (or Slurm) gave this process, or "" outside one.
 std::string launcherRank();
 

@@ -1,0 +1,130 @@
+// `relayout nvcc --relayout-generate=DIR`: compiles instrumented sources, links the runtime, and
+// leaves in DIR what `relayout analyze DIR` reads: a site map and a compile command per source,
+// and the profiles the program writes when it runs.
+#include "Commands.h"
+#include "CompileFlags.h"
+#include "Outputs.h"
+#include "SamplingFlags.h"
+#include "Toolchain.h"
+#include "WrapperModes.h"
+
+#include "relayout/core/Files.h"
+#include "relayout/instrument/Instrument.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Process.h>
+#include <nlohmann/json.hpp>
+
+namespace relayout {
+
+namespace {
+
+// What each unit adds at its end: where the program writes its profile unless $RELAYOUT_PROFILE
+// says otherwise (%m the program's name, %p its process id: runs and ranks do not collide).
+std::string defaultProfileCall(const std::string& dir) {
+  std::string literal;
+  for (char c : dir + "/%m-%p.profile.json") {
+    if (c == '"' || c == '\\') literal += '\\';
+    literal += c;
+  }
+  return "\n// relayout nvcc --relayout-generate: the profile goes to this folder unless RELAYOUT_PROFILE names "
+         "another file.\n#if !defined(__CUDA_ARCH__)\nstatic const int __rl_default_profile "
+         "__attribute__((unused)) = (relayout_rt_set_default_profile(\"" +
+         literal + "\"), 0);\n#endif\n";
+}
+
+// DIR/NAME-HASH: one name per source (the hash of its absolute path tells apart sources of the same
+// name in different folders), the same at every rebuild, so that a rebuild replaces its files.
+std::string unitStem(const std::string& dir, const std::string& absoluteSource) {
+  return dir + "/" + llvm::sys::path::stem(absoluteSource).str() + "-" + sha256Hex(absoluteSource).substr(0, 8);
+}
+
+// The compile as a compile database entry (what `analyze DIR` gathers into compile_commands.json,
+// and the use mode rewrites with): this source only, the other inputs left out.
+nlohmann::json compileEntry(const std::string& nvcc, const std::vector<std::string>& flags,
+                            const std::string& absoluteSource) {
+  llvm::SmallString<256> cwd;
+  llvm::sys::fs::current_path(cwd);
+  nlohmann::json arguments = nlohmann::json::array({nvcc});
+  for (const std::string& flag : flags) arguments.push_back(flag);
+  arguments.push_back(absoluteSource);
+  return {{"directory", cwd.str().str()}, {"file", absoluteSource}, {"arguments", arguments}};
+}
+
+llvm::Error writeMirrored(const std::string& path, const std::string& text) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)))
+    return fileError(path, "cannot create its folder: " + ec.message());
+  return writeFileAtomically(path, text);
+}
+
+// Instruments one source into the mirror and records its site map and compile in `dir`.
+llvm::Error instrumentOne(const std::string& nvcc, const std::vector<std::string>& flags,
+                          const std::string& absoluteSource, const std::string& mirror, const std::string& dir) {
+  auto db = makeCompilationDatabase("", flags);
+  if (!db) return db.takeError();
+  InstrumentOptions options = profilingDefaults();
+  auto result = instrumentSources({absoluteSource}, **db, options);
+  if (!result) return result.takeError();
+  for (const InstrumentedUnit& unit : result->units) {
+    std::string text = unit.instrumentedText;
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    text += defaultProfileCall(dir);
+    if (llvm::Error err = writeMirrored(wrapper::mirrored(mirror, absoluteSource), text)) return err;
+    const std::string stem = unitStem(dir, absoluteSource);
+    if (llvm::Error err = writeFileAtomically(stem + ".sites.json", unit.siteMap.toJson().dump(1) + "\n")) return err;
+    if (llvm::Error err =
+            writeFileAtomically(stem + ".compile.json", compileEntry(nvcc, flags, absoluteSource).dump(1) + "\n"))
+      return err;
+  }
+  for (const InstrumentedHeader& header : result->headers)
+    if (llvm::Error err = writeMirrored(wrapper::mirrored(mirror, header.path), header.text)) return err;
+  return llvm::Error::success();
+}
+
+}  // namespace
+
+int runGenerateMode(const std::string& nvcc, const std::vector<std::string>& args, const std::string& givenDir) {
+  const NvccInvocation invocation = readNvccInvocation(args);
+  if (!invocation.unreadable.empty()) {
+    reportNote("nvcc: " + invocation.unreadable + ": compiled as plain nvcc, without instrumentation");
+    return wrapper::runCompiler(nvcc, args);
+  }
+  if (invocation.producesNoObject()) return wrapper::runCompiler(nvcc, args);
+  const std::string dir = absolutePath(givenDir);
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return reportError("nvcc: cannot create the generate folder " + dir + ": " + ec.message());
+
+  const RuntimeToolchain toolchain = relayoutToolchain();
+  std::vector<std::string> command = args;
+  std::vector<std::string> swapped;
+  wrapper::TempFolder mirror;
+  const std::vector<size_t> sources = wrapper::cudaSources(args, invocation);
+  if (!sources.empty() && !mirror.ok()) return reportError("nvcc: cannot create a temporary folder");
+  const std::vector<std::string> flags = wrapper::withoutInputs(args, invocation);
+  for (size_t index : sources) {
+    const std::string source = absolutePath(args[index]);
+    if (llvm::Error err = instrumentOne(nvcc, flags, source, mirror.path(), dir)) {
+      // The build goes on: this unit is compiled as it is and has no sites in the profile.
+      reportWarning("nvcc: " + args[index] +
+                    ": not instrumented, compiled as it is: " + llvm::toString(std::move(err)));
+      continue;
+    }
+    command[index] = wrapper::mirrored(mirror.path(), source);
+    swapped.push_back(source);
+  }
+  std::vector<std::string> full;
+  if (!swapped.empty()) {
+    full = wrapper::mirrorSearchArgs(args, mirror.path(), swapped);
+    full.insert(full.end(), {"-I", toolchain.runtimeIncludeDir});
+  }
+  full.insert(full.end(), command.begin(), command.end());
+  if (invocation.links())
+    for (const std::string& arg : runtimeLinkArgs(toolchain)) full.push_back(arg);
+  int code = wrapper::runCompiler(nvcc, full);
+  if (!swapped.empty()) wrapper::restoreDependencyFile(args, invocation, mirror.path());
+  return code;
+}
+
+}  // namespace relayout
