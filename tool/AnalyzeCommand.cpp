@@ -94,12 +94,17 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
                      "was recorded from other versions of the sources: its trace cannot be replayed "
                      "against them (use --mode paper, or profile the current sources again)");
   if (!modeGiven) {
-    const bool haveTrace = profile->trace || !options.tracePath.empty();
+    // A profile copied without its trace file is still a profile: the paper rule decides.
+    llvm::SmallString<256> traceFile(llvm::sys::path::parent_path(profileFile));
+    if (profile->trace) llvm::sys::path::append(traceFile, profile->trace->file);
+    const bool traceMissing = profile->trace && options.tracePath.empty() && !llvm::sys::fs::exists(traceFile);
+    const bool haveTrace = (profile->trace && !traceMissing) || !options.tracePath.empty();
     options.mode = haveTrace && traceFits ? AnalyzeMode::Model : AnalyzeMode::Paper;
-    llvm::errs() << "relayout: deciding in " << toString(options.mode) << " mode ("
-                 << (options.mode == AnalyzeMode::Model ? "the profile has a trace"
-                     : haveTrace                        ? "the profile's trace describes other versions of the sources"
-                                                        : "the profile has no trace")
+    std::string why = options.mode == AnalyzeMode::Model ? "the profile has a trace"
+                      : haveTrace    ? "the profile's trace describes other versions of the sources"
+                      : traceMissing ? "the profile's trace " + traceFile.str().str() + " is not there"
+                                     : "the profile has no trace";
+    llvm::errs() << "relayout: deciding in " << toString(options.mode) << " mode (" << why
                  << "; --mode chooses)\n";
   }
   auto analysis = analyze(maps, *profile, profileFile, options);
