@@ -30,7 +30,8 @@ static cl::SubCommand command("optimize",
                               "  DIR/rewritten/     the rewritten sources and headers, in the sources' tree\n"
                               "  DIR/verify/        with a GPU (--verify): the original and the rewritten program, "
                               "their runs and verify.json; a rewrite that does not do what the original does is "
-                              "moved to DIR/rejected/ (exit status 3)\n"
+                              "moved to DIR/rejected/ (exit status 3). Without a GPU, --verify builds the two "
+                              "programs and prints the relayout-verify command that runs them on a GPU machine\n"
                               "Outputs appear only when a step succeeds; a failed run removes what it wrote.\n"
                               "Flags after `--` are nvcc's, used to parse and to build the instrumented program with "
                               "one nvcc command. With -p BUILD, each source is parsed and compiled with its own "
@@ -177,21 +178,6 @@ static VerifyRequest describeVerification(const BuildRequest& build, const Instr
   return request;
 }
 
-// This optimize command line with --verify, for a machine with a GPU.
-static std::string commandWithVerify(const std::vector<std::string>& trailing) {
-  std::vector<std::string> args = {"relayout", "optimize"};
-  args.insert(args.end(), files.begin(), files.end());
-  args.insert(args.end(), {"-o", outDir});
-  if (runArgs.getNumOccurrences()) args.insert(args.end(), {"--run", runArgs});
-  if (!buildDir.empty()) args.insert(args.end(), {"-p", buildDir});
-  if (noTrace) args.push_back("--no-trace");
-  args.push_back("--verify");
-  for (const std::string& arg : verifyFlags.arguments()) args.push_back(arg);
-  if (!trailing.empty()) args.push_back("--");
-  args.insert(args.end(), trailing.begin(), trailing.end());
-  return NvccCommand{args, "", ""}.text();
-}
-
 static int run(const std::vector<std::string>& trailing) {
   if (llvm::Error err = checkGivenOnce(outDir)) return reportError(std::move(err));
   if (llvm::Error err = verifyFlags.check(buildOnly)) return reportError(std::move(err));
@@ -204,8 +190,11 @@ static int run(const std::vector<std::string>& trailing) {
                        "program");
   const std::string instrumentedDir = outDir + "/instrumented";
   const bool building = buildOnly || gpu.available;
+  // Without a GPU, --verify still builds the original and the rewritten program (nvcc only), for
+  // relayout-verify to run them on a machine with one.
+  const bool describing = building || (verifyFlags.requested() && !verifyFlags.skipped());
   BuildRequest build;
-  if (building) {  // the database is read first, so that an entry it lacks stops us before any output
+  if (describing) {  // the database is read first, so that an entry it lacks stops us before any output
     auto described = describeBuild(trailing, instrumentedDir);
     if (!described) return reportError(described.takeError());
     build = std::move(*described);
@@ -256,17 +245,13 @@ static int run(const std::vector<std::string>& trailing) {
   }
   llvm::errs() << "relayout: plan, report and rewritten sources are in " << outDir << "\n";
   if (verifyFlags.skipped()) return 0;
-  if (!gpu.available) {
-    if (verifyFlags.requested())
-      reportWarning("--verify cannot run here (" + gpu.why + "): the rewrite is not verified. On a machine with a "
-                    "GPU, this builds and runs the original and the rewritten program and compares them:\n  " +
-                    commandWithVerify(trailing));
-    else
-      reportNote("not verified (" + gpu.why + "): with a GPU, optimize builds and runs the original and the "
-                 "rewritten program and compares them (--verify)");
+  if (!gpu.available && !verifyFlags.requested()) {
+    reportNote("not verified (" + gpu.why +
+               "): with a GPU, optimize builds and runs the original and the rewritten program and compares them "
+               "(--verify; without a GPU, --verify builds them for relayout-verify to run on a machine with one)");
     return 0;
   }
-  return verifyRewrite(describeVerification(build, units), verifyFlags);
+  return verifyRewrite(describeVerification(build, units), verifyFlags, gpu.available, gpu.why);
 }
 
 Subcommand optimizeSubcommand{command, run};

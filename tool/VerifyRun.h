@@ -1,9 +1,10 @@
-// relayout optimize --verify: builds the original and the rewritten program plainly, runs both
-// with the same arguments, compares their outputs and times them (the judgement: Verify.h).
+// relayout optimize --verify: builds the original and the rewritten program plainly, then runs both
+// with the same arguments, compares their outputs and times them as relayout-verify does
+// (VerifyPrograms.h; the judgement: Verify.h).
 #pragma once
 
 #include "BuildPlan.h"
-#include "Verify.h"
+#include "VerifyPrograms.h"
 
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Error.h>
@@ -21,11 +22,7 @@ class VerifyFlags {
   llvm::Error check(bool buildOnly) const;
   bool requested() const { return verify_; }  // --verify given
   bool skipped() const { return noVerify_; }  // --no-verify given
-  verify::Tolerance tolerance() const;
-  unsigned repeat() const { return repeat_; }
-  const std::vector<std::string>& compared() const { return *&compare_; }  // --compare FILE...
-  // The options given, as command-line arguments (to repeat them elsewhere).
-  std::vector<std::string> arguments() const;
+  verify::Options options() const;
 
  private:
   llvm::cl::opt<bool> verify_;
@@ -46,11 +43,14 @@ struct VerifyRequest {
   std::string outDir;                // DIR: holds rewritten/, gets verify/ (and rejected/)
 };
 
-// Builds both programs into DIR/verify/{original,rewritten}/, runs them `repeat` times each,
-// interleaved, in the current folder; compares standard output and every --compare file of each
-// pair of runs; prints a table and writes DIR/verify/verify.json. On a mismatch DIR/rewritten is
-// moved to DIR/rejected. Returns the exit status: 0 equal, 3 mismatch, 1 the original failed (or
-// could not be built) or another error.
-int verifyRewrite(const VerifyRequest& request, const VerifyFlags& flags);
+// Builds both programs into DIR/verify/{original,rewritten}/program. With `runHere`, runs them
+// `repeat` times each, interleaved, in the current folder; compares standard output and every
+// --compare file of each pair of runs; prints a table and writes DIR/verify/verify.json. Without it
+// (no GPU here), warns that the rewrite is not verified and prints the relayout-verify command that
+// runs the two programs on a machine with a GPU. On a mismatch (or a rewritten program that does not
+// build) DIR/rewritten is moved to DIR/rejected. Returns the exit status: 0 equal (or built, not
+// run), 3 mismatch, 1 the original failed (or could not be built) or another error. `why`: why it
+// cannot run here.
+int verifyRewrite(const VerifyRequest& request, const VerifyFlags& flags, bool runHere, const std::string& why = "");
 
 }  // namespace relayout

@@ -9,6 +9,8 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.relayout_bin_root, "tests", "lit")
 config.excludes = ["Inputs"]
 
+# %relayout_verify before %relayout, which is its prefix.
+config.substitutions.append(("%relayout_verify", config.relayout_verify_tool))
 config.substitutions.append(("%relayout", config.relayout_tool))
 config.substitutions.append(("%FileCheck", config.filecheck))
 # Every emitted .cu is compiled for the GPU the project targets, as the user would build it.

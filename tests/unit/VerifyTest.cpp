@@ -1,6 +1,7 @@
 // optimize --verify's judgement on recorded outputs (tool/Verify.h): comparison byte for byte and
 // within a tolerance, the first difference, the timing statistics and the verdict's exit status.
 #include "Verify.h"
+#include "VerifyPrograms.h"
 
 #include <gtest/gtest.h>
 
@@ -237,6 +238,46 @@ TEST(VerifyReportTest, TableAndJsonCarryMediansAndSpeedUps) {
   EXPECT_DOUBLE_EQ(json["original"]["kernel_ms"]["median"].get<double>(), 11.0);
   EXPECT_DOUBLE_EQ(json["speedup"]["kernel"]["max"].get<double>(), 3.0);
   EXPECT_DOUBLE_EQ(json["tolerance"]["rtol"].get<double>(), 1e-6);
+}
+
+// The options both optimize --verify and relayout-verify take (VerifyPrograms.h).
+TEST(VerifyOptions, CheckedAndRepeatedAsArguments) {
+  Options options;
+  EXPECT_EQ(llvm::toString(options.check()), "");
+  EXPECT_FALSE(options.tolerance().numeric);
+  EXPECT_TRUE(options.arguments().empty());
+  EXPECT_EQ(options.compared(), (std::vector<std::string>{"standard output"}));
+
+  options.compare = {"out.txt"};
+  options.rtol = 1e-6;
+  options.rtolGiven = true;
+  options.repeat = 3;
+  options.repeatGiven = true;
+  options.ignoreLines = {"^RESULT "};
+  EXPECT_EQ(llvm::toString(options.check()), "");
+  EXPECT_TRUE(options.tolerance().numeric);
+  EXPECT_EQ(options.compared(), (std::vector<std::string>{"standard output", "out.txt"}));
+  EXPECT_EQ(options.arguments(), (std::vector<std::string>{"--compare", "out.txt", "--rtol", "1e-06", "--repeat", "3",
+                                                           "--ignore-lines", "^RESULT "}));
+
+  auto why = [](const Options& bad) { return llvm::toString(bad.check()); };
+  Options bad = options;
+  bad.atol = -1;
+  EXPECT_EQ(why(bad), "--atol must be a number >= 0, not -1");
+  bad = options;
+  bad.rtol = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(why(bad), "--rtol must be a number >= 0, not nan");
+  bad = options;
+  bad.repeat = 0;
+  EXPECT_EQ(why(bad), "--repeat must be at least 1");
+  bad = options;
+  bad.ignoreLines = {"("};
+  EXPECT_EQ(why(bad), "--ignore-lines '(': parentheses not balanced");
+  bad = options;
+  bad.compare = {"stdout"};
+  EXPECT_NE(why(bad).find("would be kept under the same name stdout"), std::string::npos);
+  bad.compare = {"a/out.txt", "./a/out.txt"};
+  EXPECT_NE(why(bad).find("--compare ./a/out.txt: another file"), std::string::npos);
 }
 
 }  // namespace

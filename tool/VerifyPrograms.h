@@ -1,0 +1,79 @@
+// Running two built programs, the original and the rewritten one, with the same arguments in the
+// same folder, comparing their outputs and timing them: what `relayout optimize --verify` does after
+// building them, and all that `relayout-verify` does (VerifyMain.cpp; for the GPU machines, which
+// have nvcc but no Clang: this part needs only LLVM's Support library, linked statically there).
+// The judgement itself is Verify.h.
+#pragma once
+
+#include "Verify.h"
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace relayout::verify {
+
+// The verification options, as both tools take them (--compare, --rtol, --atol, --repeat,
+// --ignore-lines).
+struct Options {
+  std::vector<std::string> compare;  // files the programs write, compared after standard output
+  double rtol = 0, atol = 0;
+  bool rtolGiven = false, atolGiven = false;  // either one: numbers compare within the tolerance
+  unsigned repeat = 5;
+  bool repeatGiven = false;
+  std::vector<std::string> ignoreLines;
+
+  // Whether the values can be used (tolerances finite and >= 0, --repeat >= 1, the expressions
+  // valid, the --compare files kept under distinct names).
+  llvm::Error check() const;
+  Tolerance tolerance() const;
+  // "standard output", then each --compare file.
+  std::vector<std::string> compared() const;
+  // The options given, as command-line arguments (to repeat them in another command).
+  std::vector<std::string> arguments() const;
+};
+
+// Two programs to run and where their runs are kept.
+struct Programs {
+  std::string original, rewritten;
+  std::vector<std::string> runArgs;  // the same for every run of both
+  // Gets original/run-K/ and rewritten/run-K/ (stdout, stderr, kernel-time.json, the --compare
+  // files) and verify.json.
+  std::string dir;
+  std::string kernelTimeLibrary;  // librelayout_kerneltime.so, "" when kernel times are not measured
+};
+
+// The tool that speaks on standard error: "relayout" or "relayout-verify".
+void setToolName(const std::string& name);
+void reportError(const std::string& message);
+void reportWarning(const std::string& message);
+void reportNote(const std::string& message);
+
+// librelayout_kerneltime.so: `given` when not empty, else $RELAYOUT_KERNELTIME_LIBRARY, else
+// PREFIX/lib/ beside the running executable's folder PREFIX/bin (a build tree has BUILD/lib beside
+// BUILD/tool); "" when none is there.
+std::string findKernelTimeLibrary(const std::string& given = "");
+
+// Fails when a --compare FILE's keeping place FILE.relayout-verify-saved is taken already (an
+// interrupted verification left the user's copy there), so that a caller stops before building.
+llvm::Error checkNothingKeptAside(const std::vector<std::string>& compare);
+
+// What the runs found, and the end of a failed run's standard error for the message.
+struct RunResult {
+  Outcome outcome;
+  std::string failedStderr;
+};
+
+// Runs both programs options.repeat times each, interleaved (original 1, rewritten 1, original 2...),
+// in the current folder with standard input from /dev/null; stops at the first pair that differs.
+// The --compare files that are there before are kept aside and put back after (on Ctrl-C too).
+// Earlier runs' folders under programs.dir are removed first. An error: a folder or file could not
+// be made or moved.
+llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& options);
+
+// Writes programs.dir/verify.json (its `result`: `result`), prints the table on standard output
+// and the verdict on standard error; returns the exit status (exitCode(outcome.verdict)).
+int reportOutcome(const RunResult& run, const Programs& programs, const Options& options, const std::string& result);
+
+}  // namespace relayout::verify
