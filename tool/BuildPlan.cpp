@@ -1,6 +1,7 @@
 #include "BuildPlan.h"
 
 #include "CompileFlags.h"
+#include "Toolchain.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSet.h>
@@ -79,8 +80,8 @@ std::vector<std::string> headerSearch(const BuildRequest& request, const std::ve
 }
 
 void addRuntimeLink(std::vector<std::string>& args, const RuntimeToolchain& toolchain) {
-  args.insert(args.end(), {toolchain.runtimeLibrary, "-L" + toolchain.cuptiLibraryDir, "-Xlinker",
-                           "-rpath=" + toolchain.cuptiLibraryDir, "-lcupti", "-lcuda"});
+  const std::vector<std::string> link = runtimeLinkArgs(toolchain);
+  args.insert(args.end(), link.begin(), link.end());
 }
 
 std::vector<NvccCommand> planOneCommand(const BuildRequest& request, const RuntimeToolchain& toolchain) {

@@ -90,8 +90,8 @@ bool isHostCompilerCommand(const std::vector<std::string>& line) {
 // translated, CUDA parse flags added, the source kept last.
 class CudaCompilationDatabase : public clang::tooling::CompilationDatabase {
  public:
-  explicit CudaCompilationDatabase(std::unique_ptr<clang::tooling::CompilationDatabase> inner)
-      : inner_(std::move(inner)) {}
+  CudaCompilationDatabase(std::unique_ptr<clang::tooling::CompilationDatabase> inner, bool notes)
+      : inner_(std::move(inner)), notes_(notes) {}
 
   std::vector<clang::tooling::CompileCommand> getCompileCommands(llvm::StringRef file) const override {
     auto commands = inner_->getCompileCommands(file);
@@ -102,7 +102,7 @@ class CudaCompilationDatabase : public clang::tooling::CompilationDatabase {
       if (isHostCompilerCommand(command.CommandLine))
         original.insert(original.begin(), "--forward-unknown-to-host-compiler");
       NvccTranslation translation = translateNvccFlags(original);
-      reportOnce(translation.notes, "note");
+      if (notes_) reportOnce(translation.notes, "note");
       reportOnce(translation.warnings, "warning");
       std::vector<std::string> args = clangParseArguments(translation, command.Filename);
       args.insert(args.begin(), "clang");
@@ -123,6 +123,7 @@ class CudaCompilationDatabase : public clang::tooling::CompilationDatabase {
   }
 
   std::unique_ptr<clang::tooling::CompilationDatabase> inner_;
+  bool notes_;  // the translation's notes (flags dropped on purpose): off inside a build
 };
 
 }  // namespace
@@ -163,7 +164,7 @@ static llvm::Error checkCompileDatabase(const std::string& path) {
 }
 
 llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompilationDatabase(
-    const std::string& buildDir, const std::vector<std::string>& flags) {
+    const std::string& buildDir, const std::vector<std::string>& flags, bool translationNotes) {
   std::unique_ptr<clang::tooling::CompilationDatabase> inner;
   if (!buildDir.empty()) {
     if (!llvm::sys::fs::exists(buildDir + "/compile_commands.json"))
@@ -178,7 +179,7 @@ llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompila
   } else {
     inner = std::make_unique<clang::tooling::FixedCompilationDatabase>(".", flags);
   }
-  return std::make_unique<CudaCompilationDatabase>(std::move(inner));
+  return std::make_unique<CudaCompilationDatabase>(std::move(inner), translationNotes);
 }
 
 namespace {

@@ -24,9 +24,10 @@ bool isNvccArchFlag(llvm::StringRef flag);
 std::vector<std::string> clangParseArguments(const NvccTranslation& translation, llvm::StringRef file);
 
 // A compilation database for the sources: from `buildDir`/compile_commands.json when given,
-// otherwise the same flags for every source. Either way nvcc flags are translated.
+// otherwise the same flags for every source. Either way nvcc flags are translated; each flag
+// dropped on purpose gets one note unless `translationNotes` is false (in a build's compiles).
 llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> makeCompilationDatabase(
-    const std::string& buildDir, const std::vector<std::string>& flags);
+    const std::string& buildDir, const std::vector<std::string>& flags, bool translationNotes = true);
 
 // How BUILD/compile_commands.json compiles one source, for building it again with nvcc: the
 // entry's flags with the compiler, the source, the output, -c and dependency-file flags left out,

@@ -62,7 +62,7 @@ llvm::Error writeMirrored(const std::string& path, const std::string& text) {
 // Instruments one source into the mirror and records its site map and compile in `dir`.
 llvm::Error instrumentOne(const std::string& nvcc, const std::vector<std::string>& flags,
                           const std::string& absoluteSource, const std::string& mirror, const std::string& dir) {
-  auto db = makeCompilationDatabase("", flags);
+  auto db = makeCompilationDatabase("", flags, /*translationNotes=*/false);
   if (!db) return db.takeError();
   InstrumentOptions options = profilingDefaults();
   auto result = instrumentSources({absoluteSource}, **db, options);
