@@ -25,29 +25,7 @@ static cl::opt<std::string> rewritten("rewritten", cl::desc("The rewritten progr
                                       cl::cat(category));
 static cl::opt<std::string> runArgs("run", cl::desc("Arguments for every run of both programs, split as a shell would"),
                                     cl::value_desc("'ARGS'"), cl::cat(category));
-static cl::list<std::string> compare(
-    "compare",
-    cl::desc("A file the programs write (relative to this folder) to compare as well as their standard output; "
-             "removed before each run and moved into DIR/{original,rewritten}/run-K/ after it; a FILE there before "
-             "is kept aside as FILE.relayout-verify-saved and put back (repeatable)"),
-    cl::value_desc("FILE"), cl::cat(category));
-static cl::opt<double> relTolerance(
-    "rtol",
-    cl::desc("Compare outputs token by token, numbers within atol + R * |the original's value| (default: byte for "
-             "byte)"),
-    cl::value_desc("R"), cl::init(0.0), cl::cat(category));
-static cl::opt<double> absTolerance(
-    "atol", cl::desc("Compare outputs token by token, numbers within A + rtol * |the original's value|"),
-    cl::value_desc("A"), cl::init(0.0), cl::cat(category));
-static cl::list<std::string> ignoreLines(
-    "ignore-lines",
-    cl::desc("Leave the lines that match REGEX out of both outputs before comparing them (lines that print times, "
-             "addresses...; repeatable)"),
-    cl::value_desc("REGEX"), cl::cat(category));
-static cl::opt<unsigned> repeat("repeat",
-                                cl::desc("Runs of each program, interleaved; the table gives medians and the spread "
-                                         "(default 5)"),
-                                cl::value_desc("N"), cl::init(5), cl::cat(category));
+static verify::ComparisonFlags comparison(cl::SubCommand::getTopLevel(), category);
 static cl::opt<std::string> kernelTimeLib("kerneltime-lib",
                                           cl::desc("librelayout_kerneltime.so, which times the kernels (default: "
                                                    "$RELAYOUT_KERNELTIME_LIBRARY, else lib/ beside this program's "
@@ -87,15 +65,7 @@ int main(int argc, char** argv) {
   if (!kernelTimeLib.empty() && !fs::is_regular_file(kernelTimeLib))
     return usage("--kerneltime-lib " + kernelTimeLib + ": no such file");
 
-  verify::Options options;
-  options.compare = compare;
-  options.rtol = relTolerance;
-  options.atol = absTolerance;
-  options.rtolGiven = relTolerance.getNumOccurrences();
-  options.atolGiven = absTolerance.getNumOccurrences();
-  options.repeat = repeat;
-  options.repeatGiven = repeat.getNumOccurrences();
-  options.ignoreLines = ignoreLines;
+  const verify::Options options = comparison.options();
   if (llvm::Error err = options.check()) return usage(llvm::toString(std::move(err)));
 
   verify::Programs programs;

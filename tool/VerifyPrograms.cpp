@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -51,6 +52,47 @@ std::string keptName(const std::string& file) {
 }
 
 }  // namespace
+
+namespace cl = llvm::cl;
+
+ComparisonFlags::ComparisonFlags(cl::SubCommand& command, cl::OptionCategory& category)
+    : compare_("compare",
+               cl::desc("A file the program writes (relative to this folder) to compare as well as its standard "
+                        "output; removed before each run and moved into original/run-K/ or rewritten/run-K/ of the "
+                        "verification folder after it; a FILE there before is kept aside as "
+                        "FILE.relayout-verify-saved and put back (repeatable)"),
+               cl::value_desc("FILE"), cl::sub(command), cl::cat(category)),
+      rtol_("rtol",
+            cl::desc("Compare outputs token by token, numbers within atol + R * |the original's value| (default: "
+                     "byte for byte)"),
+            cl::value_desc("R"), cl::init(0.0), cl::sub(command), cl::cat(category)),
+      atol_("atol", cl::desc("Compare outputs token by token, numbers within A + rtol * |the original's value|"),
+            cl::value_desc("A"), cl::init(0.0), cl::sub(command), cl::cat(category)),
+      repeat_("repeat",
+              cl::desc("Runs of each program, interleaved; the table gives medians and the spread (default 5)"),
+              cl::value_desc("N"), cl::init(5), cl::sub(command), cl::cat(category)),
+      ignore_("ignore-lines",
+              cl::desc("Leave the lines that match REGEX out of both outputs before comparing them (lines that print "
+                       "times, addresses...; repeatable)"),
+              cl::value_desc("REGEX"), cl::sub(command), cl::cat(category)) {}
+
+Options ComparisonFlags::options() const {
+  Options options;
+  options.compare.assign(compare_.begin(), compare_.end());
+  options.rtol = rtol_;
+  options.atol = atol_;
+  options.rtolGiven = rtol_.getNumOccurrences();
+  options.atolGiven = atol_.getNumOccurrences();
+  options.repeat = repeat_;
+  options.repeatGiven = repeat_.getNumOccurrences();
+  options.ignoreLines.assign(ignore_.begin(), ignore_.end());
+  return options;
+}
+
+std::vector<const cl::Option*> ComparisonFlags::all()
+    const {  // cl::list has its own operator& (the storage): addressof names the option.
+  return {std::addressof(compare_), &rtol_, &atol_, &repeat_, std::addressof(ignore_)};
+}
 
 void setToolName(const std::string& name) { gTool = name; }
 void reportError(const std::string& message) { llvm::WithColor::error(llvm::errs(), gTool) << message << "\n"; }

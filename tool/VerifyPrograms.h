@@ -7,6 +7,7 @@
 
 #include "Verify.h"
 
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Error.h>
 
 #include <string>
@@ -32,6 +33,24 @@ struct Options {
   std::vector<std::string> compared() const;
   // The options given, as command-line arguments (to repeat them in another command).
   std::vector<std::string> arguments() const;
+};
+
+// The options above as command-line options of a subcommand (optimize's, or relayout-verify's
+// top level): one definition, one help text, for both tools.
+class ComparisonFlags {
+ public:
+  explicit ComparisonFlags(llvm::cl::SubCommand& command,
+                           llvm::cl::OptionCategory& category = llvm::cl::getGeneralCategory());
+  Options options() const;
+  // The options, for "given with --build-only" checks.
+  std::vector<const llvm::cl::Option*> all() const;
+
+ private:
+  llvm::cl::list<std::string> compare_;
+  llvm::cl::opt<double> rtol_;
+  llvm::cl::opt<double> atol_;
+  llvm::cl::opt<unsigned> repeat_;
+  llvm::cl::list<std::string> ignore_;
 };
 
 // Two programs to run and where their runs are kept.

@@ -7,9 +7,6 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <array>
-#include <memory>
-
 namespace relayout {
 
 namespace cl = llvm::cl;
@@ -26,24 +23,7 @@ VerifyFlags::VerifyFlags(cl::SubCommand& command)
                        "runs them on a machine with a GPU"),
               cl::sub(command)),
       noVerify_("no-verify", cl::desc("Do not build and run the programs to verify the rewrite"), cl::sub(command)),
-      compare_("compare",
-               cl::desc("A file the program writes (relative to this folder) to compare as well as its standard "
-                        "output; removed before each run and moved into DIR/verify/.../run-K/ after it; a FILE "
-                        "there before is kept aside as FILE.relayout-verify-saved and put back (repeatable)"),
-               cl::value_desc("FILE"), cl::sub(command)),
-      rtol_("rtol",
-            cl::desc("Compare outputs token by token, numbers within atol + R * |the original's value| (default: "
-                     "byte for byte)"),
-            cl::value_desc("R"), cl::init(0.0), cl::sub(command)),
-      atol_("atol", cl::desc("Compare outputs token by token, numbers within A + rtol * |the original's value|"),
-            cl::value_desc("A"), cl::init(0.0), cl::sub(command)),
-      repeat_("repeat",
-              cl::desc("Runs of each program, interleaved; the table gives medians and the spread (default 5)"),
-              cl::value_desc("N"), cl::init(5), cl::sub(command)),
-      ignore_("ignore-lines",
-              cl::desc("Leave the lines that match REGEX out of both outputs before comparing them (lines that print "
-                       "times, addresses...; repeatable)"),
-              cl::value_desc("REGEX"), cl::sub(command)) {}
+      comparison_(command) {}
 
 namespace {
 
@@ -55,26 +35,17 @@ llvm::Error usageError(const llvm::Twine& message) {
 
 llvm::Error VerifyFlags::check(bool buildOnly) const {
   if (verify_ && noVerify_) return usageError("give --verify or --no-verify, not both");
-  if (buildOnly)
-    for (const cl::Option* option : std::array<const cl::Option*, 6>{&verify_, std::addressof(compare_), &rtol_, &atol_,
-                                                                     &repeat_, std::addressof(ignore_)})
+  if (buildOnly) {
+    std::vector<const cl::Option*> options = comparison_.all();
+    options.insert(options.begin(), &verify_);
+    for (const cl::Option* option : options)
       if (option->getNumOccurrences())
         return usageError("--build-only stops before the rewrite: --" + option->ArgStr + " has no use with it");
+  }
   return options().check();
 }
 
-verify::Options VerifyFlags::options() const {
-  verify::Options options;
-  options.compare = *&compare_;
-  options.rtol = rtol_;
-  options.atol = atol_;
-  options.rtolGiven = rtol_.getNumOccurrences();
-  options.atolGiven = atol_.getNumOccurrences();
-  options.repeat = repeat_;
-  options.repeatGiven = repeat_.getNumOccurrences();
-  options.ignoreLines = *&ignore_;
-  return options;
-}
+verify::Options VerifyFlags::options() const { return comparison_.options(); }
 
 int verifyRewrite(const VerifyRequest& request, const VerifyFlags& flags, bool runHere, const std::string& why) {
   const std::string verifyDir = request.outDir + "/verify", rewrittenDir = request.outDir + "/rewritten",

@@ -27,11 +27,7 @@ class VerifyFlags {
  private:
   llvm::cl::opt<bool> verify_;
   llvm::cl::opt<bool> noVerify_;
-  llvm::cl::list<std::string> compare_;
-  llvm::cl::opt<double> rtol_;
-  llvm::cl::opt<double> atol_;
-  llvm::cl::opt<unsigned> repeat_;
-  llvm::cl::list<std::string> ignore_;
+  verify::ComparisonFlags comparison_;
 };
 
 struct VerifyRequest {
