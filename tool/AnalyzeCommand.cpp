@@ -101,11 +101,10 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
     const bool haveTrace = (profile->trace && !traceMissing) || !options.tracePath.empty();
     options.mode = haveTrace && traceFits ? AnalyzeMode::Model : AnalyzeMode::Paper;
     std::string why = options.mode == AnalyzeMode::Model ? "the profile has a trace"
-                      : haveTrace    ? "the profile's trace describes other versions of the sources"
+                      : haveTrace                        ? "the profile's trace describes other versions of the sources"
                       : traceMissing ? "the profile's trace " + traceFile.str().str() + " is not there"
                                      : "the profile has no trace";
-    llvm::errs() << "relayout: deciding in " << toString(options.mode) << " mode (" << why
-                 << "; --mode chooses)\n";
+    llvm::errs() << "relayout: deciding in " << toString(options.mode) << " mode (" << why << "; --mode chooses)\n";
   }
   auto analysis = analyze(maps, *profile, profileFile, options);
   if (analysis && profile->hw) analysis->hw = compareWithHardware(maps, *profile, *profile->hw);
@@ -152,17 +151,12 @@ static llvm::Expected<GenerateFolder> readGenerateFolder(const std::string& dir)
 // One profile for the folder's runs: the only one, or all merged into DIR/merged-profile.json.
 static llvm::Expected<std::string> folderProfile(const std::string& dir, const GenerateFolder& found) {
   if (found.profiles.size() == 1) return found.profiles.front();
-  std::vector<std::pair<std::string, Profile>> profiles;
-  for (const std::string& path : found.profiles) {
-    auto profile = Profile::load(path);
-    if (!profile) return profile.takeError();
-    profiles.emplace_back(path, std::move(*profile));
-  }
-  auto merged = mergeProfiles(profiles);
+  auto merged = mergeProfileFiles(found.profiles);
   if (!merged) return merged.takeError();
   const std::string path = dir + "/merged-profile.json";
   if (llvm::Error err = writeFileAtomically(path, merged->toJson().dump(1) + "\n")) return err;
-  llvm::errs() << "relayout: merged the " << profiles.size() << " profiles in " << dir << " into " << path << "\n";
+  llvm::errs() << "relayout: merged the " << found.profiles.size() << " profiles in " << dir << " into " << path
+               << "\n";
   return path;
 }
 

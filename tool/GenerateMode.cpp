@@ -53,12 +53,6 @@ nlohmann::json compileEntry(const std::string& nvcc, const std::vector<std::stri
   return {{"directory", cwd.str().str()}, {"file", absoluteSource}, {"arguments", arguments}};
 }
 
-llvm::Error writeMirrored(const std::string& path, const std::string& text) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)))
-    return fileError(path, "cannot create its folder: " + ec.message());
-  return writeFileAtomically(path, text);
-}
-
 // Instruments one source into the mirror and records its site map and compile in `dir`.
 llvm::Error instrumentOne(const std::string& nvcc, const std::vector<std::string>& flags,
                           const std::string& absoluteSource, const std::string& mirror, const std::string& dir) {
@@ -71,7 +65,7 @@ llvm::Error instrumentOne(const std::string& nvcc, const std::vector<std::string
     std::string text = unit.instrumentedText;
     if (!text.empty() && text.back() != '\n') text += '\n';
     text += defaultProfileCall(dir);
-    if (llvm::Error err = writeMirrored(wrapper::mirrored(mirror, absoluteSource), text)) return err;
+    if (llvm::Error err = writeFileAtomically(wrapper::mirrored(mirror, absoluteSource), text)) return err;
     const std::string stem = unitStem(dir, absoluteSource);
     if (llvm::Error err = writeFileAtomically(stem + ".sites.json", unit.siteMap.toJson().dump(1) + "\n")) return err;
     if (llvm::Error err =
@@ -79,7 +73,7 @@ llvm::Error instrumentOne(const std::string& nvcc, const std::vector<std::string
       return err;
   }
   for (const InstrumentedHeader& header : result->headers)
-    if (llvm::Error err = writeMirrored(wrapper::mirrored(mirror, header.path), header.text)) return err;
+    if (llvm::Error err = writeFileAtomically(wrapper::mirrored(mirror, header.path), header.text)) return err;
   return llvm::Error::success();
 }
 

@@ -21,18 +21,12 @@ static cl::opt<std::string> output("o", cl::desc("Merged profile to write"), cl:
 static int run(const std::vector<std::string>& trailing) {
   if (!trailing.empty()) return reportError("merge takes no arguments after `--`");
   if (llvm::Error err = checkGivenOnce(output)) return reportError(std::move(err));
-  std::vector<std::pair<std::string, Profile>> profiles;
-  for (const std::string& path : inputs) {
-    auto profile = Profile::load(path);
-    if (!profile) return reportError(profile.takeError());
-    profiles.emplace_back(path, std::move(*profile));
-  }
-  auto merged = mergeProfiles(profiles);
+  auto merged = mergeProfileFiles(inputs);
   if (!merged) return reportError(merged.takeError());
   OutputSet outputs;
   outputs.add(output, merged->toJson().dump(1) + "\n");
   if (llvm::Error err = outputs.commit(inputs)) return reportError(std::move(err));
-  llvm::errs() << "relayout: merged " << profiles.size() << " profiles into " << output << "\n";
+  llvm::errs() << "relayout: merged " << inputs.size() << " profiles into " << output << "\n";
   return 0;
 }
 

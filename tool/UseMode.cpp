@@ -104,7 +104,9 @@ llvm::Expected<std::string> rewrittenTree(const Plan& plan, const std::string& p
 int runUseMode(const std::string& nvcc, const std::vector<std::string>& args, const std::string& planPath) {
   auto planText = readFile(planPath);
   if (!planText) return reportError("nvcc: the plan given to the use mode: " + llvm::toString(planText.takeError()));
-  auto plan = Plan::load(planPath);
+  auto planJson = parseJson(*planText, planPath);
+  if (!planJson) return reportError("nvcc: the plan given to the use mode: " + llvm::toString(planJson.takeError()));
+  auto plan = Plan::fromJson(*planJson, planPath);
   if (!plan) return reportError("nvcc: the plan given to the use mode: " + llvm::toString(plan.takeError()));
   const NvccInvocation invocation = readNvccInvocation(args);
   if (!invocation.unreadable.empty()) {

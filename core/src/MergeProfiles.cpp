@@ -74,4 +74,14 @@ llvm::Expected<Profile> mergeProfiles(const std::vector<std::pair<std::string, P
   return merged;
 }
 
+llvm::Expected<Profile> mergeProfileFiles(const std::vector<std::string>& paths) {
+  std::vector<std::pair<std::string, Profile>> profiles;
+  for (const std::string& path : paths) {
+    auto profile = Profile::load(path);
+    if (!profile) return profile.takeError();
+    profiles.emplace_back(path, std::move(*profile));
+  }
+  return mergeProfiles(profiles);
+}
+
 }  // namespace relayout

@@ -19,5 +19,7 @@ struct Profile : ProfileData {
 // only some profiles are kept. Profiles whose unit shapes disagree (site count, sampling period)
 // are refused, naming the file.
 llvm::Expected<Profile> mergeProfiles(const std::vector<std::pair<std::string, Profile>>& profiles);
+// Loads each file, then mergeProfiles.
+llvm::Expected<Profile> mergeProfileFiles(const std::vector<std::string>& paths);
 
 }  // namespace relayout
