@@ -220,6 +220,21 @@ const NvccOption kNvccOptions[] = {
 // Short options whose value may be attached: -DNAME, -Idir, -lname, -O3, ...
 constexpr llvm::StringLiteral kAttachedValue[] = {"isystem", "D", "U", "I", "L", "l", "O"};
 
+const llvm::StringMap<const NvccOption*>& optionsByName();
+
+// A short option written with its value attached (-Idir): the option, and the value in `value`;
+// null when `flag` is not one.
+const NvccOption* attachedValueOption(llvm::StringRef flag, llvm::StringRef& value) {
+  if (!flag.starts_with("-") || flag.starts_with("--")) return nullptr;
+  llvm::StringRef rest = flag.drop_front(1);
+  for (llvm::StringRef shortName : kAttachedValue)
+    if (rest.starts_with(shortName)) {
+      value = rest.drop_front(shortName.size());
+      return optionsByName().lookup(shortName);
+    }
+  return nullptr;
+}
+
 const llvm::StringMap<const NvccOption*>& optionsByName() {
   static const llvm::StringMap<const NvccOption*> byName = [] {
     llvm::StringMap<const NvccOption*> map;
@@ -322,14 +337,9 @@ class Translator {
         option = nullptr;  // a flag nvcc does not take with a value
       }
       if (!option) {
-        for (llvm::StringRef shortName : kAttachedValue) {
-          llvm::StringRef rest = flag.drop_front(1);
-          if (flag.starts_with("-") && !flag.starts_with("--") && rest.starts_with(shortName)) {
-            option = optionsByName().lookup(shortName);
-            value = rest.drop_front(shortName.size()).str();
-            break;
-          }
-        }
+        llvm::StringRef attached;
+        option = attachedValueOption(flag, attached);
+        if (option) value = attached.str();
       }
       if (!option) {
         unknown(flags, i);
@@ -561,11 +571,8 @@ NvccInvocation readNvccInvocation(const std::vector<std::string>& args) {
     }
     const NvccOption* option = optionsByName().lookup(name);
     if (!option) {  // -Ifoo, -DX, -lm: a short option with its value attached
-      for (llvm::StringRef shortName : kAttachedValue)
-        if (!arg.starts_with("--") && arg.drop_front(1).starts_with(shortName)) {
-          option = optionsByName().lookup(shortName);
-          break;
-        }
+      llvm::StringRef attached;
+      option = attachedValueOption(arg, attached);
       if (!option) continue;  // unknown to nvcc: the host compiler's, one argument
     } else if (option->takesValue && !arg.contains('=')) {
       if (i + 1 < args.size()) ++i;
