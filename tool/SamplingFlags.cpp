@@ -21,7 +21,11 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
       executions_("sample-executions",
                   cl::desc("Classify about one in N executions of each access by a warp, drawn at random "
                            "(a power of two; 1: all); bounds the cost of kernels whose blocks all run at once"),
-                  cl::value_desc("N"), cl::init(kDefaultExecPeriod), cl::sub(command)) {}
+                  cl::value_desc("N"), cl::init(kDefaultExecPeriod), cl::sub(command)),
+      plainClones_("plain-clones",
+                   cl::desc("Run a plain copy of the original code in launches and blocks that classify nothing "
+                            "(default true; false runs the instrumented code everywhere, as a comparison)"),
+                   cl::init(true), cl::sub(command)) {}
 
 InstrumentOptions profilingDefaults() {
   InstrumentOptions options;
@@ -44,6 +48,7 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
   options.blockPeriod = blocks_;
   options.sampleLaunches = launches_;
   options.execPeriod = executions_;
+  options.plainClones = plainClones_;
   return llvm::Error::success();
 }
 

@@ -23,6 +23,7 @@ class SamplingFlags {
   llvm::cl::opt<unsigned> blocks_;
   llvm::cl::opt<unsigned> launches_;
   llvm::cl::opt<unsigned> executions_;
+  llvm::cl::opt<bool> plainClones_;
 };
 
 }  // namespace relayout

@@ -39,11 +39,18 @@ struct FileUnion {
   std::map<std::pair<unsigned, unsigned>, size_t> accessUnit;  // the unit that first saw each access
   std::map<unsigned, RawLoop> loops;
   std::map<unsigned, RawKernel> kernels;
+  std::map<unsigned, RawFunctionText> functionTexts;  // plain clones (Collection.h)
+  std::map<unsigned, RawCall> calls;
+  std::map<unsigned, RawLaunch> launches;
+  std::vector<unsigned> lineStarts;  // offsets where each line begins, for #line after a clone
   std::map<std::pair<unsigned, unsigned>, unsigned> siteLocal;  // first local site id of each access
   std::map<unsigned, unsigned> loopLocal, kernelLocal;
   unsigned numSites = 0;
   bool literal = false;  // the main source of one unit that nothing includes: its ids are written as numbers
-  bool hooked() const { return !accesses.empty() || !loops.empty() || !kernels.empty(); }
+  bool hooked() const { return !accesses.empty() || !loops.empty() || !kernels.empty() || !launches.empty(); }
+  unsigned lineOf(unsigned offset) const {
+    return unsigned(std::upper_bound(lineStarts.begin(), lineStarts.end(), offset) - lineStarts.begin());
+  }
 };
 
 std::string relativeTo(const std::string& path, const std::string& folder) {
@@ -124,7 +131,9 @@ std::string applyWraps(const std::string& text, const std::vector<Wrap>& wraps) 
     std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
       if (a.second != b.second) return !a.second;             // closings before openings
       if (!a.second) return a.first->begin > b.first->begin;  // inner closes first
-      return a.first->end > b.first->end;                     // outer opens first
+      const bool aEmpty = a.first->begin == a.first->end, bEmpty = b.first->begin == b.first->end;
+      if (aEmpty != bEmpty) return aEmpty;  // an insertion goes before the expressions that start there
+      return a.first->end > b.first->end;   // outer opens first
     });
     out.append(text, done, offset - done);
     done = offset;
@@ -219,6 +228,14 @@ class Assembler {
             if (known.sites[i].access != access.sites[i].access) known.sites[i].access = AccessKind::ReadWrite;
         }
         file.loops.insert(found.loops.begin(), found.loops.end());
+        file.functionTexts.insert(found.functionTexts.begin(), found.functionTexts.end());
+        file.launches.insert(found.launches.begin(), found.launches.end());
+        for (auto& [offset, call] : found.calls) {  // renamed only where every unit can rename it
+          auto [known, added] = file.calls.try_emplace(offset, call);
+          if (added) continue;
+          known->second.renamable &= call.renamable;
+          known->second.callees.insert(call.callees.begin(), call.callees.end());
+        }
         for (auto& [offset, kernel] : found.kernels)  // a kernel template's instantiations, from every unit
           addConditions(file.kernels.try_emplace(offset, kernel).first->second.instances, kernel.instances);
       }
@@ -243,6 +260,11 @@ class Assembler {
                 it->second.instantiations.end())
               it->second.instantiations.push_back(i);
       }
+    }
+    for (auto& [path, file] : files_) {
+      file.lineStarts.push_back(0);
+      for (unsigned i = 0; i < file.text.size(); ++i)
+        if (file.text[i] == '\n') file.lineStarts.push_back(i + 1);
     }
     for (auto& [path, file] : files_) {
       auto main = mains_.find(path);
@@ -395,7 +417,93 @@ class Assembler {
       wraps.push_back(
           {raw.at, raw.at, fmt::format(" __rl_enter({}{});", id("KERNEL", file.kernelLocal.at(offset)), instance), ""});
     }
+    if (options_.plainClones) addPlainClones(file, wraps);
     return applyWraps(file.text, wraps);
+  }
+
+  // Plain clones (Collection.h): a definition has one where its file is instrumented.
+  bool hasClone(const FilePlace& definition) const {
+    auto file = files_.find(definition.file);
+    if (definition.file.empty() || file == files_.end() || !file->second.hooked()) return false;
+    auto text = file->second.functionTexts.find(definition.offset);
+    return text != file->second.functionTexts.end() && text->second.definition;
+  }
+
+  bool renamed(const RawCall& call) const {
+    return call.renamable &&
+           std::all_of(call.callees.begin(), call.callees.end(), [&](const FilePlace& c) { return hasClone(c); });
+  }
+
+  // Whether a plain copy of the function still runs hooked code: a call in it, or in the copies it
+  // calls, that could not be renamed (a constructor, an operator, a function without a copy).
+  bool reachesHooks(const FilePlace& definition, std::set<FilePlace>& seen) const {
+    if (!seen.insert(definition).second) return false;
+    const FileUnion& file = files_.at(definition.file);
+    const RawFunctionText& text = file.functionTexts.at(definition.offset);
+    for (auto it = file.calls.lower_bound(text.begin); it != file.calls.end() && it->first < text.end; ++it) {
+      if (!renamed(it->second)) return true;
+      for (const FilePlace& callee : it->second.callees)
+        if (reachesHooks(callee, seen)) return true;
+    }
+    return false;
+  }
+
+  // The original text of [begin, end) with `inserts` (by offset) and `__rl_plain` after the name of
+  // each call there that is renamed.
+  std::string plainCopy(const FileUnion& file, unsigned begin, unsigned end,
+                        std::map<unsigned, std::string> inserts) const {
+    for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
+      if (renamed(it->second)) inserts[it->first + it->second.nameLength] += "__rl_plain";
+    std::string out;
+    unsigned done = begin;
+    for (auto& [at, text] : inserts) {
+      if (at < begin || at > end) continue;
+      out.append(file.text, done, at - done);
+      out += text;
+      done = at;
+    }
+    return out.append(file.text, done, end - done);
+  }
+
+  // Keeps diagnostics and line tables on the original lines around inserted copies.
+  static std::string lineDirective(const FileUnion& file, unsigned offset) {
+    return fmt::format("\n#line {} {}\n", file.lineOf(offset), cStringLiteral(file.path));
+  }
+
+  void addPlainClones(const FileUnion& file, std::vector<Wrap>& wraps) const {
+    for (auto& [begin, text] : file.functionTexts) {
+      if (!hasClone(text.definitionPlace)) continue;
+      std::map<unsigned, std::string> inserts{{text.nameAt + text.nameLength, "__rl_plain"}};
+      std::set<FilePlace> seen;
+      if (text.definition && text.kernel && reachesHooks(text.definitionPlace, seen))
+        inserts[text.bodyBegin + 1] = " __rl_plain_enter();";
+      wraps.push_back({text.end, text.end,
+                       lineDirective(file, text.begin) + plainCopy(file, text.begin, text.end, inserts) +
+                           lineDirective(file, text.end),
+                       ""});
+      // The blocks of a classifying launch that do not classify run the original body.
+      if (text.definition && text.kernel && text.branchable && file.kernels.count(text.bodyBegin + 1))
+        wraps.push_back({text.bodyBegin + 1, text.bodyBegin + 1,
+                         " if (__rl_plain_block()) {" + lineDirective(file, text.bodyBegin + 1) +
+                             plainCopy(file, text.bodyBegin + 1, text.bodyEnd - 1, {}) + "\n return; }" +
+                             lineDirective(file, text.bodyBegin + 1),
+                         ""});
+    }
+    for (auto& [begin, launch] : file.launches) {
+      auto kernelFile = files_.find(launch.kernelEntry.file);
+      if (!hasClone(launch.kernel) || kernelFile == files_.end() ||
+          !kernelFile->second.kernelLocal.count(launch.kernelEntry.offset))
+        continue;
+      const FileUnion& owner = kernelFile->second;
+      const unsigned local = owner.kernelLocal.at(launch.kernelEntry.offset);
+      if (owner.literal && &owner != &file) continue;  // its id is a number only its own file knows
+      std::string kernelId = owner.literal ? std::to_string(local)
+                                           : fmt::format("RELAYOUT_KERNEL_BASE_{} + {}", owner.key, local);
+      std::string plain = file.text.substr(launch.calleeBegin, launch.calleeEnd - launch.calleeBegin);
+      plain.insert(launch.nameAt + launch.nameLength - launch.calleeBegin, "__rl_plain");
+      wraps.push_back({launch.calleeBegin, launch.calleeEnd, fmt::format("__rl_pick({}, ", kernelId), ", " + plain + ")"});
+      wraps.push_back({launch.gridBegin, launch.gridEnd, "__rl_grid(", ")"});
+    }
   }
 
   std::string headerText(const FileUnion& file) const {

@@ -92,12 +92,52 @@ struct OuterFirst {
 };
 using AccessMap = std::map<std::pair<unsigned, unsigned>, RawAccess, OuterFirst>;
 
+// Plain clones (instrument/README.md): each device function written in a project file gets a copy
+// of its original text under the name NAME__rl_plain, beside it, whose calls to other cloned
+// functions are renamed the same way; launches that classify nothing run the kernels' clones, and
+// the unsampled blocks of a launch that classifies branch at entry to the kernel's original body.
+// A function's text as written: a definition (cloned after its `}`) or a declaration (cloned after
+// its `;`, so that calls before the definition and out-of-line members find the clone).
+struct RawFunctionText {
+  unsigned begin = 0, end = 0;     // [begin, end): template header and specifiers included
+  unsigned nameAt = 0, nameLength = 0;
+  bool definition = false;
+  bool kernel = false;
+  unsigned bodyBegin = 0, bodyEnd = 0;  // a definition's braces: [`{`, `}` + 1)
+  // A kernel whose body can be copied into its own instrumented body for the blocks that do not
+  // classify: no static __shared__ variables (they would be allocated twice) and no labels.
+  bool branchable = false;
+  FilePlace definitionPlace;  // the definition's (file, begin): what calls and launches name
+};
+
+// A call in device code to a project device function, by the offset of the callee's name.
+struct RawCall {
+  unsigned nameLength = 0;
+  // Renamable: a plain name or member name spelled in the file, found without a using-declaration
+  // and naming no operator or constructor; a clone's call is renamed only when every unit and
+  // instantiation calls there a function that has a clone.
+  bool renamable = false;
+  std::set<FilePlace> callees;  // their definitions' places; an empty FilePlace: one without a clone
+};
+
+// A host launch `K<<<grid, ...>>>(args)` of a kernel of the unit that has a clone.
+struct RawLaunch {
+  unsigned calleeBegin = 0, calleeEnd = 0;  // the callee as written: `K`, `ns::K<T>`
+  unsigned nameAt = 0, nameLength = 0;
+  unsigned gridBegin = 0, gridEnd = 0;  // the first launch argument
+  FilePlace kernel;                     // the kernel's definition
+  FilePlace kernelEntry;                // where its __rl_enter goes (RawKernel's file and offset)
+};
+
 struct FileFindings {
   std::string path;  // absolute
   AccessMap accesses;
   std::map<unsigned, RawLoop> loops;  // by the loop's offset
   std::map<unsigned, RawKernel> kernels;
-  bool empty() const { return accesses.empty() && loops.empty() && kernels.empty(); }
+  std::map<unsigned, RawFunctionText> functionTexts;  // by begin
+  std::map<unsigned, RawCall> calls;                  // by the callee name's offset
+  std::map<unsigned, RawLaunch> launches;             // by the callee's begin
+  bool empty() const { return accesses.empty() && loops.empty() && kernels.empty() && launches.empty(); }
 };
 
 struct UnitFindings {

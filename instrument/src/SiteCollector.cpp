@@ -101,6 +101,7 @@ bool SiteCollector::TraverseDecl(clang::Decl* decl) {
     info.location = where(written->getLocation());
     info.hash = functionTokenHash(*written);
     if (info.isKernel) addKernelEntry(written, info.name);
+    if (const clang::FunctionDecl* definition = written->getDefinition()) notePlainClone(definition);
     functions_.push_back(std::move(info));
     writtenFunctions_.push_back(written);
   }
@@ -219,8 +220,10 @@ bool SiteCollector::TraverseCXXForRangeStmt(clang::CXXForRangeStmt* loop) {
 
 bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
   if (!function_) return true;
-  if (const clang::FunctionDecl* callee = call->getDirectCallee())
+  if (const clang::FunctionDecl* callee = call->getDirectCallee()) {
     if (isDeviceFunction(callee)) callees_[function_].insert(callee->getCanonicalDecl());
+    if (!llvm::isa<clang::CUDAKernelCallExpr>(call) && !inConstexpr_) noteCall(call, callee);
+  }
   checkCallOnElement(call);
   return true;
 }
@@ -423,6 +426,7 @@ void SiteCollector::collect(UnitFindings& findings) {
   markElementParameters();
   TraverseDecl(context_.getTranslationUnitDecl());
   reportUnusedStructParameters();
+  resolveClones();
 
   // Kernels (each instantiation by name) reaching each function through static calls in this unit.
   std::vector<std::set<std::string>> reachedBy(functions_.size());

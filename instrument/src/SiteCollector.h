@@ -43,6 +43,8 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   bool VisitUnaryOperator(clang::UnaryOperator* e) { return visitElement(e); }
   bool VisitDeclRefExpr(clang::DeclRefExpr* e) { return visitElement(e); }
   bool VisitCallExpr(clang::CallExpr* call);
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr* e);
+  bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* launch);
 
  private:
   // A range of a project file: its absolute path and [begin, end) byte offsets.
@@ -100,6 +102,28 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   void addKernelInstance(const clang::FunctionDecl* written, const clang::FunctionDecl* instance);
   void reportUnusedStructParameters();
 
+  // PlainClones.cpp
+  std::optional<std::pair<FilePlace, unsigned>> declarationRange(const clang::FunctionDecl* fn,
+                                                                 bool definition) const;
+  std::optional<FilePlace> namePlace(clang::SourceLocation loc) const;
+  void notePlainClone(const clang::FunctionDecl* definition);
+  void noteCall(const clang::Expr* call, const clang::FunctionDecl* callee);
+  bool isProjectDeviceFunction(const clang::FunctionDecl* fn) const;
+  // The definition as written (a template's pattern) that a call or launch reaches.
+  static const clang::FunctionDecl* writtenCallee(const clang::FunctionDecl* fn);
+  void resolveClones();
+  struct PendingCall {
+    FilePlace at;
+    unsigned nameLength = 0;
+    bool renamable = false;
+    const clang::FunctionDecl* callee = nullptr;
+  };
+  struct PendingLaunch {
+    std::string file;
+    RawLaunch launch;
+    const clang::FunctionDecl* kernel = nullptr;
+  };
+
   clang::ASTContext& context_;
   const clang::SourceManager& sm_;
   std::function<bool(llvm::StringRef)> isProjectFile_;
@@ -125,6 +149,10 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   std::map<const clang::FunctionDecl*, size_t> functionIndex_;
   std::vector<const clang::FunctionDecl*> walked_;
   std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>> callees_;
+  // Plain clones: the definitions that have one, by their place; calls and launches to resolve.
+  std::map<const clang::FunctionDecl*, FilePlace> clonePlaces_;
+  std::vector<PendingCall> pendingCalls_;
+  std::vector<PendingLaunch> pendingLaunches_;
 };
 
 }  // namespace relayout

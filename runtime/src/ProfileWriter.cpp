@@ -49,7 +49,8 @@ void registerUnit(const void* descriptor) {
   static_assert(offsetof(RelayoutUnitDesc, abi_version) == 0);
   unsigned abi = 0;
   std::memcpy(&abi, descriptor, sizeof abi);
-  const size_t size = abi >= 5   ? sizeof(RelayoutUnitDesc)
+  const size_t size = abi >= 6   ? sizeof(RelayoutUnitDesc)
+                      : abi == 5 ? offsetof(RelayoutUnitDesc, plain_blocks)
                       : abi == 4 ? offsetof(RelayoutUnitDesc, num_functions)
                       : abi == 3 ? offsetof(RelayoutUnitDesc, trace_warps)
                       : abi == 2 ? offsetof(RelayoutUnitDesc, num_kernels)
@@ -270,8 +271,11 @@ std::vector<KernelSiteCounters> kernelSites(const RelayoutUnitDesc& u, const Uni
 std::vector<KernelBlocks> kernelBlocks(const RelayoutUnitDesc& u, const UnitData& d) {
   std::vector<KernelBlocks> out;
   if (u.abi_version < 3 || d.kernelBlocks.size() < size_t(u.num_kernels) * 2 || !u.kernel_names) return out;
-  for (unsigned k = 0; k < u.num_kernels; ++k)
-    out.push_back({str(u.kernel_names[k]), d.kernelBlocks[2 * k], d.kernelBlocks[2 * k + 1]});
+  for (unsigned k = 0; k < u.num_kernels; ++k) {
+    // Blocks of plain-clone launches were counted once, on the host: not per device.
+    const unsigned long long plain = u.abi_version >= 6 && u.plain_blocks ? u.plain_blocks[k] : 0;
+    out.push_back({str(u.kernel_names[k]), d.kernelBlocks[2 * k] + plain, d.kernelBlocks[2 * k + 1]});
+  }
   return out;
 }
 

@@ -392,6 +392,64 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #endif
 }
 
+// Plain clones (instrument/README.md): the instrumenter writes beside each device function a copy of
+// its original text named NAME__rl_plain. A host launch that would classify nothing runs the
+// kernel's copy, and in a launch that classifies, the blocks that do not branch at entry to the
+// original body: what does not count runs the code the user wrote, with its registers and timing.
+static __device__ __forceinline__ bool __rl_plain_block() {
+#ifdef __CUDA_ARCH__
+  return !__rl_active();
+#else
+  return false;
+#endif
+}
+
+// First in a kernel's copy that still calls hooked functions (a constructor or an operator the
+// copy could not rename): their hooks then see a block that does not classify.
+static __device__ __forceinline__ void __rl_plain_enter() {
+#if defined(__CUDA_ARCH__) && (RELAYOUT_SAMPLE_LAUNCHES) > 0
+  __rl_block_on = 0;
+#endif
+}
+
+// Launches that run instrumented: the first RELAYOUT_SAMPLE_LAUNCHES of each kernel (and of each
+// template instantiation), or the first RELAYOUT_TRACE_LAUNCHES where more are traced; 0: all.
+#if (RELAYOUT_SAMPLE_LAUNCHES) == 0 || ((RELAYOUT_TRACE_CAPACITY) > 0 && (RELAYOUT_TRACE_LAUNCHES) == 0)
+#define RELAYOUT_HOOKED_LAUNCHES_ 0u
+#elif (RELAYOUT_TRACE_CAPACITY) > 0 && (RELAYOUT_TRACE_LAUNCHES) > (RELAYOUT_SAMPLE_LAUNCHES)
+#define RELAYOUT_HOOKED_LAUNCHES_ (unsigned)(RELAYOUT_TRACE_LAUNCHES)
+#else
+#define RELAYOUT_HOOKED_LAUNCHES_ (unsigned)(RELAYOUT_SAMPLE_LAUNCHES)
+#endif
+
+// Per kernel row, blocks run by the launches of its plain copy (the profile's blocks run include
+// them); and the blocks of the launch being configured, from its grid (__rl_grid).
+static unsigned long long __rl_plain_blocks[RELAYOUT_KERNEL_ROWS_];
+static thread_local unsigned long long __rl_launch_blocks = 0;
+
+// Wraps a launch's grid, `K<<<__rl_grid(G), B>>>`: the configuration is evaluated before the
+// callee, so __rl_pick knows how many blocks a plain launch runs.
+template <class Grid>
+static __host__ Grid __rl_grid(const Grid& grid) {
+  const dim3 d(grid);
+  __rl_launch_blocks = (unsigned long long)d.x * d.y * d.z;
+  return grid;
+}
+
+// Which kernel a launch runs, `__rl_pick(ID, K, K__rl_plain)<<<...>>>`: the instrumented one while
+// the runtime admits launches to classify, else the plain copy, whose blocks are counted here.
+template <class Kernel>
+static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain) {
+  const unsigned long long blocks = __rl_launch_blocks;
+  __rl_launch_blocks = 0;
+  if ((RELAYOUT_HOOKED_LAUNCHES_) == 0 || blocks == 0 ||
+      relayout_rt_launch_hooked((const void*)hooked, RELAYOUT_HOOKED_LAUNCHES_))
+    return hooked;
+  __atomic_fetch_add(&__rl_plain_blocks[kernel < (RELAYOUT_NUM_KERNELS) ? kernel : (RELAYOUT_NUM_KERNELS)], blocks,
+                     __ATOMIC_RELAXED);
+  return plain;
+}
+
 // Put first in every loop body of device code by the instrumenter: counts the body's executions.
 static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #ifdef __CUDA_ARCH__
@@ -569,5 +627,6 @@ static const RelayoutUnitDesc __rl_unit = {RELAYOUT_ABI_VERSION,
 #else
                                            0u,
 #endif
-                                           RELAYOUT_FUNCTIONS_INIT_};
+                                           RELAYOUT_FUNCTIONS_INIT_,
+                                           __rl_plain_blocks};
 static const int __rl_registered __attribute__((unused)) = (relayout_rt_register_unit(&__rl_unit), 0);

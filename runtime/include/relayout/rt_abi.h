@@ -8,8 +8,9 @@ extern "C" {
 #endif
 
 /* 2 added the loop counters (num_loops, fetch_loops); 3 the per-kernel counters and the trace;
- * 4 trace_warps; 5 the functions with their token hashes. The runtime still accepts units of 1 to 4. */
-#define RELAYOUT_ABI_VERSION 5
+ * 4 trace_warps; 5 the functions with their token hashes; 6 the blocks run by plain clones. The
+ * runtime still accepts units of 1 to 5. */
+#define RELAYOUT_ABI_VERSION 6
 #define RELAYOUT_COUNTER_COLUMNS 6
 
 /* What the host needs to know of a site to describe its trace records (docs/formats.md, "Trace"). */
@@ -79,6 +80,10 @@ typedef struct RelayoutUnitDesc {
   const char* const* function_names;
   const char* const* function_hashes;
   const unsigned* site_functions; /* num_sites entries */
+  /* From abi_version 6 on: per kernel id (and the unknown row), the thread blocks run by launches
+   * of the kernel's plain clone, counted on the host at the launch (num_kernels + 1 entries); they
+   * add to the blocks run that fetch_kernel_blocks reads on each device. */
+  const unsigned long long* plain_blocks;
 } RelayoutUnitDesc;
 
 /* Called from a static constructor of each instrumented translation unit; the strings must live
@@ -88,6 +93,11 @@ void relayout_rt_register_unit(const RelayoutUnitDesc* unit);
 /* Where the profile goes when $RELAYOUT_PROFILE is not set (a pattern: %p, %h, %m, %%); the first
  * call wins. `relayout nvcc --relayout-generate=DIR` compiles a call into each unit. */
 void relayout_rt_set_default_profile(const char* pattern);
+
+/* Whether a host launch of `kernel` (the instrumented kernel's host function: one per template
+ * instantiation) runs instrumented: the first `launches` launches of each do, the others run the
+ * kernel's plain clone. Counted per process. */
+int relayout_rt_launch_hooked(const void* kernel, unsigned launches);
 
 #ifdef __cplusplus
 }

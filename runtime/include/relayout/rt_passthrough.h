@@ -20,3 +20,13 @@ RELAYOUT_PASSTHROUGH_HD_ T* __rl_struct(T* p, unsigned, Offsets...) {
 }
 RELAYOUT_PASSTHROUGH_HD_ void __rl_loop(unsigned) {}
 RELAYOUT_PASSTHROUGH_HD_ void __rl_enter(unsigned, unsigned = 0) {}
+RELAYOUT_PASSTHROUGH_HD_ bool __rl_plain_block() { return false; }
+RELAYOUT_PASSTHROUGH_HD_ void __rl_plain_enter() {}
+template <class Grid>
+inline Grid __rl_grid(const Grid& grid) {
+  return grid;
+}
+template <class Kernel>
+inline Kernel* __rl_pick(unsigned, Kernel* hooked, Kernel*) {
+  return hooked;
+}

@@ -23,6 +23,8 @@ struct InstrumentOptions {
   // launches of each kernel traced, 0 = all.
   unsigned long long traceCapacity = 0;
   unsigned traceLaunches = 2;
+  // Plain clones: launches and blocks that classify nothing run a copy of the original code.
+  bool plainClones = true;
   // What `instrument --trace` and `optimize` use: 32 MiB of records on the GPU per source file,
   // room for each kernel's share to hold several warps' long runs of accesses.
   static constexpr unsigned long long kDefaultTraceCapacity = 1ull << 20;

@@ -1,0 +1,234 @@
+// What the plain clones need from one unit's walk (Collection.h, "Plain clones"): the text of each
+// device function, the calls between them, and the host launches of the unit's kernels.
+#include "SiteCollector.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Lex/Lexer.h>
+
+namespace relayout {
+
+namespace {
+
+// Functions whose copy can carry another name: not constructors, destructors, operators or
+// conversions (no name to change), not virtual (a copy would change the vtable), not lambdas.
+bool hasRenamableName(const clang::FunctionDecl* fn) {
+  if (!fn->getDeclName().isIdentifier() || fn->getName().empty()) return false;
+  if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fn)) {
+    if (method->isVirtual() || method->getParent()->isLambda()) return false;
+    if (method->getParent()->isLocalClass()) return false;
+  }
+  return !fn->isMain() && !fn->isDeleted() && !fn->isDefaulted();
+}
+
+// A body copied into the kernel itself must not declare what may exist once per function.
+class BranchBlocker : public clang::RecursiveASTVisitor<BranchBlocker> {
+ public:
+  bool blocked = false;
+  bool VisitVarDecl(clang::VarDecl* var) {
+    if (var->hasAttr<clang::CUDASharedAttr>() && !var->hasExternalStorage()) blocked = true;
+    if (var->isStaticLocal()) blocked = true;
+    return !blocked;
+  }
+  bool VisitLabelStmt(clang::LabelStmt*) {
+    blocked = true;
+    return false;
+  }
+};
+
+}  // namespace
+
+// The file range [begin, end) of a declaration with its template header and specifiers.
+std::optional<std::pair<FilePlace, unsigned>> SiteCollector::declarationRange(const clang::FunctionDecl* fn,
+                                                                              bool definition) const {
+  clang::SourceLocation begin = fn->getOuterLocStart();
+  if (const clang::FunctionTemplateDecl* tmpl = fn->getDescribedFunctionTemplate()) begin = tmpl->getBeginLoc();
+  const clang::LangOptions& lo = context_.getLangOpts();
+  clang::CharSourceRange r = clang::Lexer::makeFileCharRange(
+      clang::CharSourceRange::getTokenRange(begin, fn->getSourceRange().getEnd()), sm_, lo);
+  if (r.isInvalid()) return std::nullopt;
+  clang::SourceLocation end = r.getEnd();
+  if (!definition) {  // a declaration's copy also needs its `;`
+    clang::SourceLocation last = clang::Lexer::GetBeginningOfToken(end.getLocWithOffset(-1), sm_, lo);
+    end = clang::Lexer::findLocationAfterToken(last, clang::tok::semi, sm_, lo, false);
+    if (end.isInvalid()) return std::nullopt;
+  }
+  auto from = projectPlace(r.getBegin()), to = projectPlace(end);
+  if (!from || !to || from->file != to->file || to->offset <= from->offset) return std::nullopt;
+  return std::make_pair(*from, to->offset);
+}
+
+// The name token of a declaration or a reference, where it is spelled in a project file (a macro
+// argument's spelling counts; a macro body's does not).
+std::optional<FilePlace> SiteCollector::namePlace(clang::SourceLocation loc) const {
+  if (loc.isMacroID()) {
+    if (!sm_.isMacroArgExpansion(loc)) return std::nullopt;
+    loc = sm_.getSpellingLoc(loc);
+  }
+  return projectPlace(loc);
+}
+
+void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
+  if (!hasRenamableName(written) || clonePlaces_.count(written)) return;
+  const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(written->getBody());
+  auto range = declarationRange(written, true);
+  auto name = namePlace(written->getLocation());
+  auto open = body ? projectPlace(body->getLBracLoc()) : std::nullopt;
+  auto close = body ? projectPlace(body->getRBracLoc()) : std::nullopt;
+  if (!range || !name || !open || !close || name->file != range->first.file || open->file != range->first.file ||
+      close->file != range->first.file || name->offset < range->first.offset || close->offset >= range->second)
+    return;
+  RawFunctionText text;
+  text.begin = range->first.offset;
+  text.end = range->second;
+  text.nameAt = name->offset;
+  text.nameLength = unsigned(written->getName().size());
+  text.definition = true;
+  text.kernel = written->hasAttr<clang::CUDAGlobalAttr>();
+  text.bodyBegin = open->offset;
+  text.bodyEnd = close->offset + 1;
+  if (text.kernel) {
+    BranchBlocker blocker;
+    blocker.TraverseStmt(const_cast<clang::CompoundStmt*>(body));
+    text.branchable = !blocker.blocked;
+  }
+  text.definitionPlace = range->first;
+  clonePlaces_[written] = range->first;
+  FileFindings& file = files_[range->first.file];
+  file.path = range->first.file;
+  file.functionTexts[text.begin] = text;
+
+  // Every other declaration written in a project file gets its copy too.
+  for (const clang::FunctionDecl* redecl : written->redecls()) {
+    if (redecl == written || redecl->isThisDeclarationADefinition() || redecl->getFriendObjectKind())
+      continue;
+    auto declRange = declarationRange(redecl, false);
+    auto declName = namePlace(redecl->getLocation());
+    if (!declRange || !declName || declName->file != declRange->first.file) continue;
+    RawFunctionText decl;
+    decl.begin = declRange->first.offset;
+    decl.end = declRange->second;
+    decl.nameAt = declName->offset;
+    decl.nameLength = text.nameLength;
+    decl.definitionPlace = range->first;
+    FileFindings& declFile = files_[declRange->first.file];
+    declFile.path = declRange->first.file;
+    declFile.functionTexts[decl.begin] = decl;
+  }
+}
+
+void SiteCollector::noteCall(const clang::Expr* call, const clang::FunctionDecl* callee) {
+  if (!callee || !isProjectDeviceFunction(callee)) return;
+  PendingCall pending;
+  pending.callee = writtenCallee(callee);
+  clang::SourceLocation nameLoc;
+  bool renamable = false;
+  if (const auto* c = llvm::dyn_cast<clang::CallExpr>(call); c && !llvm::isa<clang::CXXOperatorCallExpr>(c)) {
+    const clang::Expr* target = c->getCallee()->IgnoreParenImpCasts();
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(target)) {
+      nameLoc = ref->getLocation();
+      renamable = !llvm::isa<clang::UsingShadowDecl>(ref->getFoundDecl());
+    } else if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target)) {
+      nameLoc = member->getMemberLoc();
+      renamable = !llvm::isa<clang::UsingShadowDecl>(member->getFoundDecl().getDecl());
+    }
+  }
+  std::optional<FilePlace> place = nameLoc.isValid() ? namePlace(nameLoc) : std::nullopt;
+  if (place) {
+    pending.at = *place;
+    pending.nameLength = unsigned(callee->getName().size());
+  } else {
+    // Still recorded, by the call's start, so that a clone holding it turns the hooks off.
+    std::optional<FilePlace> start = projectPlace(sm_.getExpansionLoc(call->getBeginLoc()));
+    if (!start) return;
+    pending.at = *start;
+    renamable = false;
+  }
+  pending.renamable = renamable && hasRenamableName(callee);
+  pendingCalls_.push_back(std::move(pending));
+}
+
+bool SiteCollector::isProjectDeviceFunction(const clang::FunctionDecl* fn) const {
+  const clang::FunctionDecl* written = writtenCallee(fn);
+  const clang::FunctionDecl* definition = written->getDefinition();
+  if (!definition) return false;
+  const auto* device = definition->getAttr<clang::CUDADeviceAttr>();  // written, not implied by constexpr
+  return (definition->hasAttr<clang::CUDAGlobalAttr>() || (device && !device->isImplicit())) &&
+         inProjectFile(definition->getLocation());
+}
+
+const clang::FunctionDecl* SiteCollector::writtenCallee(const clang::FunctionDecl* fn) {
+  const clang::FunctionDecl* pattern = fn->getTemplateInstantiationPattern();
+  const clang::FunctionDecl* written = pattern ? pattern : fn;
+  const clang::FunctionDecl* definition = written->getDefinition();
+  return definition ? definition : written;
+}
+
+bool SiteCollector::VisitCXXConstructExpr(clang::CXXConstructExpr* e) {
+  if (function_ && !inConstexpr_) noteCall(e, e->getConstructor());
+  return true;
+}
+
+bool SiteCollector::VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* launch) {
+  if (function_) return true;  // a launch from device code runs the kernel as instrumented
+  const clang::FunctionDecl* kernel = launch->getDirectCallee();
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(launch->getCallee()->IgnoreParenImpCasts());
+  const clang::CallExpr* config = launch->getConfig();
+  if (!kernel || !ref || !config || config->getNumArgs() < 1 || ref->hadMultipleCandidates()) return true;
+  // A kernel template's instantiation must be named: `K<T>`, not `K` with deduced arguments.
+  if (kernel->getTemplateSpecializationArgs() && !ref->hasExplicitTemplateArgs()) return true;
+  const clang::LangOptions& lo = context_.getLangOpts();
+  auto rangeOf = [&](clang::SourceRange range) -> std::optional<std::pair<FilePlace, unsigned>> {
+    clang::CharSourceRange r = clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(range), sm_, lo);
+    if (r.isInvalid()) return std::nullopt;
+    auto from = projectPlace(r.getBegin()), to = projectPlace(r.getEnd());
+    if (!from || !to || from->file != to->file) return std::nullopt;
+    return std::make_pair(*from, to->offset);
+  };
+  auto callee = rangeOf(ref->getSourceRange());
+  auto grid = rangeOf(config->getArg(0)->IgnoreImplicit()->getSourceRange());
+  auto name = namePlace(ref->getLocation());
+  if (!callee || !grid || !name || grid->first.file != callee->first.file || name->file != callee->first.file)
+    return true;
+  PendingLaunch pending;
+  pending.kernel = writtenCallee(kernel);
+  pending.launch.calleeBegin = callee->first.offset;
+  pending.launch.calleeEnd = callee->second;
+  pending.launch.nameAt = name->offset;
+  pending.launch.nameLength = unsigned(kernel->getName().size());
+  pending.launch.gridBegin = grid->first.offset;
+  pending.launch.gridEnd = grid->second;
+  pending.file = callee->first.file;
+  pendingLaunches_.push_back(std::move(pending));
+  return true;
+}
+
+// After the walk, when every function that has a clone is known: calls and launches name them by
+// their definitions' places.
+void SiteCollector::resolveClones() {
+  for (const PendingCall& pending : pendingCalls_) {
+    FileFindings& file = files_[pending.at.file];
+    file.path = pending.at.file;
+    auto [it, added] = file.calls.try_emplace(pending.at.offset);
+    RawCall& call = it->second;
+    call.nameLength = pending.nameLength;
+    call.renamable = (added || call.renamable) && pending.renamable;
+    auto place = clonePlaces_.find(pending.callee);
+    call.callees.insert(place != clonePlaces_.end() ? place->second : FilePlace{});
+  }
+  for (PendingLaunch& pending : pendingLaunches_) {
+    auto place = clonePlaces_.find(pending.kernel);
+    const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(pending.kernel->getBody());
+    std::optional<FilePlace> brace = body ? projectPlace(body->getLBracLoc()) : std::nullopt;
+    if (place == clonePlaces_.end() || !brace) continue;
+    pending.launch.kernel = place->second;
+    pending.launch.kernelEntry = {brace->file, brace->offset + 1};
+    FileFindings& file = files_[pending.file];
+    file.path = pending.file;
+    file.launches[pending.launch.calleeBegin] = pending.launch;
+  }
+}
+
+}  // namespace relayout
