@@ -426,7 +426,31 @@ class Assembler {
     auto file = files_.find(definition.file);
     if (definition.file.empty() || file == files_.end() || !file->second.hooked()) return false;
     auto text = file->second.functionTexts.find(definition.offset);
-    return text != file->second.functionTexts.end() && text->second.definition;
+    return text != file->second.functionTexts.end() && text->second.definition && text->second.cloneable;
+  }
+
+  const RawFunctionText* definitionText(const FilePlace& definition) const {
+    auto file = files_.find(definition.file);
+    if (definition.file.empty() || file == files_.end()) return nullptr;
+    auto text = file->second.functionTexts.find(definition.offset);
+    return text != file->second.functionTexts.end() && text->second.definition ? &text->second : nullptr;
+  }
+
+  // Whether a function's hooked text runs hooks: an access or loop of its own, or a call to such a
+  // function. A callee relayout did not see is taken to.
+  bool hasHooks(const FilePlace& definition, std::set<FilePlace>& seen) const {
+    const RawFunctionText* text = definitionText(definition);
+    if (!text) return true;
+    if (!seen.insert(definition).second) return false;
+    const FileUnion& file = files_.at(definition.file);
+    auto access = file.accesses.lower_bound({text->begin, ~0u});
+    if (access != file.accesses.end() && access->first.first < text->end) return true;
+    auto loop = file.loops.lower_bound(text->begin);
+    if (loop != file.loops.end() && loop->first < text->end) return true;
+    for (auto it = file.calls.lower_bound(text->begin); it != file.calls.end() && it->first < text->end; ++it)
+      for (const FilePlace& callee : it->second.callees)
+        if (hasHooks(callee, seen)) return true;
+    return false;
   }
 
   bool renamed(const RawCall& call) const {
@@ -441,9 +465,11 @@ class Assembler {
     const FileUnion& file = files_.at(definition.file);
     const RawFunctionText& text = file.functionTexts.at(definition.offset);
     for (auto it = file.calls.lower_bound(text.begin); it != file.calls.end() && it->first < text.end; ++it) {
-      if (!renamed(it->second)) return true;
-      for (const FilePlace& callee : it->second.callees)
-        if (reachesHooks(callee, seen)) return true;
+      const bool copy = renamed(it->second);
+      for (const FilePlace& callee : it->second.callees) {
+        std::set<FilePlace> hooked;
+        if (copy ? reachesHooks(callee, seen) : hasHooks(callee, hooked)) return true;
+      }
     }
     return false;
   }
@@ -501,7 +527,8 @@ class Assembler {
                                            : fmt::format("RELAYOUT_KERNEL_BASE_{} + {}", owner.key, local);
       std::string plain = file.text.substr(launch.calleeBegin, launch.calleeEnd - launch.calleeBegin);
       plain.insert(launch.nameAt + launch.nameLength - launch.calleeBegin, "__rl_plain");
-      wraps.push_back({launch.calleeBegin, launch.calleeEnd, fmt::format("__rl_pick({}, ", kernelId), ", " + plain + ")"});
+      wraps.push_back({launch.calleeBegin, launch.calleeEnd, fmt::format("__rl_pick({}, ", kernelId),
+                       launch.templateArguments + ", " + plain + launch.templateArguments + ")"});
       wraps.push_back({launch.gridBegin, launch.gridEnd, "__rl_grid(", ")"});
     }
   }

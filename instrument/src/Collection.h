@@ -102,6 +102,7 @@ struct RawFunctionText {
   unsigned begin = 0, end = 0;     // [begin, end): template header and specifiers included
   unsigned nameAt = 0, nameLength = 0;
   bool definition = false;
+  bool cloneable = false;  // a definition that gets a copy (not an operator, constructor, virtual...)
   bool kernel = false;
   unsigned bodyBegin = 0, bodyEnd = 0;  // a definition's braces: [`{`, `}` + 1)
   // A kernel whose body can be copied into its own instrumented body for the blocks that do not
@@ -125,6 +126,7 @@ struct RawLaunch {
   unsigned calleeBegin = 0, calleeEnd = 0;  // the callee as written: `K`, `ns::K<T>`
   unsigned nameAt = 0, nameLength = 0;
   unsigned gridBegin = 0, gridEnd = 0;  // the first launch argument
+  std::string templateArguments;        // deduced ones, spelled out: `<InState>`
   FilePlace kernel;                     // the kernel's definition
   FilePlace kernelEntry;                // where its __rl_enter goes (RawKernel's file and offset)
 };

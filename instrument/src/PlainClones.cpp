@@ -5,6 +5,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/QualTypeNames.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 
@@ -71,7 +72,7 @@ std::optional<FilePlace> SiteCollector::namePlace(clang::SourceLocation loc) con
 }
 
 void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
-  if (!hasRenamableName(written) || clonePlaces_.count(written)) return;
+  if (clonePlaces_.count(written)) return;
   const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(written->getBody());
   auto range = declarationRange(written, true);
   auto name = namePlace(written->getLocation());
@@ -86,6 +87,8 @@ void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
   text.nameAt = name->offset;
   text.nameLength = unsigned(written->getName().size());
   text.definition = true;
+  // Without a copy, its range still tells whether calls to it reach hooks.
+  text.cloneable = hasRenamableName(written);
   text.kernel = written->hasAttr<clang::CUDAGlobalAttr>();
   text.bodyBegin = open->offset;
   text.bodyEnd = close->offset + 1;
@@ -99,6 +102,7 @@ void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
   FileFindings& file = files_[range->first.file];
   file.path = range->first.file;
   file.functionTexts[text.begin] = text;
+  if (!text.cloneable) return;
 
   // Every other declaration written in a project file gets its copy too.
   for (const clang::FunctionDecl* redecl : written->redecls()) {
@@ -177,8 +181,14 @@ bool SiteCollector::VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* launch) {
   const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(launch->getCallee()->IgnoreParenImpCasts());
   const clang::CallExpr* config = launch->getConfig();
   if (!kernel || !ref || !config || config->getNumArgs() < 1 || ref->hadMultipleCandidates()) return true;
-  // A kernel template's instantiation must be named: `K<T>`, not `K` with deduced arguments.
-  if (kernel->getTemplateSpecializationArgs() && !ref->hasExplicitTemplateArgs()) return true;
+  // A kernel template's instantiation must be named to take its address: deduced arguments are
+  // spelled out (`census` -> `census<InState>`) where they can be.
+  std::string deduced;
+  if (kernel->getTemplateSpecializationArgs() && !ref->hasExplicitTemplateArgs()) {
+    std::optional<std::string> args = spelledTemplateArguments(kernel);
+    if (!args) return true;
+    deduced = *args;
+  }
   const clang::LangOptions& lo = context_.getLangOpts();
   auto rangeOf = [&](clang::SourceRange range) -> std::optional<std::pair<FilePlace, unsigned>> {
     clang::CharSourceRange r = clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(range), sm_, lo);
@@ -200,14 +210,42 @@ bool SiteCollector::VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* launch) {
   pending.launch.nameLength = unsigned(kernel->getName().size());
   pending.launch.gridBegin = grid->first.offset;
   pending.launch.gridEnd = grid->second;
+  pending.launch.templateArguments = deduced;
   pending.file = callee->first.file;
   pendingLaunches_.push_back(std::move(pending));
   return true;
 }
 
+// `<float, 4>`: a kernel instantiation's arguments as code at its launch, or none where one cannot
+// be named there (a lambda, a local or unnamed type, a pack, a template template argument).
+std::optional<std::string> SiteCollector::spelledTemplateArguments(const clang::FunctionDecl* kernel) const {
+  const clang::TemplateArgumentList* args = kernel->getTemplateSpecializationArgs();
+  clang::PrintingPolicy policy = context_.getPrintingPolicy();
+  policy.SuppressUnwrittenScope = true;
+  std::string out;
+  for (const clang::TemplateArgument& arg : args->asArray()) {
+    std::string text;
+    if (arg.getKind() == clang::TemplateArgument::Type) {
+      const clang::Type* base = arg.getAsType()->getPointeeOrArrayElementType();
+      if (const clang::TagDecl* tag = base->getAsTagDecl())
+        if (tag->getDeclContext()->isFunctionOrMethod() || !tag->getIdentifier()) return std::nullopt;
+      if (base->isDependentType()) return std::nullopt;
+      text = clang::TypeName::getFullyQualifiedName(arg.getAsType(), context_, policy, true);
+    } else if (arg.getKind() == clang::TemplateArgument::Integral) {
+      text = llvm::toString(arg.getAsIntegral(), 10);
+      if (arg.getIntegralType()->isBooleanType()) text = arg.getAsIntegral().getBoolValue() ? "true" : "false";
+    } else {
+      return std::nullopt;
+    }
+    out += (out.empty() ? "" : ", ") + text;
+  }
+  return "<" + out + ">";
+}
+
 // After the walk, when every function that has a clone is known: calls and launches name them by
 // their definitions' places.
 void SiteCollector::resolveClones() {
+  std::set<std::pair<std::string, unsigned>> conflictingLaunches;
   for (const PendingCall& pending : pendingCalls_) {
     FileFindings& file = files_[pending.at.file];
     file.path = pending.at.file;
@@ -227,7 +265,10 @@ void SiteCollector::resolveClones() {
     pending.launch.kernelEntry = {brace->file, brace->offset + 1};
     FileFindings& file = files_[pending.file];
     file.path = pending.file;
-    file.launches[pending.launch.calleeBegin] = pending.launch;
+    // One text for every instantiation of a host template that launches: a launch whose spelled
+    // arguments differ between them keeps the instrumented kernel.
+    auto [it, added] = file.launches.try_emplace(pending.launch.calleeBegin, pending.launch);
+    if (!added && it->second.templateArguments != pending.launch.templateArguments) conflictingLaunches.insert({pending.file, it->first});
   }
 }
 

@@ -111,6 +111,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   bool isProjectDeviceFunction(const clang::FunctionDecl* fn) const;
   // The definition as written (a template's pattern) that a call or launch reaches.
   static const clang::FunctionDecl* writtenCallee(const clang::FunctionDecl* fn);
+  std::optional<std::string> spelledTemplateArguments(const clang::FunctionDecl* kernel) const;
   void resolveClones();
   struct PendingCall {
     FilePlace at;
