@@ -344,6 +344,16 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id) {
 #endif  // __CUDA_ARCH__
 
 #ifdef __CUDA_ARCH__
+// The hooks call these at every execution, classifying or not: a branch around the call would cut
+// the user's code into separate blocks, and the compiler fuses a multiply and an add into one FMA
+// only within a block, so the hooked code would round differently from the original.
+static __device__ __noinline__ void __rl_classify_if(bool on, unsigned id, unsigned long long a) {
+  if (on && __rl_sampled_exec()) __rl_classify(id, a);
+}
+static __device__ __noinline__ void __rl_count_loop_if(bool on, unsigned id) {
+  if (on && __rl_sampled_exec()) __rl_count_loop(id);
+}
+
 // The first thread of a block counts it, decides whether it classifies, and returns that.
 static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned instance) {
   bool on = __rl_sampled_block();
@@ -454,7 +464,7 @@ static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain
 static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #ifdef __CUDA_ARCH__
   // Unlikely: most blocks of a sampled run skip the call, and the user's code should be laid out for them.
-  if (__builtin_expect(id < RELAYOUT_LOOP_ROWS_ && __rl_active() && __rl_sampled_exec(), 0)) __rl_count_loop(id);
+  __rl_count_loop_if(id < RELAYOUT_LOOP_ROWS_ && __rl_active(), id);
 #else
   (void)id;
 #endif
@@ -466,9 +476,8 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 #ifdef __CUDA_ARCH__
-  if (__builtin_expect(id < RELAYOUT_SITE_ROWS_ && __rl_active() && __rl_sampled_exec(), 0) &&
-      __isGlobal((const void*)p))
-    __rl_classify(id, reinterpret_cast<unsigned long long>(p));
+  __rl_classify_if((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), id,
+                   reinterpret_cast<unsigned long long>(p));
 #else
   (void)id;
 #endif

@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""What a profiled run costs, on the bundled samples and the corpus programs (issue 16's benchmark).
+
+    overhead.py prepare OUT [--only NAME,...]     where relayout is built: instrument every program
+    overhead.py run OUT [--runs N] [--only ...]   where the GPU is (nvcc, no relayout): build, run, time
+    overhead.py report OUT -o FILE.md             where relayout is built: picks, ratios, the page
+
+Variants of each program, all built with `nvcc -O3 -lineinfo` and the program's flags:
+  original    as written, timed through librelayout_kerneltime.so (CUPTI, nothing else linked)
+  sampled     `relayout instrument` at its defaults (one block in 8 of each kernel's first launch)
+  traced      the same with --trace: what `relayout optimize` profiles with
+  everywhere  --trace --plain-clones=false: the instrumented code in every launch and block
+  full        --sample-blocks 1 --sample-launches 0: every block of every launch classified
+
+The measure is the GPU time of all the program's kernels summed (CUPTI activity records), from
+the profile the runtime writes for instrumented builds and from librelayout_kerneltime.so for the
+original; each run's output is kept and compared with the original's, printed times masked.
+`report` analyses the traced and full profiles (paper mode, and model mode on the traces) and
+writes the table: per program its kernel time per variant, the ratios, whether outputs are equal,
+and whether the picks equal those of full profiling; geometric means over samples and corpus.
+"""
+
+import argparse
+import concurrent.futures
+import datetime
+import glob
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SAMPLES = ["sph", "idw", "cfd", "particlefilter", "himeno", "hpcg", "stencil25", "nbody"]
+VARIANTS = {
+    "sampled": [],
+    "traced": ["--trace"],
+    "everywhere": ["--trace", "--plain-clones=false"],
+    "full": ["--sample-blocks", "1", "--sample-launches", "0"],
+}
+SAMPLE_FLAGS = ["-O3", "-arch=sm_90", "-std=c++17"]
+
+
+def programs(only):
+    """Each program: name, kind, folder (from the repository root), sources, flags, run arguments."""
+    out = []
+    for s in SAMPLES:
+        out.append({"name": s, "kind": "sample", "dir": "samples/" + s, "files": [s + ".cu"], "flags": SAMPLE_FLAGS,
+                    "args": [], "check": "check=PASS"})
+    args = {}
+    for line in open(os.path.join(ROOT, "tests/corpus/apps.txt")):
+        words = line.split()
+        if words:
+            args[words[0]] = words[2:]
+    for line in open(os.path.join(ROOT, "tests/corpus/sources.txt")):
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, rest = line.split(None, 1)
+        files, flags = rest.split(" -- ")
+        out.append({"name": name, "kind": "corpus", "dir": "tests/corpus/" + name, "files": files.split(),
+                    "flags": flags.split(), "args": args.get(name, []), "check": "CHECK PASSED"})
+    if only:
+        out = [p for p in out if p["name"] in only.split(",")]
+    return out
+
+
+def instrumented_path(tree, original):
+    """The instrumented copy of `original` (absolute) in `tree`: the same path below the common root."""
+    best, best_len = None, -1
+    parts = original.split("/")
+    for candidate in glob.glob(os.path.join(tree, "**", parts[-1]), recursive=True):
+        c = os.path.relpath(candidate, tree).split("/")
+        n = 0
+        while n < len(c) and n < len(parts) and c[-1 - n] == parts[-1 - n]:
+            n += 1
+        if n == len(c) and n > best_len:
+            best, best_len = candidate, n
+    return best
+
+
+def prepare(args):
+    relayout = os.path.join(ROOT, "build", "tool", "relayout")
+    out = os.path.abspath(args.out)
+    os.makedirs(os.path.join(out, "lib"), exist_ok=True)
+    for lib in ("librelayout_rt.a", "librelayout_kerneltime.so"):
+        subprocess.run(["strip", "--strip-debug", "-o", os.path.join(out, "lib", lib),
+                        os.path.join(ROOT, "build", "lib", lib)], check=True)
+    manifest = []
+    for p in programs(args.only):
+        folder = os.path.join(ROOT, p["dir"])
+        p["variants"] = {}
+        for variant, options in VARIANTS.items():
+            tree = os.path.join(out, "src", p["name"], variant)
+            shutil.rmtree(tree, ignore_errors=True)
+            cmd = [relayout, "instrument"] + p["files"] + ["-o", tree] + options + ["--"] + p["flags"]
+            r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True)
+            if r.returncode != 0:
+                print("%s %s: instrument failed:\n%s" % (p["name"], variant, r.stderr[-2000:]), file=sys.stderr)
+                continue
+            p["variants"][variant] = {
+                "tree": os.path.relpath(tree, out),
+                "files": [os.path.relpath(instrumented_path(tree, os.path.join(folder, f)), out) for f in p["files"]],
+                "sites": sorted(os.path.relpath(s, out) for s in glob.glob(os.path.join(tree, "**", "*.sites.json"),
+                                                                           recursive=True)),
+            }
+        print("prepared %s: %s" % (p["name"], " ".join(p["variants"])))
+        manifest.append(p)
+    json.dump({"commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                        text=True).stdout.strip(), "programs": manifest},
+              open(os.path.join(out, "manifest.json"), "w"), indent=1)
+
+
+def nvcc():
+    return shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+
+
+def build_command(out, p, variant):
+    """nvcc on the program's sources (instrumented ones from their tree), its own flags, -O3."""
+    folder = os.path.join(ROOT, p["dir"])
+    binary = os.path.join(out, "bin", p["name"], variant)
+    extra = sorted(f for f in os.listdir(folder) if f.endswith((".cpp", ".cc")) and f not in p["files"])
+    includes, flags = [], []
+    tree = root = None
+    if variant != "original":  # the tree mirrors the files below their common folder, `root`
+        tree = os.path.join(out, p["variants"][variant]["tree"])
+        first = os.path.relpath(os.path.join(out, p["variants"][variant]["files"][0]), tree)
+        root = os.path.join(folder, p["files"][0])[:-len(first)]
+    it = iter(p["flags"])
+    for flag in it:
+        folder_arg = flag[2:] if flag.startswith("-I") and len(flag) > 2 else (next(it) if flag == "-I" else None)
+        if folder_arg is None:
+            flags.append(flag)
+            continue
+        absolute = os.path.abspath(os.path.join(folder, folder_arg))
+        if tree and (absolute + "/").startswith(root):  # an instrumented header first, else the original
+            mirrored = os.path.join(tree, os.path.relpath(absolute, root))
+            if os.path.isdir(mirrored):
+                includes += ["-I", mirrored]
+        includes += ["-I", absolute]
+    if variant == "original":
+        sources = [os.path.join(folder, f) for f in p["files"]]
+        runtime = []
+    else:
+        sources = [os.path.join(out, f) for f in p["variants"][variant]["files"]]
+        cupti = "/usr/local/cuda/extras/CUPTI/lib64"
+        runtime = ["-I", os.path.join(ROOT, "runtime", "include"), "-Xlinker", "--undefined=relayout_rt_register_unit",
+                   os.path.join(out, "lib", "librelayout_rt.a"), "-L" + cupti, "-lcupti", "-lcuda"]
+    # Host C++ files the program's own build gives the host compiler (a CPU reference) go to g++.
+    objects = [binary + "." + os.path.splitext(f)[0] + ".o" for f in extra]
+    commands = [["g++", "-O3", "-std=c++17", "-I", folder, "-c", os.path.join(folder, f), "-o", o]
+                for f, o in zip(extra, objects)]
+    return commands + [[nvcc(), "-O3", "-lineinfo"] + flags + includes + ["-I", folder] + sources + objects +
+                       runtime + ["-o", binary]], folder
+
+
+NUMBER = r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?"
+
+
+def masked(text):
+    """The output with printed times and rates masked (`12.5 ms`, `kernel_ms=12.5`, `gbps=900`) and
+    relayout's own lines left out: what is left is what the program computed."""
+    lines = [l for l in text.splitlines() if not l.startswith("relayout:")]
+    lines = [re.sub(NUMBER + r" ?ms\b", "<t> ms", l) for l in lines]
+    return "\n".join(re.sub(r"\b(\w*_ms|\w*gbps|pct_copy|gflops)=" + NUMBER, r"\1=<t>", l) for l in lines)
+
+
+def run(args):
+    out = os.path.abspath(args.out)
+    manifest = json.load(open(os.path.join(out, "manifest.json")))
+    todo = [p for p in manifest["programs"] if not args.only or p["name"] in args.only.split(",")]
+    jobs = []
+    for p in todo:
+        os.makedirs(os.path.join(out, "bin", p["name"]), exist_ok=True)
+        for variant in ["original"] + list(p["variants"]):
+            if not args.variants or variant in args.variants.split(","):
+                jobs.append((p, variant))
+    start = time.time()
+
+    def build(job):
+        p, variant = job
+        commands, cwd = build_command(out, p, variant)
+        log = ""
+        for cmd in commands:
+            r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+            log += " ".join(cmd) + "\n" + r.stdout + r.stderr
+            if r.returncode != 0:
+                break
+        open(os.path.join(out, "bin", p["name"], variant + ".build.log"), "w").write(log)
+        return p["name"], variant, r.returncode
+
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 4) as pool:
+        failed = [(n, v) for n, v, rc in pool.map(build, jobs) if rc != 0]
+    print("built %d programs in %.0f s, %d failed: %s" % (len(jobs), time.time() - start, len(failed), failed),
+          flush=True)
+    results_path = os.path.join(out, "results.json")
+    results = json.load(open(results_path)) if os.path.exists(results_path) else []
+    kerneltime = os.path.join(out, "lib", "librelayout_kerneltime.so")
+    smi = shutil.which("nvidia-smi")
+    gpu = subprocess.run([smi, "--query-gpu=name,driver_version", "--format=csv,noheader"], capture_output=True,
+                         text=True).stdout.strip().splitlines() if smi else ["no GPU"]
+    deadline = start + args.budget
+    for p in todo:
+        runs = {"original": args.runs, "sampled": 1, "traced": args.runs, "everywhere": 1, "full": 1}
+        for variant, count in runs.items():
+            if args.variants and variant not in args.variants.split(","):
+                continue
+            binary = os.path.join(out, "bin", p["name"], variant)
+            if not os.path.exists(binary):
+                continue
+            for i in range(count):
+                if time.time() > deadline:
+                    print("budget spent: %s %s not run" % (p["name"], variant), flush=True)
+                    continue
+                work = os.path.join(out, "runs", p["name"], "%s.%d" % (variant, i))
+                shutil.rmtree(work, ignore_errors=True)
+                os.makedirs(work)
+                env = dict(os.environ)
+                if variant == "original":
+                    env["CUDA_INJECTION64_PATH"] = kerneltime
+                    env["RELAYOUT_KERNEL_TIME"] = os.path.join(work, "kernel-time.json")
+                else:
+                    env["RELAYOUT_PROFILE"] = os.path.join(work, "profile.json")
+                t0 = time.time()
+                try:
+                    r = subprocess.run([binary] + p["args"], cwd=work, env=env, capture_output=True, text=True,
+                                       timeout=args.timeout)
+                    rc, text = r.returncode, r.stdout + r.stderr
+                except subprocess.TimeoutExpired as e:
+                    partial = e.stdout or ""
+                    rc, text = None, partial.decode(errors="replace") if isinstance(partial, bytes) else partial
+                wall = time.time() - t0
+                open(os.path.join(work, "output.txt"), "w").write(text)
+                ns = None
+                try:
+                    if variant == "original":
+                        ns = sum(json.loads(l)["kernel_ns"] for l in open(env["RELAYOUT_KERNEL_TIME"]))
+                    else:
+                        ns = sum(k["total_ns"] for k in json.load(open(env["RELAYOUT_PROFILE"]))["kernels"])
+                except (OSError, ValueError, KeyError):
+                    pass
+                row = {"name": p["name"], "kind": p["kind"], "variant": variant, "run": i, "exit": rc,
+                       "check": p["check"] in text, "kernel_ns": ns, "wall_s": round(wall, 3),
+                       "output": os.path.relpath(os.path.join(work, "output.txt"), out)}
+                results = [r for r in results if not (r["name"] == p["name"] and r["variant"] == variant and
+                                                      r["run"] == i)] + [row]
+                print("%-16s %-10s %d exit=%s check=%s kernel_ms=%s wall=%.1fs" % (
+                    p["name"], variant, i, rc, row["check"], "-" if ns is None else "%.3f" % (ns / 1e6), wall),
+                    flush=True)
+        json.dump(results, open(results_path, "w"), indent=1)
+    json.dump({"gpu": gpu, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+               "nvcc": subprocess.run([nvcc(), "--version"], capture_output=True, text=True).stdout.strip()
+               .splitlines()[-1]}, open(os.path.join(out, "machine.json"), "w"))
+
+
+def decisions(out, p, variant, mode, relayout):
+    """Each struct's layout and clusters from `relayout analyze` on the variant's first profile."""
+    v = p["variants"].get(variant)
+    profile = os.path.join(out, "runs", p["name"], variant + ".0", "profile.json")
+    if not v or not os.path.exists(profile):
+        return None
+    plan = os.path.join(out, "plans", "%s.%s.%s.json" % (p["name"], variant, mode))
+    os.makedirs(os.path.dirname(plan), exist_ok=True)
+    cmd = [relayout, "analyze", "--mode", mode, "--profile", profile, "-o", plan]
+    for s in v["sites"]:
+        cmd += ["--sites", os.path.join(out, s)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return "error: " + r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "error"
+    return {s["name"]: [s["layout"], sorted(sorted(c["fields"]) for c in s["clusters"])]
+            for s in json.load(open(plan))["structs"]}
+
+
+def geomean(values):
+    values = [v for v in values if v]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def report(args):
+    out = os.path.abspath(args.out)
+    relayout = os.path.join(ROOT, "build", "tool", "relayout")
+    manifest = json.load(open(os.path.join(out, "manifest.json")))
+    machine = json.load(open(os.path.join(out, "machine.json")))
+    results = json.load(open(os.path.join(out, "results.json")))
+    rows, ratios = [], {"sample": {"traced": [], "sampled": [], "everywhere": []},
+                        "corpus": {"traced": [], "sampled": [], "everywhere": []}}
+    notes = []
+    for p in manifest["programs"]:
+        mine = [r for r in results if r["name"] == p["name"]]
+        if not mine:
+            continue
+
+        def median_ns(variant):
+            ns = [r["kernel_ns"] for r in mine if r["variant"] == variant and r["kernel_ns"] and r["exit"] == 0]
+            return statistics.median(ns) if ns else None
+
+        def output(variant, i=0):
+            row = next((r for r in mine if r["variant"] == variant and r["run"] == i), None)
+            return masked(open(os.path.join(out, row["output"])).read()) if row else None
+
+        base = median_ns("original")
+        cells = {}
+        for variant in ("sampled", "traced", "everywhere", "full"):
+            ns = median_ns(variant)
+            cells[variant] = (ns, ns / base if ns and base else None)
+            if variant in ratios[p["kind"]] and cells[variant][1]:
+                ratios[p["kind"]][variant].append(cells[variant][1])
+        original = output("original")
+        deterministic = original is not None and output("original", 1) in (None, original)
+        equal = all(output(v, i) == original for v in ("traced",) for i in range(3) if output(v, i) is not None)
+        checks = all(r["check"] and r["exit"] == 0 for r in mine if r["variant"] != "full")
+        paper_traced = decisions(out, p, "traced", "paper", relayout)
+        paper_full = decisions(out, p, "full", "paper", relayout)
+        model_traced = decisions(out, p, "traced", "model", relayout)
+        model_everywhere = decisions(out, p, "everywhere", "model", relayout)
+        same_paper = "yes" if paper_traced == paper_full and paper_full is not None else (
+            "no" if paper_full is not None else "-")
+        same_model = "yes" if model_traced == model_everywhere and model_everywhere is not None else (
+            "no" if model_everywhere is not None else "-")
+        if same_paper == "no":
+            notes.append("%s: paper-mode picks differ: sampled %s, full %s" % (p["name"], paper_traced, paper_full))
+        if same_model == "no":
+            notes.append("%s: model-mode picks differ: plain clones %s, hooks everywhere %s" % (
+                p["name"], model_traced, model_everywhere))
+
+        def ms(ns):
+            return "-" if ns is None else "%.1f" % (ns / 1e6)
+
+        def ratio(r):
+            return "-" if r is None else "%.2f×" % r
+
+        rows.append("| %s | %s | %s | %s %s | %s %s | %s %s | %s | %s | %s | %s |" % (
+            p["name"], p["kind"], ms(base), ms(cells["sampled"][0]), ratio(cells["sampled"][1]),
+            ms(cells["traced"][0]), ratio(cells["traced"][1]), ms(cells["everywhere"][0]),
+            ratio(cells["everywhere"][1]), "yes" if equal else ("no" if deterministic else "no (original varies)"),
+            "pass" if checks else "FAIL", same_paper, same_model))
+    lines = ["# What profiling costs: samples and corpus with plain clones (%s)" % machine["date"], "",
+             "- GPU: %s; %s; relayout at %s." % ("; ".join(machine["gpu"]), machine["nvcc"], manifest["commit"]),
+             "- Regenerated by `scripts/bench/overhead.py` (prepare, run on the GPU machine, report); "
+             "this page: `%s`." % " ".join(["scripts/bench/overhead.py"] + sys.argv[1:]),
+             "- Kernel time: the GPU time of every kernel of the run summed (CUPTI activity records), "
+             "median of the runs; ratio to the original's in the same session.",
+             "- Variants: *sampled* = `relayout instrument` defaults (one block in 8 of each kernel's first "
+             "launch, plain clones elsewhere); *traced* = the same with `--trace` (what `optimize` runs); "
+             "*everywhere* = `--trace --plain-clones=false` (hooks in every launch and block, as before "
+             "plain clones); *full* = every block of every launch classified (for the picks).",
+             "- Output equal: every traced run printed what the original printed (times masked).",
+             "- Same picks: `relayout analyze --mode paper` on the traced profile against the full one; "
+             "`--mode model` on the traced profile against the hooks-everywhere traced one.", "",
+             "| program | kind | original ms | sampled | traced | everywhere | output equal | checks | "
+             "same picks (paper, vs full) | same picks (model, vs everywhere) |",
+             "|---|---|---|---|---|---|---|---|---|---|"] + rows + [""]
+    for kind in ("sample", "corpus"):
+        r = ratios[kind]
+        if r["traced"]:
+            lines.append("- **%s: geometric mean %.2f× traced (%d programs), worst %.2f×; %.2f× sampled; "
+                         "%.2f× with hooks everywhere.**" % (
+                             "Samples" if kind == "sample" else "Corpus", geomean(r["traced"]), len(r["traced"]),
+                             max(r["traced"]), geomean(r["sampled"]) or 0, geomean(r["everywhere"]) or 0))
+    if notes:
+        lines += ["", "Differences:", ""] + ["- " + n for n in notes]
+    open(args.o, "w").write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    a = sub.add_parser("prepare")
+    a.add_argument("out")
+    a.add_argument("--only")
+    b = sub.add_parser("run")
+    b.add_argument("out")
+    b.add_argument("--runs", type=int, default=3)
+    b.add_argument("--only")
+    b.add_argument("--timeout", type=int, default=120)
+    b.add_argument("--budget", type=int, default=540, help="seconds after which no run starts")
+    b.add_argument("--variants", help="only these variants (original,sampled,traced,everywhere,full)")
+    c = sub.add_parser("report")
+    c.add_argument("out")
+    c.add_argument("-o", required=True)
+    args = ap.parse_args()
+    {"prepare": prepare, "run": run, "report": report}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
