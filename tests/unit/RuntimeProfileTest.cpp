@@ -346,3 +346,68 @@ TEST_F(RuntimeProfile, AbiFourUnitHasNoFunctions) {
   ASSERT_EQ(rt::writeProfile(path, rt::ProfileMeta{}), "");
   EXPECT_TRUE(load().units[0].functions.empty());
 }
+
+// Plain clones (rt.cuh): blocks run by the clone's launches are counted once, on the host, and add
+// to the blocks run that each device's counters hold; the classified blocks stay the device's.
+namespace {
+int fetchKernelBlocks(unsigned long long* out, unsigned) {
+  out[0] = 10, out[1] = 2;  // kernel 0: blocks run, classified
+  out[2] = 0, out[3] = 0;   // the unknown kernel's row
+  return 0;
+}
+int fetchNoCounts(unsigned long long* out, unsigned n) {  // one site's row
+  for (unsigned i = 0; i < n * RELAYOUT_COUNTER_COLUMNS; ++i) out[i] = 0;
+  return 0;
+}
+int fetchNoKernelCounts(unsigned long long* out, unsigned n) {  // its rows for kernel 0 and unknown
+  for (unsigned i = 0; i < n * RELAYOUT_COUNTER_COLUMNS * 2; ++i) out[i] = 0;
+  return 0;
+}
+const char* const kKernelNames[] = {"step"};
+const unsigned long long kPlainBlocks[] = {90, 0};
+}  // namespace
+
+TEST_F(RuntimeProfile, PlainCloneBlocksAddOnceToTheBlocksRun) {
+  RelayoutUnitDesc unit{};
+  unit.abi_version = RELAYOUT_ABI_VERSION;
+  unit.source = "toy.cu";
+  unit.sha256 = kShaA.c_str();
+  unit.num_sites = 1;
+  unit.block_period = 8;
+  unit.fetch = fetchNoCounts;
+  unit.num_kernels = 1;
+  unit.kernel_names = kKernelNames;
+  unit.fetch_kernel_sites = fetchNoKernelCounts;
+  unit.sample_launches = 1;
+  unit.fetch_kernel_blocks = fetchKernelBlocks;
+  unit.exec_period = 1;
+  unit.plain_blocks = kPlainBlocks;
+  rt::registerUnit(&unit);
+  std::vector<rt::UnitData> data(1);
+  ASSERT_EQ(rt::readUnit(unit, data[0]), "");
+  ASSERT_EQ(rt::readUnit(unit, data[0]), "");  // a second device
+  ASSERT_EQ(rt::writeProfile(path, {"dev", {}}, data), "");
+  Profile p = load();
+  ASSERT_EQ(p.units.size(), 1u);
+  ASSERT_EQ(p.units[0].kernelBlocks.size(), 1u);
+  EXPECT_EQ(p.units[0].kernelBlocks[0].blocks, 2 * 10u + 90u);
+  EXPECT_EQ(p.units[0].kernelBlocks[0].classified, 2 * 2u);
+}
+
+TEST(RuntimeHelpers, PlainCloneNamesJoinTheirKernels) {
+  EXPECT_EQ(rt::hookedName("_Z23computeForces__rl_plainP4Bodyif"), "_Z13computeForcesP4Bodyif");
+  EXPECT_EQ(rt::hookedName("_ZN5bench20copyKernel__rl_plainEPK6float4PS0_m"), "_ZN5bench10copyKernelEPK6float4PS0_m");
+  EXPECT_EQ(rt::hookedName("_Z15step2__rl_plainv"), "_Z5step2v");  // digits inside the name
+  EXPECT_EQ(rt::hookedName("_Z6censusI7InStateEvP5Agent"), "_Z6censusI7InStateEvP5Agent");
+}
+
+TEST(RuntimeHelpers, TheFirstLaunchesOfEachKernelRunInstrumented) {
+  static int a, b;  // two kernels' host functions
+  EXPECT_EQ(relayout_rt_launch_hooked(&a, 2), 1);
+  EXPECT_EQ(relayout_rt_launch_hooked(&b, 2), 1);
+  EXPECT_EQ(relayout_rt_launch_hooked(&a, 2), 1);
+  EXPECT_EQ(relayout_rt_launch_hooked(&a, 2), 0);
+  EXPECT_EQ(relayout_rt_launch_hooked(&a, 2), 0);
+  EXPECT_EQ(relayout_rt_launch_hooked(&b, 2), 1);
+  EXPECT_EQ(relayout_rt_launch_hooked(&b, 2), 0);
+}

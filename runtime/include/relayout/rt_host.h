@@ -104,6 +104,9 @@ std::string launcherRank();
 
 // Helpers shared with the CUPTI side; exposed for tests.
 std::string demangle(const std::string& mangled);  // returns its input when it is not a C++ name
+// A plain clone's mangled kernel name as its instrumented kernel's (`_Z23computeForces__rl_plainP4Bodyif`
+// -> `_Z13computeForcesP4Bodyif`): one record per kernel in the profile (PlainLaunches.cpp).
+std::string hookedName(const std::string& mangled);
 std::string utcTimestamp();                        // e.g. 2026-11-22T10:11:12Z
 std::vector<std::string> commandLine();            // from /proc/self/cmdline
 
