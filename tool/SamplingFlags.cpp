@@ -10,6 +10,10 @@ namespace cl = llvm::cl;
 // sampled at random cost more per access than they saved there, so every execution of a chosen
 // block counts.
 constexpr unsigned kDefaultBlockPeriod = 8, kDefaultLaunches = 1, kDefaultExecPeriod = 1;
+// Adaptive sampling (docs/results/overhead-h100.md): a warp's first 256 hook executions at full
+// rate (the trace's depth per warp), then ever fewer, weighted; at least 16 blocks of a small grid
+// and at most 2048 per kernel.
+constexpr unsigned kDefaultFullExecutions = 256, kDefaultMinBlocks = 16, kDefaultMaxBlocks = 2048;
 
 SamplingFlags::SamplingFlags(cl::SubCommand& command)
     : blocks_("sample-blocks", cl::desc("Classify warps in one thread block of every N (1: all)"),
@@ -22,6 +26,16 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                   cl::desc("Classify about one in N executions of each access by a warp, drawn at random "
                            "(a power of two; 1: all); bounds the cost of kernels whose blocks all run at once"),
                   cl::value_desc("N"), cl::init(kDefaultExecPeriod), cl::sub(command)),
+      fullExecutions_("full-executions",
+                      cl::desc("Each warp of a classifying block classifies its first N hook executions, then "
+                               "about one in 2, 4, ... 1024, each counted with its weight (0: every execution)"),
+                      cl::value_desc("N"), cl::init(kDefaultFullExecutions), cl::sub(command)),
+      minBlocks_("min-blocks",
+                 cl::desc("A grid too small for --sample-blocks to give N classifying blocks classifies one "
+                          "block in fewer (or all)"),
+                 cl::value_desc("N"), cl::init(kDefaultMinBlocks), cl::sub(command)),
+      maxBlocks_("max-blocks", cl::desc("No kernel classifies more than N blocks over the run (0: no cap)"),
+                 cl::value_desc("N"), cl::init(kDefaultMaxBlocks), cl::sub(command)),
       plainClones_("plain-clones",
                    cl::desc("Run a plain copy of the original code in launches and blocks that classify nothing "
                             "(default true; false runs the instrumented code everywhere, as a comparison)"),
@@ -32,6 +46,9 @@ InstrumentOptions profilingDefaults() {
   options.blockPeriod = kDefaultBlockPeriod;
   options.sampleLaunches = kDefaultLaunches;
   options.execPeriod = kDefaultExecPeriod;
+  options.fullExecutions = kDefaultFullExecutions;
+  options.minBlocks = kDefaultMinBlocks;
+  options.maxBlocks = kDefaultMaxBlocks;
   options.traceCapacity = InstrumentOptions::kDefaultTraceCapacity;
   options.traceLaunches = 2;
   return options;
@@ -48,6 +65,10 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
   options.blockPeriod = blocks_;
   options.sampleLaunches = launches_;
   options.execPeriod = executions_;
+  if (minBlocks_ == 0) return usageError("--min-blocks must be at least 1");
+  options.fullExecutions = fullExecutions_;
+  options.minBlocks = minBlocks_;
+  options.maxBlocks = maxBlocks_;
   options.plainClones = plainClones_;
   return llvm::Error::success();
 }

@@ -23,6 +23,9 @@ class SamplingFlags {
   llvm::cl::opt<unsigned> blocks_;
   llvm::cl::opt<unsigned> launches_;
   llvm::cl::opt<unsigned> executions_;
+  llvm::cl::opt<unsigned> fullExecutions_;
+  llvm::cl::opt<unsigned> minBlocks_;
+  llvm::cl::opt<unsigned> maxBlocks_;
   llvm::cl::opt<bool> plainClones_;
 };
 

@@ -205,7 +205,9 @@ class Assembler {
     }
     for (size_t u = 0; u < units_.size(); ++u) {
       for (auto& [path, found] : units_[u].files) {
-        FileUnion& file = files_.at(path);
+        auto kept = files_.find(path);
+        if (kept == files_.end()) continue;  // no hook and outside the tree: its functions keep no copy
+        FileUnion& file = kept->second;
         for (auto& [range, access] : found.accesses) {
           auto [it, added] = file.accesses.try_emplace(range, access);
           if (added) {
@@ -437,8 +439,10 @@ class Assembler {
   }
 
   // Whether a function's hooked text runs hooks: an access or loop of its own, or a call to such a
-  // function. A callee relayout did not see is taken to.
+  // function. A callee relayout did not see is taken to; one in a file left out of the instrumented
+  // tree (it has no hook) is not.
   bool hasHooks(const FilePlace& definition, std::set<FilePlace>& seen) const {
+    if (!definition.file.empty() && !files_.count(definition.file)) return false;
     const RawFunctionText* text = definitionText(definition);
     if (!text) return true;
     if (!seen.insert(definition).second) return false;
@@ -577,6 +581,10 @@ class Assembler {
     if (!map.sites.empty()) text += "#define RELAYOUT_SITE_INFO " + siteInfoList(map) + "\n";
     text += functionTable(map);
     if (options_.execPeriod > 1) text += fmt::format("#define RELAYOUT_EXEC_PERIOD {}\n", options_.execPeriod);
+    if (options_.fullExecutions)
+      text += fmt::format("#define RELAYOUT_FULL_EXECS {}\n", options_.fullExecutions);
+    if (options_.minBlocks > 1) text += fmt::format("#define RELAYOUT_MIN_BLOCKS {}\n", options_.minBlocks);
+    if (options_.maxBlocks) text += fmt::format("#define RELAYOUT_MAX_BLOCKS {}\n", options_.maxBlocks);
     if (options_.sampleLaunches) text += fmt::format("#define RELAYOUT_SAMPLE_LAUNCHES {}\n", options_.sampleLaunches);
     if (options_.traceCapacity)
       text += fmt::format("#define RELAYOUT_TRACE_CAPACITY {}\n#define RELAYOUT_TRACE_LAUNCHES {}\n",

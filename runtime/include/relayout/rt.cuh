@@ -46,6 +46,27 @@
 #if (RELAYOUT_EXEC_PERIOD) & ((RELAYOUT_EXEC_PERIOD) - 1)
 #error "RELAYOUT_EXEC_PERIOD must be a power of two"
 #endif
+// Adaptive execution sampling: in a classifying block each warp classifies its first
+// RELAYOUT_FULL_EXECS hook executions, then about one in 2, one in 4, ... (the period doubles every
+// RELAYOUT_FULL_EXECS executions, up to 2^RELAYOUT_MAX_EXEC_SHIFT), and adds each classified
+// execution's counts times its period: the counters still estimate every execution, while a warp
+// that runs a long loop (an n-body force sum) no longer classifies all of it. 0: every execution.
+#ifndef RELAYOUT_FULL_EXECS
+#define RELAYOUT_FULL_EXECS 0
+#endif
+#ifndef RELAYOUT_MAX_EXEC_SHIFT
+#define RELAYOUT_MAX_EXEC_SHIFT 10
+#endif
+// A grid with fewer than RELAYOUT_MIN_BLOCKS * RELAYOUT_BLOCK_PERIOD blocks classifies one block in
+// fewer, so that a small grid still gives RELAYOUT_MIN_BLOCKS (or all of its blocks); and no
+// kernel classifies more than RELAYOUT_MAX_BLOCKS blocks over the run (0: no cap). The profile
+// records blocks run and classified per kernel, so the analysis scales either back.
+#ifndef RELAYOUT_MIN_BLOCKS
+#define RELAYOUT_MIN_BLOCKS 1
+#endif
+#ifndef RELAYOUT_MAX_BLOCKS
+#define RELAYOUT_MAX_BLOCKS 0
+#endif
 // Each site's counters are kept in several copies picked by SM id, summed when fetched: with one
 // copy the atomics contend (2.1x slower at block period 1 on an H200; 132 copies gain nothing
 // over 32).
@@ -98,6 +119,10 @@ static __shared__ unsigned __rl_block_on;
 #if (RELAYOUT_EXEC_PERIOD) > 1
 // Per warp of the block (at most 32), the state of its sampling sequence; seeded by __rl_enter.
 static __shared__ unsigned __rl_warp_seed[32];
+#endif
+#if (RELAYOUT_FULL_EXECS) > 0
+// Per warp of the block (at most 32), its hook executions so far in a classifying block.
+static __shared__ unsigned __rl_warp_execs[32];
 #endif
 // One counter per loop id: loop body executions, active lanes summed (the paper's Count).
 static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_LOOP_ROWS_];
@@ -220,7 +245,10 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
 
 static __device__ __forceinline__ bool __rl_sampled_block() {
 #if (RELAYOUT_BLOCK_PERIOD) > 1
-  return __rl_block_index() % (RELAYOUT_BLOCK_PERIOD) == 0;
+  unsigned long long period = RELAYOUT_BLOCK_PERIOD;
+  const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+  if (blocks < period * (RELAYOUT_MIN_BLOCKS)) period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
+  return __rl_block_index() % period == 0;
 #else
   return true;
 #endif
@@ -257,7 +285,7 @@ static __device__ __forceinline__ bool __rl_sampled_exec() {
 }
 
 // Out of line so that the unsampled path of the user's kernel stays close to the original code.
-static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a) {
+static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned shift) {
   // Lanes that reached this shared function from different sites can run it together: each site's
   // lanes are one access, so they classify (and trace) apart.
   const unsigned mask = __match_any_sync(__activemask(), id);
@@ -312,7 +340,7 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
   }
 
 #if (RELAYOUT_TRACE_CAPACITY) > 0
-  __rl_trace(id, a, mask, lane, lanesBelow, leader);
+  if (shift == 0) __rl_trace(id, a, mask, lane, lanesBelow, leader);  // runs of consecutive accesses only
 #endif
   if (lane == leader) {
     unsigned sm;
@@ -320,17 +348,17 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
     const size_t row = ((size_t)(sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_SITE_ROWS_ + id) * RELAYOUT_KERNEL_ROWS_ +
                        __rl_kernel_row();
     unsigned long long* c = &__rl_counters[row * RELAYOUT_COUNTER_COLUMNS];
-    atomicAdd(&c[0], 1ull);
-    atomicAdd(&c[1], (unsigned long long)__popc(mask));
-    atomicAdd(&c[2], sectors);
-    atomicAdd(&c[3], lines);
-    if (nearSum) atomicAdd(&c[4], nearSum);
-    if (shared) atomicAdd(&c[5], 1ull);
+    atomicAdd(&c[0], 1ull << shift);
+    atomicAdd(&c[1], (unsigned long long)__popc(mask) << shift);
+    atomicAdd(&c[2], sectors << shift);
+    atomicAdd(&c[3], lines << shift);
+    if (nearSum) atomicAdd(&c[4], nearSum << shift);
+    if (shared) atomicAdd(&c[5], 1ull << shift);
   }
 }
 
 // The first active lane adds the warp's active lanes: one atomic per warp and iteration.
-static __device__ __noinline__ void __rl_count_loop(unsigned id) {
+static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned shift) {
   const unsigned mask = __match_any_sync(__activemask(), id);  // lanes of other loops count apart
   unsigned lanesBelow;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lanesBelow));
@@ -338,7 +366,7 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id) {
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     atomicAdd(&__rl_loop_counters[(sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_LOOP_ROWS_ + id],
-              (unsigned long long)__popc(mask));
+              (unsigned long long)__popc(mask) << shift);
   }
 }
 #endif  // __CUDA_ARCH__
@@ -347,11 +375,41 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id) {
 // The hooks call these at every execution, classifying or not: a branch around the call would cut
 // the user's code into separate blocks, and the compiler fuses a multiply and an add into one FMA
 // only within a block, so the hooked code would round differently from the original.
+// Whether the warp classifies this execution (adaptive execution sampling), and with what weight:
+// 0 to skip it, else its period's log2 plus one. The first active lane steps the warp's count and
+// shares the draw, so the warp agrees.
+static __device__ __forceinline__ unsigned __rl_exec_weight() {
+#if (RELAYOUT_FULL_EXECS) > 0
+  const unsigned mask = __activemask();
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  const unsigned leader = __ffs(mask) - 1;
+  unsigned draw = 0;
+  if (lane == leader) {
+    const unsigned w = (__rl_thread_index() / 32) & 31;
+    const unsigned t = __rl_warp_execs[w]++;
+    unsigned shift = t / (RELAYOUT_FULL_EXECS);
+    if (shift > (RELAYOUT_MAX_EXEC_SHIFT)) shift = RELAYOUT_MAX_EXEC_SHIFT;
+    // A hash of the warp's count, so that which executions are kept does not follow a loop's sites.
+    unsigned h = (t + 1u) * 2654435761u ^ (w + 1u) * 0x9E3779B9u;
+    h ^= h >> 15, h *= 0x2C1B3C6Du, h ^= h >> 12;
+    draw = (h & ((1u << shift) - 1u)) == 0 ? shift + 1 : 0;
+  }
+  return __shfl_sync(mask, draw, leader);
+#else
+  return 1;
+#endif
+}
+
 static __device__ __noinline__ void __rl_classify_if(bool on, unsigned id, unsigned long long a) {
-  if (on && __rl_sampled_exec()) __rl_classify(id, a);
+  if (!on) return;
+  const unsigned weight = __rl_exec_weight();
+  if (weight && __rl_sampled_exec()) __rl_classify(id, a, weight - 1);
 }
 static __device__ __noinline__ void __rl_count_loop_if(bool on, unsigned id) {
-  if (on && __rl_sampled_exec()) __rl_count_loop(id);
+  if (!on) return;
+  const unsigned weight = __rl_exec_weight();
+  if (weight && __rl_sampled_exec()) __rl_count_loop(id, weight - 1);
 }
 
 // The first thread of a block counts it, decides whether it classifies, and returns that.
@@ -365,6 +423,9 @@ static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned i
                             __rl_grid_id()) >= 0;
 #else
   (void)instance;
+#endif
+#if (RELAYOUT_MAX_BLOCKS) > 0
+  if (on && *(volatile unsigned long long*)&__rl_kernel_blocks[kernel * 2 + 1] >= (RELAYOUT_MAX_BLOCKS)) on = false;
 #endif
   atomicAdd(&__rl_kernel_blocks[kernel * 2], 1ull);
   if (on) atomicAdd(&__rl_kernel_blocks[kernel * 2 + 1], 1ull);
@@ -388,6 +449,11 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #endif
 #if (RELAYOUT_TRACE_CAPACITY) > 0
   if ((threadInBlock & 31) == 0) __rl_trace_warp[(threadInBlock / 32) & 31] = 0;
+#endif
+#if (RELAYOUT_FULL_EXECS) > 0
+  if ((threadInBlock & 31) == 0) __rl_warp_execs[(threadInBlock / 32) & 31] = 0;
+#endif
+#if (RELAYOUT_TRACE_CAPACITY) > 0 || (RELAYOUT_FULL_EXECS) > 0
   __syncwarp(__activemask());  // every lane of the warp is here: a kernel body starts converged
 #endif
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
@@ -455,8 +521,13 @@ static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain
   if ((RELAYOUT_HOOKED_LAUNCHES_) == 0 || blocks == 0 ||
       relayout_rt_launch_hooked((const void*)hooked, RELAYOUT_HOOKED_LAUNCHES_))
     return hooked;
-  __atomic_fetch_add(&__rl_plain_blocks[kernel < (RELAYOUT_NUM_KERNELS) ? kernel : (RELAYOUT_NUM_KERNELS)], blocks,
-                     __ATOMIC_RELAXED);
+#if (RELAYOUT_NUM_KERNELS) == 0  // no comparison to warn about in a unit without kernels (-Werror builds)
+  const unsigned row = 0;
+  (void)kernel;
+#else
+  const unsigned row = kernel < (RELAYOUT_NUM_KERNELS) ? kernel : (RELAYOUT_NUM_KERNELS);
+#endif
+  __atomic_fetch_add(&__rl_plain_blocks[row], blocks, __ATOMIC_RELAXED);
   return plain;
 }
 

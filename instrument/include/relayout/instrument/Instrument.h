@@ -19,6 +19,13 @@ struct InstrumentOptions {
   unsigned sampleLaunches = 0;
   // Classify about one warp-level execution of each hook in `execPeriod` (a power of two).
   unsigned execPeriod = 1;
+  // Adaptive execution sampling (rt.cuh): each warp classifies its first `fullExecutions` hook
+  // executions, then ever fewer, weighted; 0 = every execution.
+  unsigned fullExecutions = 0;
+  // Small grids classify at least `minBlocks` blocks; no kernel classifies more than `maxBlocks`
+  // (0 = no cap).
+  unsigned minBlocks = 1;
+  unsigned maxBlocks = 0;
   // Trace mode (docs/formats.md, "Trace"): records per unit, 0 = no trace; and the first
   // launches of each kernel traced, 0 = all.
   unsigned long long traceCapacity = 0;
