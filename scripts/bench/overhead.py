@@ -40,7 +40,8 @@ VARIANTS = {
     "sampled": [],
     "traced": ["--trace"],
     "everywhere": ["--trace", "--plain-clones=false"],
-    "full": ["--sample-blocks", "1", "--sample-launches", "0"],
+    "full": ["--sample-blocks", "1", "--sample-launches", "0", "--full-executions", "0", "--min-blocks", "1",
+             "--max-blocks", "0"],
 }
 SAMPLE_FLAGS = ["-O3", "-arch=sm_90", "-std=c++17"]
 

@@ -287,8 +287,9 @@ static __device__ __forceinline__ bool __rl_sampled_exec() {
 // Out of line so that the unsampled path of the user's kernel stays close to the original code.
 static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned shift) {
   // Lanes that reached this shared function from different sites can run it together: each site's
-  // lanes are one access, so they classify (and trace) apart.
-  const unsigned mask = __match_any_sync(__activemask(), id);
+  // lanes are one access, so they classify (and trace) apart; so do lanes drawn with different
+  // weights (parts of a diverged warp), which would otherwise wait for each other in the trace.
+  const unsigned mask = __match_any_sync(__activemask(), (unsigned long long)shift << 32 | id);
   unsigned lane, lanesBelow;
   // %laneid, not threadIdx.x % 32: warps of 2D/3D blocks are cut from the linear thread index.
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
@@ -359,7 +360,8 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
 
 // The first active lane adds the warp's active lanes: one atomic per warp and iteration.
 static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned shift) {
-  const unsigned mask = __match_any_sync(__activemask(), id);  // lanes of other loops count apart
+  // Lanes of other loops, or drawn with other weights, count apart.
+  const unsigned mask = __match_any_sync(__activemask(), (unsigned long long)shift << 32 | id);
   unsigned lanesBelow;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lanesBelow));
   if ((mask & lanesBelow) == 0) {
