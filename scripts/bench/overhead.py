@@ -158,6 +158,7 @@ def build_command(out, p, variant):
                        runtime + ["-o", binary]], folder
 
 
+NOTES_MARKER = "<!-- Written by hand below this line; overhead.py report keeps it. -->"
 NUMBER = r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?"
 
 
@@ -363,7 +364,14 @@ def report(args):
                              max(r["traced"]), geomean(r["sampled"]) or 0, geomean(r["everywhere"]) or 0))
     if notes:
         lines += ["", "Differences:", ""] + ["- " + n for n in notes]
-    open(args.o, "w").write("\n".join(lines) + "\n")
+    # What a person wrote below the marker in an earlier version of the page stays.
+    kept = ""
+    if os.path.exists(args.o):
+        old = open(args.o).read()
+        if NOTES_MARKER in old:
+            kept = old[old.index(NOTES_MARKER) + len(NOTES_MARKER):]
+    lines += ["", NOTES_MARKER]
+    open(args.o, "w").write("\n".join(lines) + (kept if kept else "\n"))
     print("\n".join(lines))
 
 
