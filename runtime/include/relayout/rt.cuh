@@ -263,21 +263,28 @@ static __device__ __forceinline__ bool __rl_active() {
 #endif
 }
 
-// Whether the warp classifies this execution of a hook: about one in RELAYOUT_EXEC_PERIOD. The
-// first active lane steps the warp's sequence and shares the draw, so the warp agrees.
-static __device__ __forceinline__ bool __rl_sampled_exec() {
-#if (RELAYOUT_EXEC_PERIOD) > 1
+// A value the first active lane computes from its warp's index in the block, shared with the
+// other active lanes so that the warp agrees on a draw.
+template <class Draw>
+static __device__ __forceinline__ unsigned __rl_warp_draw(Draw draw) {
   const unsigned mask = __activemask();
   unsigned lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   const unsigned leader = __ffs(mask) - 1;
-  unsigned draw = 0;
-  if (lane == leader) {
-    const unsigned w = __rl_thread_index() / 32;
-    draw = __rl_warp_seed[w & 31] * 1664525u + 1013904223u;  // Numerical Recipes' LCG
-    __rl_warp_seed[w & 31] = draw;
-  }
-  draw = __shfl_sync(mask, draw, leader);
+  unsigned value = 0;
+  if (lane == leader) value = draw((__rl_thread_index() / 32) & 31);
+  return __shfl_sync(mask, value, leader);
+}
+
+// Whether the warp classifies this execution of a hook: about one in RELAYOUT_EXEC_PERIOD, by the
+// warp's pseudo-random sequence.
+static __device__ __forceinline__ bool __rl_sampled_exec() {
+#if (RELAYOUT_EXEC_PERIOD) > 1
+  const unsigned draw = __rl_warp_draw([](unsigned w) {
+    const unsigned next = __rl_warp_seed[w] * 1664525u + 1013904223u;  // Numerical Recipes' LCG
+    __rl_warp_seed[w] = next;
+    return next;
+  });
   return ((draw >> 16) & ((RELAYOUT_EXEC_PERIOD) - 1)) == 0;  // the LCG's high bits are the random ones
 #else
   return true;
@@ -374,35 +381,27 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned shift)
 #endif  // __CUDA_ARCH__
 
 #ifdef __CUDA_ARCH__
-// The hooks call these at every execution, classifying or not: a branch around the call would cut
-// the user's code into separate blocks, and the compiler fuses a multiply and an add into one FMA
-// only within a block, so the hooked code would round differently from the original.
 // Whether the warp classifies this execution (adaptive execution sampling), and with what weight:
-// 0 to skip it, else its period's log2 plus one. The first active lane steps the warp's count and
-// shares the draw, so the warp agrees.
+// 0 to skip it, else its period's log2 plus one.
 static __device__ __forceinline__ unsigned __rl_exec_weight() {
 #if (RELAYOUT_FULL_EXECS) > 0
-  const unsigned mask = __activemask();
-  unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  const unsigned leader = __ffs(mask) - 1;
-  unsigned draw = 0;
-  if (lane == leader) {
-    const unsigned w = (__rl_thread_index() / 32) & 31;
+  return __rl_warp_draw([](unsigned w) {
     const unsigned t = __rl_warp_execs[w]++;
     unsigned shift = t / (RELAYOUT_FULL_EXECS);
     if (shift > (RELAYOUT_MAX_EXEC_SHIFT)) shift = RELAYOUT_MAX_EXEC_SHIFT;
     // A hash of the warp's count, so that which executions are kept does not follow a loop's sites.
     unsigned h = (t + 1u) * 2654435761u ^ (w + 1u) * 0x9E3779B9u;
     h ^= h >> 15, h *= 0x2C1B3C6Du, h ^= h >> 12;
-    draw = (h & ((1u << shift) - 1u)) == 0 ? shift + 1 : 0;
-  }
-  return __shfl_sync(mask, draw, leader);
+    return (h & ((1u << shift) - 1u)) == 0 ? shift + 1 : 0u;
+  });
 #else
   return 1;
 #endif
 }
 
+// The hooks call these at every execution, classifying or not: a branch around the call would cut
+// the user's code into separate blocks, and the compiler fuses a multiply and an add into one FMA
+// only within a block, so the hooked code would round differently from the original.
 static __device__ __noinline__ void __rl_classify_if(bool on, unsigned id, unsigned long long a) {
   if (!on) return;
   const unsigned weight = __rl_exec_weight();
