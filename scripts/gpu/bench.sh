@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU machine: builds and runs what scripts/gpu/prepare-bench.sh prepared (carry build/gpu-bench).
+# GPU machine: builds and runs what scripts/gpu/prepare-bench.sh prepared.
 #
 #   bash scripts/gpu/bench.sh build/gpu-bench [--budget SECONDS] [--only NAME,NAME]
 #

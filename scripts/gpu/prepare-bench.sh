@@ -27,7 +27,7 @@
 #                                                     round), the rewrite with the clusters of
 #                                                     each _best.cu, and the hand-written variants
 #
-# Carry build/gpu-bench to the GPU and run `bash scripts/gpu/bench.sh build/gpu-bench`.
+# Then, where the GPU is: `bash scripts/gpu/bench.sh build/gpu-bench`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${RELAYOUT_BUILD_DIR:-$root/build}

@@ -3,8 +3,8 @@
 # which has nvcc but no clang): for each toy sample the original program, the instrumented one
 # (relayout instrument + nvcc + the runtime) and the SoA rewrite (relayout rewrite --layout soa),
 # plus the runtime self-tests; and the bundled samples' binaries, copied into build/gpu-samples.
-# Then, on the GPU: scripts/gpu/run-all.sh --toys-only (carry build/gpu) and
-# scripts/gpu/samples.sh build/gpu-samples (carry build/gpu-samples).
+# Then, on the GPU: scripts/gpu/run-all.sh --toys-only and
+# scripts/gpu/samples.sh build/gpu-samples.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${RELAYOUT_BUILD_DIR:-$root/build}

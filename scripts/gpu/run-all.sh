@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU machine: runs what scripts/gpu/prepare.sh built (carry build/gpu and build/samples):
+# GPU machine: runs what scripts/gpu/prepare.sh built (build/gpu and build/samples):
 # runtime self-tests, the toy samples (original, instrumented with a profile written to $OUT,
 # SoA rewrite; tiny and default sizes), then every bundled sample variant (scripts/gpu/samples.sh).
 # Prints a short table last. --toys-only skips the bundled samples.

@@ -15,7 +15,7 @@
 #
 # Output: docs/results/samples-GPU.md (GPU = short lower-case name from nvidia-smi, e.g. h100,
 # h200), or PATH given by --out (a .md file, or a folder to put samples-GPU.md in), or
-# $OUT/samples-GPU.md when $OUT is set (the device machine's folder that comes back). Every run's
+# $OUT/samples-GPU.md when $OUT is set (an output folder). Every run's
 # full output goes to samples-GPU.log beside it (two files in all). A short table is printed last
 # on stdout.
 # Exit status: 0 when every run passed, 1 when any failed or was skipped or no binary was found,
