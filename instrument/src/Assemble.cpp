@@ -1,5 +1,7 @@
 #include "Assemble.h"
 
+#include "FileUnion.h"
+
 #include "relayout/core/Files.h"
 
 #include <fmt/format.h>
@@ -13,12 +15,6 @@
 
 namespace relayout {
 
-namespace {
-
-llvm::Error error(const llvm::Twine& message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 std::string cStringLiteral(llvm::StringRef text) {
   std::string out = "\"";
   for (char c : text) {
@@ -28,30 +24,11 @@ std::string cStringLiteral(llvm::StringRef text) {
   return out + "\"";
 }
 
-// A project file as all units see it: the union of what each found in it, then its numbering.
-struct FileUnion {
-  std::string path;      // absolute
-  std::string display;   // as the user gave it (a source), else relative to the working folder
-  std::string relative;  // from the root
-  std::string key;       // for the base macros of a shared file: the relative path as an identifier
-  std::string text, sha256;
-  AccessMap accesses;
-  std::map<std::pair<unsigned, unsigned>, size_t> accessUnit;  // the unit that first saw each access
-  std::map<unsigned, RawLoop> loops;
-  std::map<unsigned, RawKernel> kernels;
-  std::map<unsigned, RawFunctionText> functionTexts;  // plain clones (Collection.h)
-  std::map<unsigned, RawCall> calls;
-  std::map<unsigned, RawLaunch> launches;
-  std::vector<unsigned> lineStarts;  // offsets where each line begins, for #line after a clone
-  std::map<std::pair<unsigned, unsigned>, unsigned> siteLocal;  // first local site id of each access
-  std::map<unsigned, unsigned> loopLocal, kernelLocal;
-  unsigned numSites = 0;
-  bool literal = false;  // the main source of one unit that nothing includes: its ids are written as numbers
-  bool hooked() const { return !accesses.empty() || !loops.empty() || !kernels.empty() || !launches.empty(); }
-  unsigned lineOf(unsigned offset) const {
-    return unsigned(std::upper_bound(lineStarts.begin(), lineStarts.end(), offset) - lineStarts.begin());
-  }
-};
+namespace {
+
+llvm::Error error(const llvm::Twine& message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
 
 std::string relativeTo(const std::string& path, const std::string& folder) {
   llvm::StringRef rest(path);
@@ -110,12 +87,6 @@ std::string siteIdExpression(const RawAccess& access, const std::function<std::s
   }
   return "(" + chain + "(" + idOf(unsigned(access.sites.size() - 1)) + "))";
 }
-
-// A hook's text around a range of one file: [begin, end).
-struct Wrap {
-  unsigned begin = 0, end = 0;
-  std::string prefix, suffix;
-};
 
 // At one offset: the ends of wraps that close there (innermost first), then the starts of wraps
 // that open there (outermost first), so that nested hooks stay nested.
@@ -419,122 +390,8 @@ class Assembler {
       wraps.push_back(
           {raw.at, raw.at, fmt::format(" __rl_enter({}{});", id("KERNEL", file.kernelLocal.at(offset)), instance), ""});
     }
-    if (options_.plainClones) addPlainClones(file, wraps);
+    if (options_.plainClones) PlainCloneText(files_).addTo(file, wraps);
     return applyWraps(file.text, wraps);
-  }
-
-  // Plain clones (Collection.h): a definition has one where its file is instrumented.
-  bool hasClone(const FilePlace& definition) const {
-    auto file = files_.find(definition.file);
-    if (definition.file.empty() || file == files_.end() || !file->second.hooked()) return false;
-    auto text = file->second.functionTexts.find(definition.offset);
-    return text != file->second.functionTexts.end() && text->second.definition && text->second.cloneable;
-  }
-
-  const RawFunctionText* definitionText(const FilePlace& definition) const {
-    auto file = files_.find(definition.file);
-    if (definition.file.empty() || file == files_.end()) return nullptr;
-    auto text = file->second.functionTexts.find(definition.offset);
-    return text != file->second.functionTexts.end() && text->second.definition ? &text->second : nullptr;
-  }
-
-  // Whether a function's hooked text runs hooks: an access or loop of its own, or a call to such a
-  // function. A callee relayout did not see is taken to; one in a file left out of the instrumented
-  // tree (it has no hook) is not.
-  bool hasHooks(const FilePlace& definition, std::set<FilePlace>& seen) const {
-    if (!definition.file.empty() && !files_.count(definition.file)) return false;
-    const RawFunctionText* text = definitionText(definition);
-    if (!text) return true;
-    if (!seen.insert(definition).second) return false;
-    const FileUnion& file = files_.at(definition.file);
-    auto access = file.accesses.lower_bound({text->begin, ~0u});
-    if (access != file.accesses.end() && access->first.first < text->end) return true;
-    auto loop = file.loops.lower_bound(text->begin);
-    if (loop != file.loops.end() && loop->first < text->end) return true;
-    for (auto it = file.calls.lower_bound(text->begin); it != file.calls.end() && it->first < text->end; ++it)
-      for (const FilePlace& callee : it->second.callees)
-        if (hasHooks(callee, seen)) return true;
-    return false;
-  }
-
-  bool renamed(const RawCall& call) const {
-    return call.renamable &&
-           std::all_of(call.callees.begin(), call.callees.end(), [&](const FilePlace& c) { return hasClone(c); });
-  }
-
-  // Whether a plain copy of the function still runs hooked code: a call in it, or in the copies it
-  // calls, that could not be renamed (a constructor, an operator, a function without a copy).
-  bool reachesHooks(const FilePlace& definition, std::set<FilePlace>& seen) const {
-    if (!seen.insert(definition).second) return false;
-    const FileUnion& file = files_.at(definition.file);
-    const RawFunctionText& text = file.functionTexts.at(definition.offset);
-    for (auto it = file.calls.lower_bound(text.begin); it != file.calls.end() && it->first < text.end; ++it) {
-      const bool copy = renamed(it->second);
-      for (const FilePlace& callee : it->second.callees) {
-        std::set<FilePlace> hooked;
-        if (copy ? reachesHooks(callee, seen) : hasHooks(callee, hooked)) return true;
-      }
-    }
-    return false;
-  }
-
-  // The original text of [begin, end) with `inserts` (by offset) and `__rl_plain` after the name of
-  // each call there that is renamed.
-  std::string plainCopy(const FileUnion& file, unsigned begin, unsigned end,
-                        std::map<unsigned, std::string> inserts) const {
-    for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
-      if (renamed(it->second)) inserts[it->first + it->second.nameLength] += "__rl_plain";
-    std::string out;
-    unsigned done = begin;
-    for (auto& [at, text] : inserts) {
-      if (at < begin || at > end) continue;
-      out.append(file.text, done, at - done);
-      out += text;
-      done = at;
-    }
-    return out.append(file.text, done, end - done);
-  }
-
-  // Keeps diagnostics and line tables on the original lines around inserted copies.
-  static std::string lineDirective(const FileUnion& file, unsigned offset) {
-    return fmt::format("\n#line {} {}\n", file.lineOf(offset), cStringLiteral(file.path));
-  }
-
-  void addPlainClones(const FileUnion& file, std::vector<Wrap>& wraps) const {
-    for (auto& [begin, text] : file.functionTexts) {
-      if (!hasClone(text.definitionPlace)) continue;
-      std::map<unsigned, std::string> inserts{{text.nameAt + text.nameLength, "__rl_plain"}};
-      std::set<FilePlace> seen;
-      if (text.definition && text.kernel && reachesHooks(text.definitionPlace, seen))
-        inserts[text.bodyBegin + 1] = " __rl_plain_enter();";
-      wraps.push_back({text.end, text.end,
-                       lineDirective(file, text.begin) + plainCopy(file, text.begin, text.end, inserts) +
-                           lineDirective(file, text.end),
-                       ""});
-      // The blocks of a classifying launch that do not classify run the original body.
-      if (text.definition && text.kernel && text.branchable && file.kernels.count(text.bodyBegin + 1))
-        wraps.push_back({text.bodyBegin + 1, text.bodyBegin + 1,
-                         " if (__rl_plain_block()) {" + lineDirective(file, text.bodyBegin + 1) +
-                             plainCopy(file, text.bodyBegin + 1, text.bodyEnd - 1, {}) + "\n return; }" +
-                             lineDirective(file, text.bodyBegin + 1),
-                         ""});
-    }
-    for (auto& [begin, launch] : file.launches) {
-      auto kernelFile = files_.find(launch.kernelEntry.file);
-      if (!hasClone(launch.kernel) || kernelFile == files_.end() ||
-          !kernelFile->second.kernelLocal.count(launch.kernelEntry.offset))
-        continue;
-      const FileUnion& owner = kernelFile->second;
-      const unsigned local = owner.kernelLocal.at(launch.kernelEntry.offset);
-      if (owner.literal && &owner != &file) continue;  // its id is a number only its own file knows
-      std::string kernelId = owner.literal ? std::to_string(local)
-                                           : fmt::format("RELAYOUT_KERNEL_BASE_{} + {}", owner.key, local);
-      std::string plain = file.text.substr(launch.calleeBegin, launch.calleeEnd - launch.calleeBegin);
-      plain.insert(launch.nameAt + launch.nameLength - launch.calleeBegin, "__rl_plain");
-      wraps.push_back({launch.calleeBegin, launch.calleeEnd, fmt::format("__rl_pick({}, ", kernelId),
-                       launch.templateArguments + ", " + plain + launch.templateArguments + ")"});
-      wraps.push_back({launch.gridBegin, launch.gridEnd, "__rl_grid(", ")"});
-    }
   }
 
   std::string headerText(const FileUnion& file) const {
@@ -581,8 +438,7 @@ class Assembler {
     if (!map.sites.empty()) text += "#define RELAYOUT_SITE_INFO " + siteInfoList(map) + "\n";
     text += functionTable(map);
     if (options_.execPeriod > 1) text += fmt::format("#define RELAYOUT_EXEC_PERIOD {}\n", options_.execPeriod);
-    if (options_.fullExecutions)
-      text += fmt::format("#define RELAYOUT_FULL_EXECS {}\n", options_.fullExecutions);
+    if (options_.fullExecutions) text += fmt::format("#define RELAYOUT_FULL_EXECS {}\n", options_.fullExecutions);
     if (options_.minBlocks > 1) text += fmt::format("#define RELAYOUT_MIN_BLOCKS {}\n", options_.minBlocks);
     if (options_.maxBlocks) text += fmt::format("#define RELAYOUT_MAX_BLOCKS {}\n", options_.maxBlocks);
     if (options_.sampleLaunches) text += fmt::format("#define RELAYOUT_SAMPLE_LAUNCHES {}\n", options_.sampleLaunches);

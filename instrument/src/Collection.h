@@ -99,7 +99,7 @@ using AccessMap = std::map<std::pair<unsigned, unsigned>, RawAccess, OuterFirst>
 // A function's text as written: a definition (cloned after its `}`) or a declaration (cloned after
 // its `;`, so that calls before the definition and out-of-line members find the clone).
 struct RawFunctionText {
-  unsigned begin = 0, end = 0;     // [begin, end): template header and specifiers included
+  unsigned begin = 0, end = 0;  // [begin, end): template header and specifiers included
   unsigned nameAt = 0, nameLength = 0;
   bool definition = false;
   bool cloneable = false;  // a definition that gets a copy (not an operator, constructor, virtual...)

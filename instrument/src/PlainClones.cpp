@@ -106,8 +106,7 @@ void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
 
   // Every other declaration written in a project file gets its copy too.
   for (const clang::FunctionDecl* redecl : written->redecls()) {
-    if (redecl == written || redecl->isThisDeclarationADefinition() || redecl->getFriendObjectKind())
-      continue;
+    if (redecl == written || redecl->isThisDeclarationADefinition() || redecl->getFriendObjectKind()) continue;
     auto declRange = declarationRange(redecl, false);
     auto declName = namePlace(redecl->getLocation());
     if (!declRange || !declName || declName->file != declRange->first.file) continue;
@@ -268,7 +267,8 @@ void SiteCollector::resolveClones() {
     // One text for every instantiation of a host template that launches: a launch whose spelled
     // arguments differ between them keeps the instrumented kernel.
     auto [it, added] = file.launches.try_emplace(pending.launch.calleeBegin, pending.launch);
-    if (!added && it->second.templateArguments != pending.launch.templateArguments) conflictingLaunches.insert({pending.file, it->first});
+    if (!added && it->second.templateArguments != pending.launch.templateArguments)
+      conflictingLaunches.insert({pending.file, it->first});
   }
 }
 

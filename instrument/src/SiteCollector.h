@@ -103,8 +103,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   void reportUnusedStructParameters();
 
   // PlainClones.cpp
-  std::optional<std::pair<FilePlace, unsigned>> declarationRange(const clang::FunctionDecl* fn,
-                                                                 bool definition) const;
+  std::optional<std::pair<FilePlace, unsigned>> declarationRange(const clang::FunctionDecl* fn, bool definition) const;
   std::optional<FilePlace> namePlace(clang::SourceLocation loc) const;
   void notePlainClone(const clang::FunctionDecl* definition);
   void noteCall(const clang::Expr* call, const clang::FunctionDecl* callee);

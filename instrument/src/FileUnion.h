@@ -1,0 +1,69 @@
+// What the assembler knows of one project file over all units (Assemble.cpp), and the plain clones
+// written into its instrumented text (PlainCloneText.cpp).
+#pragma once
+
+#include "Collection.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace relayout {
+
+// A C string literal holding `text`, for #line directives and the preamble's names.
+std::string cStringLiteral(llvm::StringRef text);
+
+// A project file as all units see it: the union of what each found in it, then its numbering.
+struct FileUnion {
+  std::string path;      // absolute
+  std::string display;   // as the user gave it (a source), else relative to the working folder
+  std::string relative;  // from the root
+  std::string key;       // for the base macros of a shared file: the relative path as an identifier
+  std::string text, sha256;
+  AccessMap accesses;
+  std::map<std::pair<unsigned, unsigned>, size_t> accessUnit;  // the unit that first saw each access
+  std::map<unsigned, RawLoop> loops;
+  std::map<unsigned, RawKernel> kernels;
+  std::map<unsigned, RawFunctionText> functionTexts;  // plain clones (Collection.h)
+  std::map<unsigned, RawCall> calls;
+  std::map<unsigned, RawLaunch> launches;
+  std::vector<unsigned> lineStarts;  // offsets where each line begins, for #line after a clone
+  std::map<std::pair<unsigned, unsigned>, unsigned> siteLocal;  // first local site id of each access
+  std::map<unsigned, unsigned> loopLocal, kernelLocal;
+  unsigned numSites = 0;
+  bool literal = false;  // the main source of one unit that nothing includes: its ids are written as numbers
+  bool hooked() const { return !accesses.empty() || !loops.empty() || !kernels.empty() || !launches.empty(); }
+  unsigned lineOf(unsigned offset) const {
+    return unsigned(std::upper_bound(lineStarts.begin(), lineStarts.end(), offset) - lineStarts.begin());
+  }
+};
+
+// A hook's text around a range of one file: [begin, end).
+struct Wrap {
+  unsigned begin = 0, end = 0;
+  std::string prefix, suffix;
+};
+
+// Plain clones (Collection.h) as wraps of one file's text: each device function's copy beside it,
+// the entry branch of each kernel to its original body, and the pick at each launch.
+class PlainCloneText {
+ public:
+  explicit PlainCloneText(const std::map<std::string, FileUnion>& files) : files_(files) {}
+  void addTo(const FileUnion& file, std::vector<Wrap>& wraps) const;
+
+ private:
+  bool hasClone(const FilePlace& definition) const;
+  const RawFunctionText* definitionText(const FilePlace& definition) const;
+  bool hasHooks(const FilePlace& definition, std::set<FilePlace>& seen) const;
+  bool renamed(const RawCall& call) const;
+  bool reachesHooks(const FilePlace& definition, std::set<FilePlace>& seen) const;
+  std::string plainCopy(const FileUnion& file, unsigned begin, unsigned end,
+                        std::map<unsigned, std::string> inserts) const;
+
+  const std::map<std::string, FileUnion>& files_;  // by absolute path
+};
+
+}  // namespace relayout

@@ -1,0 +1,123 @@
+#include "FileUnion.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace relayout {
+
+// A definition has a copy where its file is instrumented.
+bool PlainCloneText::hasClone(const FilePlace& definition) const {
+  auto file = files_.find(definition.file);
+  if (definition.file.empty() || file == files_.end() || !file->second.hooked()) return false;
+  auto text = file->second.functionTexts.find(definition.offset);
+  return text != file->second.functionTexts.end() && text->second.definition && text->second.cloneable;
+}
+
+const RawFunctionText* PlainCloneText::definitionText(const FilePlace& definition) const {
+  auto file = files_.find(definition.file);
+  if (definition.file.empty() || file == files_.end()) return nullptr;
+  auto text = file->second.functionTexts.find(definition.offset);
+  return text != file->second.functionTexts.end() && text->second.definition ? &text->second : nullptr;
+}
+
+// Whether a function's hooked text runs hooks: an access or loop of its own, or a call to such a
+// function. A callee relayout did not see is taken to; one in a file left out of the instrumented
+// tree (it has no hook) is not.
+bool PlainCloneText::hasHooks(const FilePlace& definition, std::set<FilePlace>& seen) const {
+  if (!definition.file.empty() && !files_.count(definition.file)) return false;
+  const RawFunctionText* text = definitionText(definition);
+  if (!text) return true;
+  if (!seen.insert(definition).second) return false;
+  const FileUnion& file = files_.at(definition.file);
+  auto access = file.accesses.lower_bound({text->begin, ~0u});
+  if (access != file.accesses.end() && access->first.first < text->end) return true;
+  auto loop = file.loops.lower_bound(text->begin);
+  if (loop != file.loops.end() && loop->first < text->end) return true;
+  for (auto it = file.calls.lower_bound(text->begin); it != file.calls.end() && it->first < text->end; ++it)
+    for (const FilePlace& callee : it->second.callees)
+      if (hasHooks(callee, seen)) return true;
+  return false;
+}
+
+bool PlainCloneText::renamed(const RawCall& call) const {
+  return call.renamable &&
+         std::all_of(call.callees.begin(), call.callees.end(), [&](const FilePlace& c) { return hasClone(c); });
+}
+
+// Whether a plain copy of the function still runs hooked code: a call in it, or in the copies it
+// calls, that could not be renamed (a constructor, an operator, a function without a copy).
+bool PlainCloneText::reachesHooks(const FilePlace& definition, std::set<FilePlace>& seen) const {
+  if (!seen.insert(definition).second) return false;
+  const FileUnion& file = files_.at(definition.file);
+  const RawFunctionText& text = file.functionTexts.at(definition.offset);
+  for (auto it = file.calls.lower_bound(text.begin); it != file.calls.end() && it->first < text.end; ++it) {
+    const bool copy = renamed(it->second);
+    for (const FilePlace& callee : it->second.callees) {
+      std::set<FilePlace> hooked;
+      if (copy ? reachesHooks(callee, seen) : hasHooks(callee, hooked)) return true;
+    }
+  }
+  return false;
+}
+
+// The original text of [begin, end) with `inserts` (by offset) and `__rl_plain` after the name of
+// each call there that is renamed.
+std::string PlainCloneText::plainCopy(const FileUnion& file, unsigned begin, unsigned end,
+                                      std::map<unsigned, std::string> inserts) const {
+  for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
+    if (renamed(it->second)) inserts[it->first + it->second.nameLength] += "__rl_plain";
+  std::string out;
+  unsigned done = begin;
+  for (auto& [at, text] : inserts) {
+    if (at < begin || at > end) continue;
+    out.append(file.text, done, at - done);
+    out += text;
+    done = at;
+  }
+  return out.append(file.text, done, end - done);
+}
+
+// Keeps diagnostics and line tables on the original lines around inserted copies.
+static std::string lineDirective(const FileUnion& file, unsigned offset) {
+  return fmt::format("\n#line {} {}\n", file.lineOf(offset), cStringLiteral(file.path));
+}
+
+void PlainCloneText::addTo(const FileUnion& file, std::vector<Wrap>& wraps) const {
+  for (auto& [begin, text] : file.functionTexts) {
+    if (!hasClone(text.definitionPlace)) continue;
+    std::map<unsigned, std::string> inserts{{text.nameAt + text.nameLength, "__rl_plain"}};
+    std::set<FilePlace> seen;
+    if (text.definition && text.kernel && reachesHooks(text.definitionPlace, seen))
+      inserts[text.bodyBegin + 1] = " __rl_plain_enter();";
+    wraps.push_back({text.end, text.end,
+                     lineDirective(file, text.begin) + plainCopy(file, text.begin, text.end, inserts) +
+                         lineDirective(file, text.end),
+                     ""});
+    // The blocks of a classifying launch that do not classify run the original body.
+    if (text.definition && text.kernel && text.branchable && file.kernels.count(text.bodyBegin + 1))
+      wraps.push_back({text.bodyBegin + 1, text.bodyBegin + 1,
+                       " if (__rl_plain_block()) {" + lineDirective(file, text.bodyBegin + 1) +
+                           plainCopy(file, text.bodyBegin + 1, text.bodyEnd - 1, {}) + "\n return; }" +
+                           lineDirective(file, text.bodyBegin + 1),
+                       ""});
+  }
+  for (auto& [begin, launch] : file.launches) {
+    auto kernelFile = files_.find(launch.kernelEntry.file);
+    if (!hasClone(launch.kernel) || kernelFile == files_.end() ||
+        !kernelFile->second.kernelLocal.count(launch.kernelEntry.offset))
+      continue;
+    const FileUnion& owner = kernelFile->second;
+    const unsigned local = owner.kernelLocal.at(launch.kernelEntry.offset);
+    if (owner.literal && &owner != &file) continue;  // its id is a number only its own file knows
+    std::string kernelId =
+        owner.literal ? std::to_string(local) : fmt::format("RELAYOUT_KERNEL_BASE_{} + {}", owner.key, local);
+    std::string plain = file.text.substr(launch.calleeBegin, launch.calleeEnd - launch.calleeBegin);
+    plain.insert(launch.nameAt + launch.nameLength - launch.calleeBegin, "__rl_plain");
+    wraps.push_back({launch.calleeBegin, launch.calleeEnd, fmt::format("__rl_pick({}, ", kernelId),
+                     launch.templateArguments + ", " + plain + launch.templateArguments + ")"});
+    wraps.push_back({launch.gridBegin, launch.gridEnd, "__rl_grid(", ")"});
+  }
+}
+
+}  // namespace relayout
