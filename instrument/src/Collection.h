@@ -92,7 +92,7 @@ struct OuterFirst {
 };
 using AccessMap = std::map<std::pair<unsigned, unsigned>, RawAccess, OuterFirst>;
 
-// Plain clones (instrument/README.md): each device function written in a project file gets a copy
+// Plain clones (runtime/README.md): each device function written in a project file gets a copy
 // of its original text under the name NAME__rl_plain, beside it, whose calls to other cloned
 // functions are renamed the same way; launches that classify nothing run the kernels' clones, and
 // the unsampled blocks of a launch that classifies branch at entry to the kernel's original body.

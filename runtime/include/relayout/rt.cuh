@@ -247,7 +247,8 @@ static __device__ __forceinline__ bool __rl_sampled_block() {
 #if (RELAYOUT_BLOCK_PERIOD) > 1
   unsigned long long period = RELAYOUT_BLOCK_PERIOD;
   const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
-  if (blocks < period * (RELAYOUT_MIN_BLOCKS)) period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
+  if (blocks < period * (RELAYOUT_MIN_BLOCKS))
+    period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
   return __rl_block_index() % period == 0;
 #else
   return true;
@@ -469,7 +470,7 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #endif
 }
 
-// Plain clones (instrument/README.md): the instrumenter writes beside each device function a copy of
+// Plain clones (runtime/README.md): the instrumenter writes beside each device function a copy of
 // its original text named NAME__rl_plain. A host launch that would classify nothing runs the
 // kernel's copy, and in a launch that classifies, the blocks that do not branch at entry to the
 // original body: what does not count runs the code the user wrote, with its registers and timing.
