@@ -154,17 +154,12 @@ void SiteCollector::noteCall(const clang::Expr* call, const clang::FunctionDecl*
 }
 
 bool SiteCollector::isProjectDeviceFunction(const clang::FunctionDecl* fn) const {
-  const clang::FunctionDecl* written = writtenCallee(fn);
-  const clang::FunctionDecl* definition = written->getDefinition();
-  if (!definition) return false;
-  const auto* device = definition->getAttr<clang::CUDADeviceAttr>();  // written, not implied by constexpr
-  return (definition->hasAttr<clang::CUDAGlobalAttr>() || (device && !device->isImplicit())) &&
-         inProjectFile(definition->getLocation());
+  const clang::FunctionDecl* definition = writtenFunction(fn)->getDefinition();
+  return definition && isDeviceFunction(definition) && inProjectFile(definition->getLocation());
 }
 
 const clang::FunctionDecl* SiteCollector::writtenCallee(const clang::FunctionDecl* fn) {
-  const clang::FunctionDecl* pattern = fn->getTemplateInstantiationPattern();
-  const clang::FunctionDecl* written = pattern ? pattern : fn;
+  const clang::FunctionDecl* written = writtenFunction(fn);
   const clang::FunctionDecl* definition = written->getDefinition();
   return definition ? definition : written;
 }

@@ -14,13 +14,17 @@
 
 namespace relayout {
 
-namespace {
-
-// Written __global__ or __device__: Clang makes constexpr functions __host__ __device__ by itself.
 bool isDeviceFunction(const clang::FunctionDecl* fn) {
   const auto* device = fn->getAttr<clang::CUDADeviceAttr>();
   return fn->hasAttr<clang::CUDAGlobalAttr>() || (device && !device->isImplicit());
 }
+
+const clang::FunctionDecl* writtenFunction(const clang::FunctionDecl* fn) {
+  const clang::FunctionDecl* pattern = fn->getTemplateInstantiationPattern();
+  return (pattern ? pattern : fn)->getCanonicalDecl();
+}
+
+namespace {
 
 // How kernels and instantiations are named: "step", "scale<float>".
 std::string displayName(const clang::FunctionDecl* fn) {
@@ -29,12 +33,6 @@ std::string displayName(const clang::FunctionDecl* fn) {
   llvm::raw_string_ostream os(name);
   fn->getNameForDiagnostic(os, fn->getASTContext().getPrintingPolicy(), /*Qualified=*/true);
   return os.str();
-}
-
-// The function as written: a template's pattern for each of its instantiations.
-const clang::FunctionDecl* writtenFunction(const clang::FunctionDecl* fn) {
-  const clang::FunctionDecl* pattern = fn->getTemplateInstantiationPattern();
-  return (pattern ? pattern : fn)->getCanonicalDecl();
 }
 
 // Whether a loop body written without braces needs its `;` taken inside the braces we add.

@@ -18,6 +18,13 @@
 
 namespace relayout {
 
+// Written __global__ or __device__: Clang makes constexpr functions __host__ __device__ by itself.
+bool isDeviceFunction(const clang::FunctionDecl* fn);
+
+// The function as written (its canonical declaration): a template's pattern for each of its
+// instantiations.
+const clang::FunctionDecl* writtenFunction(const clang::FunctionDecl* fn);
+
 class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   using Base = clang::RecursiveASTVisitor<SiteCollector>;
 
