@@ -6,19 +6,17 @@
 
 namespace relayout {
 
-// A definition has a copy where its file is instrumented.
-bool PlainCloneText::hasClone(const FilePlace& definition) const {
-  auto file = files_.find(definition.file);
-  if (definition.file.empty() || file == files_.end() || !file->second.hooked()) return false;
-  auto text = file->second.functionTexts.find(definition.offset);
-  return text != file->second.functionTexts.end() && text->second.definition && text->second.cloneable;
-}
-
 const RawFunctionText* PlainCloneText::definitionText(const FilePlace& definition) const {
   auto file = files_.find(definition.file);
   if (definition.file.empty() || file == files_.end()) return nullptr;
   auto text = file->second.functionTexts.find(definition.offset);
   return text != file->second.functionTexts.end() && text->second.definition ? &text->second : nullptr;
+}
+
+// A definition has a copy where it can be renamed and its file is instrumented.
+bool PlainCloneText::hasClone(const FilePlace& definition) const {
+  const RawFunctionText* text = definitionText(definition);
+  return text && text->cloneable && files_.at(definition.file).hooked();
 }
 
 // Whether a function's hooked text runs hooks: an access or loop of its own, or a call to such a

@@ -245,10 +245,11 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
 
 static __device__ __forceinline__ bool __rl_sampled_block() {
 #if (RELAYOUT_BLOCK_PERIOD) > 1
-  unsigned long long period = RELAYOUT_BLOCK_PERIOD;
   const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
-  if (blocks < period * (RELAYOUT_MIN_BLOCKS))
-    period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
+  // The usual case divides by a constant: without --sample-launches this runs in every hook.
+  if (blocks >= (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS))
+    return __rl_block_index() % (RELAYOUT_BLOCK_PERIOD) == 0;
+  const unsigned long long period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
   return __rl_block_index() % period == 0;
 #else
   return true;
