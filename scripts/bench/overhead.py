@@ -35,7 +35,12 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SAMPLES = ["sph", "idw", "cfd", "particlefilter", "himeno", "hpcg", "stencil25", "nbody"]
+
+def samples():
+    """The bundled application samples: those with a hand-written SoA variant beside them."""
+    return sorted(n for n in os.listdir(os.path.join(ROOT, "samples"))
+                  if os.path.exists(os.path.join(ROOT, "samples", n, n + "_soa.cu")))
+
 VARIANTS = {
     "sampled": [],
     "traced": ["--trace"],
@@ -49,7 +54,7 @@ SAMPLE_FLAGS = ["-O3", "-arch=sm_90", "-std=c++17"]
 def programs(only):
     """Each program: name, kind, folder (from the repository root), sources, flags, run arguments."""
     out = []
-    for s in SAMPLES:
+    for s in samples():
         out.append({"name": s, "kind": "sample", "dir": "samples/" + s, "files": [s + ".cu"], "flags": SAMPLE_FLAGS,
                     "args": [], "check": "check=PASS"})
     args = {}
