@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What a profiled run costs, on the bundled samples and the corpus programs (issue 16's benchmark).
 
-    overhead.py prepare OUT [--only NAME,...]     where relayout is built: instrument every program
+    overhead.py prepare OUT [--only NAME,...] [--variants V,...] [--options "..."]
+                                                  where relayout is built: instrument every program
     overhead.py run OUT [--runs N] [--only ...]   where the GPU is (nvcc, no relayout): build, run, time
     overhead.py report OUT -o FILE.md             where relayout is built: picks, ratios, the page
 
@@ -100,6 +101,9 @@ def prepare(args):
         folder = os.path.join(ROOT, p["dir"])
         p["variants"] = {}
         for variant, options in VARIANTS.items():
+            if args.variants and variant not in args.variants.split(","):
+                continue
+            options = options + args.options.split()
             tree = os.path.join(out, "src", p["name"], variant)
             shutil.rmtree(tree, ignore_errors=True)
             cmd = [relayout, "instrument"] + p["files"] + ["-o", tree] + options + ["--"] + p["flags"]
@@ -116,7 +120,7 @@ def prepare(args):
         print("prepared %s: %s" % (p["name"], " ".join(p["variants"])))
         manifest.append(p)
     json.dump({"commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                                        text=True).stdout.strip(), "programs": manifest},
+                                        text=True).stdout.strip(), "options": args.options, "programs": manifest},
               open(os.path.join(out, "manifest.json"), "w"), indent=1)
 
 
@@ -386,6 +390,8 @@ def main():
     a = sub.add_parser("prepare")
     a.add_argument("out")
     a.add_argument("--only")
+    a.add_argument("--variants", help="only these instrumented variants (sampled,traced,everywhere,full)")
+    a.add_argument("--options", default="", help="more `relayout instrument` options for every variant")
     b = sub.add_parser("run")
     b.add_argument("out")
     b.add_argument("--runs", type=int, default=3)

@@ -383,36 +383,78 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned shift)
 #endif  // __CUDA_ARCH__
 
 #ifdef __CUDA_ARCH__
-// Whether the warp classifies this execution (adaptive execution sampling), and with what weight:
-// 0 to skip it, else its period's log2 plus one.
-static __device__ __forceinline__ unsigned __rl_exec_weight() {
-#if (RELAYOUT_FULL_EXECS) > 0
-  return __rl_warp_draw([](unsigned w) {
-    const unsigned t = __rl_warp_execs[w]++;
-    unsigned shift = t / (RELAYOUT_FULL_EXECS);
-    if (shift > (RELAYOUT_MAX_EXEC_SHIFT)) shift = RELAYOUT_MAX_EXEC_SHIFT;
-    // A hash of the warp's count, so that which executions are kept does not follow a loop's sites.
-    unsigned h = (t + 1u) * 2654435761u ^ (w + 1u) * 0x9E3779B9u;
-    h ^= h >> 15, h *= 0x2C1B3C6Du, h ^= h >> 12;
-    return (h & ((1u << shift) - 1u)) == 0 ? shift + 1 : 0u;
-  });
-#else
-  return 1;
-#endif
+// The hooks' out-of-line halves, reached only through __rl_hook_call; one prototype for both.
+static __device__ __noinline__ void __rl_classify_call(unsigned id, unsigned long long a, unsigned shift) {
+  if (__rl_sampled_exec()) __rl_classify(id, a, shift);
+}
+static __device__ __noinline__ void __rl_count_loop_call(unsigned id, unsigned long long, unsigned shift) {
+  if (__rl_sampled_exec()) __rl_count_loop(id, shift);
 }
 
-// The hooks call these at every execution, classifying or not: a branch around the call would cut
-// the user's code into separate blocks, and the compiler fuses a multiply and an add into one FMA
-// only within a block, so the hooked code would round differently from the original.
-static __device__ __noinline__ void __rl_classify_if(bool on, unsigned id, unsigned long long a) {
-  if (!on) return;
-  const unsigned weight = __rl_exec_weight();
-  if (weight && __rl_sampled_exec()) __rl_classify(id, a, weight - 1);
-}
-static __device__ __noinline__ void __rl_count_loop_if(bool on, unsigned id) {
-  if (!on) return;
-  const unsigned weight = __rl_exec_weight();
-  if (weight && __rl_sampled_exec()) __rl_count_loop(id, weight - 1);
+#if (RELAYOUT_FULL_EXECS) > 0
+// Adaptive execution sampling, in PTX: the warp's count t of hook executions (every active lane
+// reads and writes the same word), the period's log2 min(t / RELAYOUT_FULL_EXECS, MAX_EXEC_SHIFT),
+// and a hash of t and the warp that keeps one execution per period, so that which executions are
+// kept does not follow a loop's sites (Knuth's 2654435761 as -1640531535, then 0x2C1B3C6D). Leaves
+// the shift in %rl_s; skips to RL_DONE otherwise.
+#define RELAYOUT_EXEC_DRAW_PTX_                             \
+  "ld.shared.u32 %%rl_t, [%3];\n\t"                         \
+  "add.u32 %%rl_h, %%rl_t, 1;\n\t"                          \
+  "st.shared.u32 [%3], %%rl_h;\n\t"                         \
+  "div.u32 %%rl_s, %%rl_t, %5;\n\t"                         \
+  "min.u32 %%rl_s, %%rl_s, %6;\n\t"                         \
+  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t"             \
+  "xor.b32 %%rl_h, %%rl_h, %4;\n\t"                         \
+  "shr.u32 %%rl_t, %%rl_h, 15;\n\t"                         \
+  "xor.b32 %%rl_h, %%rl_h, %%rl_t;\n\t"                     \
+  "mul.lo.u32 %%rl_h, %%rl_h, 739982445;\n\t"               \
+  "shr.u32 %%rl_t, %%rl_h, 12;\n\t"                         \
+  "xor.b32 %%rl_h, %%rl_h, %%rl_t;\n\t"                     \
+  "shl.b32 %%rl_t, 1, %%rl_s;\n\t"                          \
+  "add.u32 %%rl_t, %%rl_t, -1;\n\t"                         \
+  "and.b32 %%rl_t, %%rl_h, %%rl_t;\n\t"                     \
+  "setp.ne.u32 %%rl_p, %%rl_t, 0;\n\t"                      \
+  "@%%rl_p bra RL_DONE;\n\t"
+#else
+#define RELAYOUT_EXEC_DRAW_PTX_ "mov.u32 %%rl_s, 0;\n\t"
+#endif
+
+// A hook's inline half: when `on`, draws whether the warp classifies this execution and, if so,
+// calls `slow(id, a, shift)`. The test and the call are in one asm statement because a branch in
+// C++ would cut the user's code into separate basic blocks, and the compiler fuses a multiply and
+// an add into one FMA only within a block: the hooked code would round differently from the
+// original. The asm is one instruction to the compiler, which fuses across it as it would without
+// it; ptxas sees the branch, after the arithmetic is fixed. The call is indirect, through the
+// function's address, so that the asm need not name a symbol the compiler may mangle or drop.
+static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsigned, unsigned long long, unsigned),
+                                                      unsigned id, unsigned long long a) {
+#if (RELAYOUT_FULL_EXECS) > 0
+  const unsigned warp = (__rl_thread_index() / 32) & 31;
+  const unsigned execs = (unsigned)__cvta_generic_to_shared(&__rl_warp_execs[warp]);
+  const unsigned warpSeed = (warp + 1u) * 0x9E3779B9u;
+#else
+  const unsigned execs = 0, warpSeed = 0;
+#endif
+  asm volatile(
+      "{\n\t"
+      ".reg .pred %%rl_p;\n\t"
+      ".reg .b32 %%rl_t, %%rl_h, %%rl_s;\n\t"
+      "setp.eq.u32 %%rl_p, %0, 0;\n\t"
+      "@%%rl_p bra RL_DONE;\n\t" RELAYOUT_EXEC_DRAW_PTX_
+      "{\n\t"
+      ".param .b32 rl_id;\n\t"
+      ".param .b64 rl_a;\n\t"
+      ".param .b32 rl_shift;\n\t"
+      "st.param.b32 [rl_id], %1;\n\t"
+      "st.param.b64 [rl_a], %2;\n\t"
+      "st.param.b32 [rl_shift], %%rl_s;\n\t"
+      "rl_proto: .callprototype _ (.param .b32 _, .param .b64 _, .param .b32 _);\n\t"
+      "call %7, (rl_id, rl_a, rl_shift), rl_proto;\n\t"
+      "}\n"
+      "RL_DONE:\n\t"
+      "}" ::"r"((unsigned)on),
+      "r"(id), "l"(a), "r"(execs), "r"(warpSeed), "n"((unsigned)(RELAYOUT_FULL_EXECS) > 0 ? (RELAYOUT_FULL_EXECS) : 1),
+      "n"(RELAYOUT_MAX_EXEC_SHIFT), "l"(slow));
 }
 
 // The first thread of a block counts it, decides whether it classifies, and returns that.
@@ -537,8 +579,7 @@ static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain
 // Put first in every loop body of device code by the instrumenter: counts the body's executions.
 static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #ifdef __CUDA_ARCH__
-  // Unlikely: most blocks of a sampled run skip the call, and the user's code should be laid out for them.
-  __rl_count_loop_if(id < RELAYOUT_LOOP_ROWS_ && __rl_active(), id);
+  __rl_hook_call((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), __rl_count_loop_call, id, 0);
 #else
   (void)id;
 #endif
@@ -550,8 +591,8 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 #ifdef __CUDA_ARCH__
-  __rl_classify_if((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), id,
-                   reinterpret_cast<unsigned long long>(p));
+  __rl_hook_call((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), __rl_classify_call,
+                 id, reinterpret_cast<unsigned long long>(p));
 #else
   (void)id;
 #endif
