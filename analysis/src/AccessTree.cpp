@@ -49,19 +49,26 @@ void sizeCluster(const StructInfo& s, FieldCluster& c) {
   c.paddingBytes = static_cast<unsigned>(storage.paddingBytes());
 }
 
-// "ns::calcForce<float>(P*, int)" -> "calcForce".
-std::string identifierFrom(std::string name) {
-  name = name.substr(0, name.find_first_of("(<"));
-  if (size_t colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) name = "c" + name;
-  return name;
+// A sub-struct's name, from its fields as a reviewer would name it: the fields joined (`x_y_z`,
+// `force_vel` for force_ and vel_: each field's outer underscores go, so that no `__` makes a name
+// reserved), cut after 24 characters with `_etc`.
+std::string clusterNameFrom(const std::vector<std::string>& fields) {
+  std::string joined;
+  for (const std::string& field : fields) {
+    const size_t first = field.find_first_not_of('_'), last = field.find_last_not_of('_');
+    if (first == std::string::npos) continue;
+    const std::string word = field.substr(first, last - first + 1);
+    if (!joined.empty() && joined.size() + 1 + word.size() > 24) return joined + "_etc";
+    joined += (joined.empty() ? "" : "_") + word;
+  }
+  if (joined.empty() || std::isdigit(static_cast<unsigned char>(joined[0]))) joined = "fields" + joined;
+  return joined;
 }
 
 }  // namespace
 
-FieldAccessTree buildFieldAccessTree(const StructInfo& s, const std::vector<TreeSite>& sites, const LoopCounts& counts) {
+FieldAccessTree buildFieldAccessTree(const StructInfo& s, const std::vector<TreeSite>& sites,
+                                     const LoopCounts& counts) {
   struct Loop {
     std::string label;
     double derived = 0;
@@ -184,8 +191,10 @@ Clustering clusterFields(const StructInfo& s, const FieldAccessTree& tree) {
     result.clusters.push_back(std::move(c));
   }
 
-  // Names: a single field is its own array; a sub-struct is named after the kernel its Loop
-  // node came from ("cold" for never-accessed fields), made unique against fields and clusters.
+  // Names: a single field is its own array; a sub-struct is named after its fields ("cold" for
+  // never-accessed fields), made unique against fields and clusters. Not after the kernel its Loop
+  // node came from: other kernels touch the same fields, and a name like `computeCells` on
+  // {ax, ay, az}, which computeCells never touches, misleads whoever reads the rewrite.
   std::set<std::string> taken;
   for (const FieldInfo& f : s.fields) taken.insert(f.name);
   for (size_t i = 0; i < result.clusters.size(); ++i) {
@@ -194,7 +203,7 @@ Clustering clusterFields(const StructInfo& s, const FieldAccessTree& tree) {
       c.name = c.fields[0];
       continue;
     }
-    std::string base = c.count == 0 ? "cold" : identifierFrom(c.kernel);
+    std::string base = c.count == 0 ? "cold" : clusterNameFrom(c.fields);
     c.name = base;
     for (int k = 2; taken.count(c.name); ++k) c.name = base + "_" + std::to_string(k);
     taken.insert(c.name);

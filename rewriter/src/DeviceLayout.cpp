@@ -77,7 +77,6 @@ llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std:
   layout.structName = s;
   layout.baseName = baseName;
   layout.layout = plan.layout;
-  layout.reason = plan.reason;
   layout.deviceName = baseName + (plan.layout == Layout::SoA ? "SoA" : "Clusters");
   std::set<std::string> placed, members;
   for (const Cluster& c : plan.clusters) {

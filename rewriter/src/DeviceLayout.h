@@ -37,7 +37,6 @@ struct DeviceLayout {
   std::string baseName;    // unqualified: names are derived from it
   std::string deviceName;  // "ParticleSoA" or "ParticleClusters"
   Layout layout = Layout::SoA;
-  std::string reason;
   std::vector<DeviceArray> arrays;  // in plan order
   std::string strideMember;         // the member holding the count split arrays are spaced by
   LayoutMapping storage;            // arrays[i] stores storage.clusters()[i]
