@@ -64,8 +64,9 @@ TEST(AccessTree, PaperWorkedExampleGivesSt1AndSt2) {
   EXPECT_EQ(c.clusters[1].fields, (Fields{"ax", "ay", "az"}));
   EXPECT_EQ(c.clusters[1].bytes, 16u);
   EXPECT_EQ(c.clusters[1].paddingBytes, 4u);
-  EXPECT_EQ(c.clusters[0].name, "calcDensity");
-  EXPECT_EQ(c.clusters[1].name, "calcForce");
+  // Named after their fields, cut after 24 characters.
+  EXPECT_EQ(c.clusters[0].name, "vx_vy_vz_px_py_pz_prs_etc");
+  EXPECT_EQ(c.clusters[1].name, "ax_ay_az");
 }
 
 TEST(AccessTree, CountsWithinTenPercentAreEqual) {
@@ -118,16 +119,18 @@ TEST(AccessTree, AFieldInSeveralLoopsJoinsTheHottest) {
   EXPECT_EQ(c.clusters[1].fields, (Fields{"a"}));
 }
 
-TEST(AccessTree, ClusterNamesAreUniqueIdentifiersApartFromFields) {
-  StructInfo s = floats("S", {"step", "a", "b", "c", "d"});
+TEST(AccessTree, ClusterNamesComeFromFieldsAndAreUniqueApartFromThem) {
+  // {a, b} would be `a_b`, a field's name: it gets `_2`. Outer underscores go (`force_` and `vel_`
+  // give `force_vel`, no reserved `__`); the kernel's name plays no part.
+  StructInfo s = floats("S", {"a_b", "a", "b", "force_", "vel_"});
   FieldAccessTree tree;
   tree.kernels.push_back({"ns::step<float>(S*, int)",
-                          {loop("ns::step<float>(S*, int)", "l1", 1000, {"step", "a"}),
-                           loop("ns::step<float>(S*, int)", "l2", 10, {"b", "c", "d"})}});
+                          {loop("ns::step<float>(S*, int)", "l1", 1000, {"a", "b"}),
+                           loop("ns::step<float>(S*, int)", "l2", 10, {"a_b", "force_", "vel_"})}});
   Clustering c = clusterFields(s, tree);
   ASSERT_EQ(c.clusters.size(), 2u);
-  EXPECT_EQ(c.clusters[0].name, "step_2");
-  EXPECT_EQ(c.clusters[1].name, "step_3");
+  EXPECT_EQ(c.clusters[0].name, "a_b_2");
+  EXPECT_EQ(c.clusters[1].name, "a_b_force_vel");
 }
 
 TEST(AccessTree, BuiltFromSitesWithDerivedAndMeasuredCounts) {
