@@ -12,6 +12,7 @@
 #include "Diagnostics.h"
 #include "DualUseFunctions.h"
 #include "Facts.h"
+#include "GeneratedFormat.h"
 #include "LayoutEmitter.h"
 #include "SourceEdits.h"
 #include "StructScanner.h"
@@ -397,7 +398,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
         in.offset = std::min(in.offset, def->includeOffset);
         in.headers.insert(emitted.headers.begin(), emitted.headers.end());
         in.cudaRuntime |= emitted.callsRuntime;
-        std::string code = std::move(emitted.code);
+        std::string code = rw::formatGenerated(emitted.code, def->file, facts.contents[def->file]);
         code = def->insertAtLineStart ? "\n" + code + (def->blankLineFollows ? "" : "\n") : "\n\n" + code;
         edits.push_back(Edit{def->file, def->insertOffset, 0, 0, code});
         if (def->privateFields) edits.push_back(rw::fieldAccessFriend(*layout, *def, facts.contents[def->file]));
