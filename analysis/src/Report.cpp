@@ -1,3 +1,4 @@
+#include "SiteMeasures.h"
 #include "relayout/analysis/Analyze.h"
 
 #include <fmt/format.h>
@@ -16,9 +17,6 @@ const char* layoutName(Layout layout) {
   return "AoS";
 }
 
-double sectorsPerWarp(const SiteEvidence& e) {
-  return e.counters.warpExecs ? double(e.counters.sectors) / double(e.counters.warpExecs) : 0.0;
-}
 
 bool executed(const StructDecision& d) {
   return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
@@ -87,9 +85,11 @@ std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct
                        d.sites.size());
     for (size_t i = 0; i < d.sites.size() && i < sitesPerStruct; ++i) {
       const SiteEvidence& e = d.sites[i];
-      out += fmt::format("  {}: {:<9} {:<12} {:<13} n={:<5.2f} execs={:<12.0f} sectors/warp={:<5.2f} weight={:+.4g}\n",
+      out += fmt::format("  {}: {:<9} {:<12} {:<13} n={:<5.2f} execs={:<12.0f} sectors/request={:.2f} (ideal {:.0f}) "
+                         "weight={:+.4g}\n",
                          e.site.location.str(), e.site.field, toString(e.site.access), toString(e.verdict.cls),
-                         e.verdict.n, e.verdict.executions, sectorsPerWarp(e), e.verdict.weight);
+                         e.verdict.n, e.verdict.executions, sectorsPerRequest(e), idealSectorsPerRequest(e),
+                         e.verdict.weight);
     }
     if (d.sites.size() > sitesPerStruct) out += fmt::format("  ... {} more sites\n", d.sites.size() - sitesPerStruct);
     if (!executed(d)) continue;
@@ -103,7 +103,9 @@ std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct
 
 std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct) {
   std::string out = fmt::format("# relayout analysis\n\nRule: {} (docs/analysis.md). Profile recorded on {}.\n",
-                                analysis.mode == AnalyzeMode::Model ? "traffic model, trace replayed" : "seed paper 001",
+                                analysis.mode == AnalyzeMode::Model
+                                    ? "the traffic model (each layout's sectors replayed from the trace)"
+                                    : "the paper's (Nakai & Ohno 2017: the sites' classes, weighted by executions)",
                                 analysis.profileDevice.empty() ? "an unknown device" : analysis.profileDevice);
   if (analysis.forced) out += "Layouts forced by `--layout`.\n";
   for (const StructDecision& d : analysis.structs) {
@@ -118,14 +120,15 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
         out += "\n";
       }
     }
-    out += "| site | field | access | class | n | executions | sectors/warp | weight |\n";
+    out += "| site | field | access | class | n | executions | sectors/request (ideal) | weight |\n";
     out += "|---|---|---|---|---|---|---|---|\n";
     for (size_t i = 0; i < d.sites.size() && i < sitesPerStruct; ++i) {
       const SiteEvidence& e = d.sites[i];
-      out += fmt::format("| {} | {} | {} | {} | {:.2f} | {:.0f} | {:.2f} | {:+.4g} |\n", e.site.location.str(),
+      out += fmt::format("| {} | {} | {} | {} | {:.2f} | {:.0f} | {:.2f} ({:.0f}) | {:+.4g} |\n", e.site.location.str(),
                          e.site.field, toString(e.site.access), toString(e.verdict.cls), e.verdict.n,
-                         e.verdict.executions, sectorsPerWarp(e), e.verdict.weight);
+                         e.verdict.executions, sectorsPerRequest(e), idealSectorsPerRequest(e), e.verdict.weight);
     }
+    if (!d.sites.empty()) out += fmt::format("\n{}\n", kSiteColumnsLegend);
     if (!executed(d)) continue;
     if (analysis.mode == AnalyzeMode::Model)
       out += "\n" + trafficLine(analysis, d) + ".\n" + modelTable(d);

@@ -2,6 +2,7 @@
 // so that it can be mailed, attached to CI runs or opened offline.
 #include "relayout/analysis/Analyze.h"
 #include "HtmlEscape.h"
+#include "SiteMeasures.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -127,20 +128,22 @@ std::string sitesTable(const Analysis& a, const StructDecision& d, size_t sitesP
   const bool model = a.mode == AnalyzeMode::Model;
   std::string out = fmt::format(
       "<h3>Top sites ({} of {})</h3>\n<table><tr><th>site</th><th>field</th><th>access</th><th>class</th><th>n</th>"
-      "<th>executions</th><th>weight</th><th>sectors AoS<br>({})</th><th>SoA<br>({})</th>{}</tr>\n",
+      "<th>executions</th><th>sectors/request<br>(ideal)</th><th>weight</th><th>sectors AoS<br>({})</th>"
+      "<th>SoA<br>({})</th>{}</tr>\n",
       std::min(sitesPerStruct, d.sites.size()), d.sites.size(), model ? "replayed" : "measured",
       model ? "replayed" : "estimate", d.clustering ? (model ? "<th>clustered<br>(replayed)</th>" : "<th>clustered<br>(estimate)</th>") : "");
   for (size_t i = 0; i < d.sites.size() && i < sitesPerStruct; ++i) {
     const SiteEvidence& e = d.sites[i];
     out += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{:.2f}</td>"
-                       "<td class=\"num\">{:.0f}</td><td class=\"num\">{:+.4g}</td><td class=\"num\">{:.4g}</td>"
-                       "<td class=\"num\">{:.4g}</td>",
+                       "<td class=\"num\">{:.0f}</td><td class=\"num\">{:.2f} ({:.0f})</td>"
+                       "<td class=\"num\">{:+.4g}</td><td class=\"num\">{:.4g}</td><td class=\"num\">{:.4g}</td>",
                        esc(e.site.location.str()), esc(e.site.field), toString(e.site.access), toString(e.verdict.cls),
-                       e.verdict.n, e.verdict.executions, e.verdict.weight, e.sectors.aos, e.sectors.soa);
+                       e.verdict.n, e.verdict.executions, sectorsPerRequest(e), idealSectorsPerRequest(e),
+                       e.verdict.weight, e.sectors.aos, e.sectors.soa);
     if (d.clustering) out += fmt::format("<td class=\"num\">{:.4g}</td>", e.sectors.clustered);
     out += "</tr>\n";
   }
-  return out + "</table>\n";
+  return out + "</table>\n<p class=\"legend\">" + esc(kSiteColumnsLegend) + "</p>\n";
 }
 
 std::string noteFor(const Analysis& a) {
@@ -165,7 +168,9 @@ std::string renderHtmlReport(const Analysis& analysis, size_t sitesPerStruct) {
       "<style>{}</style></head><body>\n<h1>relayout analysis</h1>\n<p>Rule: {} ("
       "docs/analysis.md). Profile recorded on {}.</p>\n<p class=\"note\">{}</p>\n",
       kStyle,
-      analysis.mode == AnalyzeMode::Model ? "traffic model, trace replayed" : "seed paper 001 (Nakai &amp; Ohno 2017)",
+      analysis.mode == AnalyzeMode::Model
+          ? "the traffic model (each layout's sectors replayed from the trace)"
+          : "the paper's (Nakai &amp; Ohno 2017: the sites' classes, weighted by executions)",
       esc(device), noteFor(analysis));
   const bool model = analysis.mode == AnalyzeMode::Model;
   out += model ? "<table><tr><th>struct</th><th>layout</th><th>score</th><th>sectors AoS</th><th>SoA</th>"

@@ -53,13 +53,13 @@ json clusteringJson(const Clustering& c) {
 
 }  // namespace
 
-json renderJsonReport(const Analysis& analysis, size_t sitesPerStruct) {
+json renderJsonReport(const Analysis& analysis) {
   const bool model = analysis.mode == AnalyzeMode::Model;
   json structs = json::array();
   for (const StructDecision& d : analysis.structs) {
     const StructPlan* plan = analysis.plan.findStruct(d.name);
     json sites = json::array();
-    for (size_t i = 0; i < d.sites.size() && i < sitesPerStruct; ++i) {
+    for (size_t i = 0; i < d.sites.size(); ++i) {
       const SiteEvidence& e = d.sites[i];
       sites.push_back({{"source", e.source}, {"site", e.site.id}, {"location", e.site.location.str()},
                        {"field", e.site.field}, {"access", toString(e.site.access)}, {"kernels", e.site.kernels},

@@ -122,7 +122,8 @@ std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct
 std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct = 10);
 // One self-contained page (inline CSS and SVG, no scripts): tree, clusters, sites, traffic chart.
 std::string renderHtmlReport(const Analysis& analysis, size_t sitesPerStruct = 10);
-// The same for machines: "relayout-report", version 1 (docs/analysis.md, "Reports").
-nlohmann::json renderJsonReport(const Analysis& analysis, size_t sitesPerStruct = 20);
+// The same for machines: "relayout-report", version 1 (docs/analysis.md, "Reports"), with every
+// site of every struct (the human-readable reports show the heaviest few).
+nlohmann::json renderJsonReport(const Analysis& analysis);
 
 }  // namespace relayout
