@@ -18,7 +18,7 @@ GpuAvailability detectGpu() {
   auto count = reinterpret_cast<CountFn>(dlsym(driver, "cuDeviceGetCount"));
   int devices = 0;
   GpuAvailability result{false, "the CUDA driver reports no GPU"};
-  if (init && count && init(0) == 0 && count(&devices) == 0 && devices > 0) result = {true, ""};
+  if (init && count && init(0) == 0 && count(&devices) == 0 && devices > 0) result = {true, "", devices};
   dlclose(driver);
   return result;
 }

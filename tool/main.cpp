@@ -42,6 +42,8 @@ static const char kOverview[] =
     "  relayout rewrite --sites S.json --layout soa FILE.cu...              force a layout, for experiments\n"
     "  relayout optimize FILE.cu... [-o DIR] [--run 'ARGS'] [--build-only] [-p BUILD | -- NVCC-FLAGS]\n"
     "                                                                       all of the above in one go\n"
+    "  relayout batch [MANIFEST.toml] [-o OUT] [--force] [--retry]          optimize every application of a\n"
+    "                                                                       manifest (default: the samples)\n"
     "  relayout nvcc [--relayout-generate=DIR | --relayout-use=PLAN] NVCC-ARGS...\n"
     "                                                                       nvcc for builds: plain, instrumented\n"
     "                                                                       (generate) or rewritten (use); also a\n"
@@ -74,7 +76,8 @@ int main(int argc, char** argv) {
 
   for (relayout::Subcommand* sub :
        {&relayout::instrumentSubcommand, &relayout::profileSubcommand, &relayout::mergeSubcommand,
-        &relayout::analyzeSubcommand, &relayout::rewriteSubcommand, &relayout::optimizeSubcommand})
+        &relayout::analyzeSubcommand, &relayout::rewriteSubcommand, &relayout::optimizeSubcommand,
+        &relayout::batchSubcommand})
     if (sub->command) return sub->run(trailing);
   llvm::errs() << kOverview;
   return 2;

@@ -1,0 +1,442 @@
+#include "Runner.h"
+
+#include "relayout/core/Files.h"
+
+#include <fmt/format.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <thread>
+
+extern char** environ;
+
+namespace relayout::batch {
+
+const char* statusName(Status status) {
+  switch (status) {
+    case Status::NotRun:
+      return "not-run";
+    case Status::Verified:
+      return "verified";
+    case Status::Rewritten:
+      return "rewritten-unverified";
+    case Status::Rejected:
+      return "rejected";
+    case Status::Failed:
+      return "failed";
+    case Status::Timeout:
+      return "timeout";
+    case Status::Stopped:
+      return "stopped";
+  }
+  return "?";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+volatile std::sig_atomic_t interrupted = 0;
+void onSignal(int) { interrupted = 1; }
+
+Status statusFrom(const std::string& name) {
+  for (Status s :
+       {Status::Verified, Status::Rewritten, Status::Rejected, Status::Failed, Status::Timeout, Status::Stopped})
+    if (name == statusName(s)) return s;
+  return Status::NotRun;
+}
+
+std::string join(const std::string& a, const std::string& b) {
+  llvm::SmallString<256> out(a);
+  llvm::sys::path::append(out, b);
+  return std::string(out);
+}
+
+std::string duration(double seconds) {
+  const long s = static_cast<long>(seconds + 0.5);
+  if (s < 60) return fmt::format("{}s", s);
+  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+}
+
+// A JSON file another step wrote, or nothing when it is missing or unreadable (the step failed).
+std::optional<nlohmann::json> readJson(const std::string& path) {
+  llvm::Expected<nlohmann::json> j = readJsonFile(path);
+  if (!j) {
+    llvm::consumeError(j.takeError());
+    return std::nullopt;
+  }
+  return std::move(*j);
+}
+
+// The `relayout optimize` command line for one application.
+std::vector<std::string> optimizeCommand(const App& app, const RunOptions& options) {
+  std::vector<std::string> argv = {options.relayout, "optimize"};
+  argv.insert(argv.end(), app.sources.begin(), app.sources.end());
+  argv.insert(argv.end(), {"-o", join(join(options.outDir, "apps"), app.name)});
+  if (!app.run.empty()) argv.push_back("--run=" + app.run);
+  for (const std::string& f : app.compare) argv.push_back("--compare=" + f);
+  for (const std::string& r : app.ignoreLines) argv.push_back("--ignore-lines=" + r);
+  if (app.rtol) argv.push_back(fmt::format("--rtol={}", *app.rtol));
+  if (app.atol) argv.push_back(fmt::format("--atol={}", *app.atol));
+  if (app.repeat) argv.push_back(fmt::format("--repeat={}", *app.repeat));
+  if (!app.recordedProfile.empty()) argv.push_back("--recorded-profile=" + app.recordedProfile);
+  argv.insert(argv.end(), app.options.begin(), app.options.end());
+  if (!app.build.empty()) {
+    argv.insert(argv.end(), {"-p", app.build});
+  } else {
+    argv.push_back("--");
+    argv.insert(argv.end(), app.flags.begin(), app.flags.end());
+  }
+  return argv;
+}
+
+// Starts argv in `cwd` as the leader of a new process group, its output and errors into `log`.
+llvm::Expected<pid_t> spawn(const std::vector<std::string>& argv, const std::string& cwd, const std::string& log,
+                            const std::vector<std::string>& extraEnv) {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawnattr_init(&attributes);
+  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string entry(*e);
+    bool replaced = false;
+    for (const std::string& extra : extraEnv)
+      replaced |= entry.compare(0, extra.find('=') + 1, extra, 0, extra.find('=') + 1) == 0;
+    if (!replaced) env.push_back(entry);
+  }
+  env.insert(env.end(), extraEnv.begin(), extraEnv.end());
+  std::vector<char*> args, envp;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  args.push_back(nullptr);
+  envp.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (rc != 0)
+    return llvm::createStringError(std::error_code(rc, std::generic_category()), "cannot start %s: %s", argv[0].c_str(),
+                                   std::strerror(rc));
+  return pid;
+}
+
+// The last line relayout printed in a log ("relayout: building ..."), shortened: the stage; with
+// `errorFirst`, the first error there is instead, if any (the cause, not a later consequence).
+std::string lastRelayoutLine(const std::string& log, bool errorFirst = false) {
+  std::ifstream in(log);
+  std::string line, last, error;
+  while (std::getline(in, line)) {
+    if (line.rfind("relayout", 0) == 0) last = line;
+    if (error.empty() && line.find("error: ") != std::string::npos) error = line;
+  }
+  if (errorFirst && !error.empty()) last = error;
+  if (last.size() > 160) last = last.substr(0, 157) + "...";
+  return last;
+}
+
+struct Running {
+  const App* app;
+  pid_t pid;
+  int gpu;
+  Clock::time_point started, termSent;
+  bool timedOut = false;
+};
+
+struct Finished {
+  Status status = Status::NotRun;
+  int exitCode = -1;
+  double seconds = 0;
+  int gpu = -1;
+  std::string why;
+};
+
+class Batch {
+ public:
+  Batch(const Manifest& manifest, const RunOptions& options) : manifest_(manifest), options_(options) {}
+
+  int run() {
+    for (const char* sub : {"apps", "logs", "state"})
+      if (std::error_code ec = llvm::sys::fs::create_directories(join(options_.outDir, sub))) {
+        std::fprintf(stderr, "relayout: error: cannot create %s: %s\n", join(options_.outDir, sub).c_str(),
+                     ec.message().c_str());
+        return 1;
+      }
+    std::vector<const App*> todo;
+    for (const App& app : manifest_.apps) {
+      Finished before = readState(app);
+      results_[app.name] = before;  // the summary shows every application, run now or before
+      if (!options_.only.empty() && !options_.only.count(app.name)) continue;
+      selected_.push_back(&app);
+      if (shouldRun(before.status)) todo.push_back(&app);
+      else
+        std::fprintf(stderr, "relayout: batch: %s: %s in an earlier run, skipped (%s)\n", app.name.c_str(),
+                     statusName(before.status),
+                     before.status == Status::Failed || before.status == Status::Timeout ? "--retry runs it again"
+                                                                                         : "--force runs it again");
+    }
+    std::fprintf(stderr, "relayout: batch: %zu of %zu applications to run, %u at a time%s; output in %s\n", todo.size(),
+                 selected_.size(), options_.jobs,
+                 options_.gpus ? fmt::format(" on {} GPU{}", options_.gpus, options_.gpus > 1 ? "s" : "").c_str()
+                               : " (no GPU: rewrites are not verified)",
+                 options_.outDir.c_str());
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    const Clock::time_point start = Clock::now();
+    Clock::time_point lastHeartbeat = start;
+    size_t next = 0, done = 0;
+    std::vector<Running> running;
+    std::vector<bool> gpuBusy(std::max(options_.gpus, 1), false);
+    while ((next < todo.size() || !running.empty())) {
+      if (interrupted) {
+        stopAll(running);
+        break;
+      }
+      while (next < todo.size() && running.size() < options_.jobs) {
+        int gpu = -1;  // the first free GPU; with more jobs than GPUs, they share
+        if (options_.gpus) {
+          for (int g = 0; g < options_.gpus && gpu < 0; ++g)
+            if (!gpuBusy[g]) gpu = g;
+          if (gpu < 0) gpu = static_cast<int>(running.size() % options_.gpus);
+          gpuBusy[gpu] = true;
+        }
+        if (std::optional<Running> r = launch(*todo[next], gpu)) running.push_back(*r);
+        else ++done;
+        ++next;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      for (size_t i = 0; i < running.size();) {
+        Running& r = running[i];
+        int waitStatus = 0;
+        const pid_t got = waitpid(r.pid, &waitStatus, WNOHANG);
+        const double seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
+        if (got == r.pid) {
+          killpg(r.pid, SIGKILL);  // whatever the application left running in its group
+          finish(r, waitStatus, seconds);
+          if (r.gpu >= 0) gpuBusy[r.gpu] = false;
+          ++done;
+          progress(done, todo.size(), start, running.size() - 1);
+          writeSummary();  // kept current, so that a batch cut short still has one
+          running.erase(running.begin() + static_cast<long>(i));
+          continue;
+        }
+        if (!r.timedOut && seconds > r.app->timeoutSeconds) {
+          r.timedOut = true;
+          r.termSent = Clock::now();
+          killpg(r.pid, SIGTERM);
+        } else if (r.timedOut && Clock::now() - r.termSent > std::chrono::seconds(10)) {
+          killpg(r.pid, SIGKILL);
+        }
+        ++i;
+      }
+      if (Clock::now() - lastHeartbeat > std::chrono::seconds(60) && !running.empty()) {
+        lastHeartbeat = Clock::now();
+        for (const Running& r : running)
+          std::fprintf(stderr, "relayout: batch: %s: running for %s; %s\n", r.app->name.c_str(),
+                       duration(std::chrono::duration<double>(Clock::now() - r.started).count()).c_str(),
+                       lastRelayoutLine(logOf(*r.app)).c_str());
+      }
+    }
+    writeSummary();
+    if (interrupted) {
+      std::fprintf(stderr, "relayout: batch: interrupted; the stopped applications run again next time\n");
+      return 130;
+    }
+    size_t verified = 0;
+    for (const App* app : selected_) verified += results_[app->name].status == Status::Verified;
+    std::fprintf(stderr, "relayout: batch: %zu of %zu applications verified; summary in %s\n", verified,
+                 selected_.size(), join(options_.outDir, "summary.md").c_str());
+    return verified == selected_.size() ? 0 : 1;
+  }
+
+ private:
+  std::string logOf(const App& app) const { return join(join(options_.outDir, "logs"), app.name + ".log"); }
+  std::string stateOf(const App& app) const { return join(join(options_.outDir, "state"), app.name + ".json"); }
+  std::string folderOf(const App& app) const { return join(join(options_.outDir, "apps"), app.name); }
+
+  bool shouldRun(Status before) const {
+    switch (before) {
+      case Status::NotRun:
+      case Status::Stopped:
+        return true;
+      case Status::Verified:
+      case Status::Rejected:
+        return options_.force;
+      case Status::Rewritten:
+        return options_.force || options_.gpus > 0;  // a GPU can verify it now
+      case Status::Failed:
+      case Status::Timeout:
+        return options_.force || options_.retry;
+    }
+    return true;
+  }
+
+  Finished readState(const App& app) const {
+    Finished f;
+    if (std::optional<nlohmann::json> j = readJson(stateOf(app))) {
+      f.status = statusFrom(j->value("status", ""));
+      f.exitCode = j->value("exit", -1);
+      f.seconds = j->value("seconds", 0.0);
+      f.gpu = j->value("gpu", -1);
+      f.why = j->value("why", "");
+    }
+    return f;
+  }
+
+  std::optional<Running> launch(const App& app, int gpu) {
+    llvm::sys::fs::remove_directories(folderOf(app));  // batch's own folder for it: a fresh start
+    std::vector<std::string> env;
+    if (gpu >= 0) env.push_back(fmt::format("CUDA_VISIBLE_DEVICES={}", gpu));
+    llvm::Expected<pid_t> pid = spawn(optimizeCommand(app, options_), app.dir, logOf(app), env);
+    if (!pid) {
+      Finished f{Status::Failed, -1, 0, gpu, llvm::toString(pid.takeError())};
+      record(app, f);
+      return std::nullopt;
+    }
+    std::fprintf(stderr, "relayout: batch: %s: started%s; log %s\n", app.name.c_str(),
+                 gpu >= 0 ? fmt::format(" on GPU {}", gpu).c_str() : "", logOf(app).c_str());
+    return Running{&app, *pid, gpu, Clock::now(), {}, false};
+  }
+
+  void finish(const Running& r, int waitStatus, double seconds) {
+    Finished f;
+    f.seconds = seconds;
+    f.gpu = r.gpu;
+    f.exitCode = WIFEXITED(waitStatus) ? WEXITSTATUS(waitStatus) : 128 + WTERMSIG(waitStatus);
+    const std::string verify = join(join(folderOf(*r.app), "verify"), "verify.json");
+    if (r.timedOut) {
+      f.status = Status::Timeout;
+      f.why = fmt::format("stopped after its timeout of {}", duration(r.app->timeoutSeconds));
+    } else if (interrupted) {
+      f.status = Status::Stopped;
+    } else if (f.exitCode == 0) {
+      std::optional<nlohmann::json> v = readJson(verify);
+      f.status = v && v->value("verdict", "") == "equal" ? Status::Verified : Status::Rewritten;
+      if (f.status == Status::Rewritten)
+        f.why = options_.gpus ? "optimize verified nothing (see its log)"
+                              : "no GPU here: rewritten and compile-checked, not run; a batch run on a GPU verifies it";
+    } else if (f.exitCode == 3) {
+      f.status = Status::Rejected;
+      f.why = "the rewritten program's output differs from the original's (apps/" + r.app->name + "/verify/)";
+    } else {
+      f.status = Status::Failed;
+      f.why = lastRelayoutLine(logOf(*r.app), true);
+    }
+    record(*r.app, f);
+    std::fprintf(stderr, "relayout: batch: %s: %s after %s%s\n", r.app->name.c_str(), statusName(f.status),
+                 duration(seconds).c_str(), f.why.empty() ? "" : ("; " + f.why).c_str());
+  }
+
+  void record(const App& app, const Finished& f) {
+    results_[app.name] = f;
+    nlohmann::json j = {{"name", app.name},   {"status", statusName(f.status)},
+                        {"exit", f.exitCode}, {"seconds", f.seconds},
+                        {"gpu", f.gpu},       {"why", f.why},
+                        {"log", logOf(app)}};
+    if (llvm::Error err = writeFileAtomically(stateOf(app), j.dump(1) + "\n")) llvm::consumeError(std::move(err));
+  }
+
+  void progress(size_t done, size_t total, Clock::time_point start, size_t stillRunning) {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    const double eta = done ? elapsed / done * (total - done) : 0;
+    std::fprintf(stderr, "relayout: batch: [%zu/%zu] done, %zu running, %s elapsed%s\n", done, total, stillRunning,
+                 duration(elapsed).c_str(), done < total ? (", about " + duration(eta) + " left").c_str() : "");
+  }
+
+  void stopAll(std::vector<Running>& running) {
+    for (Running& r : running) killpg(r.pid, SIGTERM);
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    for (Running& r : running) {
+      killpg(r.pid, SIGKILL);
+      int waitStatus = 0;
+      waitpid(r.pid, &waitStatus, 0);
+      finish(r, waitStatus, std::chrono::duration<double>(Clock::now() - r.started).count());
+    }
+    running.clear();
+  }
+
+  // Per application: what it ended with, its layouts (plan.json) and speed-up (verify.json).
+  void writeSummary() {
+    nlohmann::json apps = nlohmann::json::array();
+    std::string md = fmt::format(
+        "# relayout batch: {}\n\n| application | result | structs | kernel speed-up "
+        "(median, min–max) | time | why |\n|---|---|---|---|---|---|\n",
+        manifest_.path);
+    for (const App& each : manifest_.apps) {
+      const App* app = &each;
+      const Finished& f = results_[app->name];
+      nlohmann::json structs = nlohmann::json::array();
+      std::string structText;
+      if (std::optional<nlohmann::json> plan = readJson(join(folderOf(*app), "plan.json")))
+        for (const nlohmann::json& s : plan->value("structs", nlohmann::json::array())) {
+          structs.push_back({{"name", s.value("name", "")}, {"layout", s.value("layout", "")}});
+          structText +=
+              fmt::format("{}{} {}", structText.empty() ? "" : ", ", s.value("name", ""), s.value("layout", ""));
+        }
+      nlohmann::json speedup = nullptr;
+      std::string speedText = "–";
+      if (std::optional<nlohmann::json> v = readJson(join(join(folderOf(*app), "verify"), "verify.json"))) {
+        const nlohmann::json kernel = (*v)["speedup"]["kernel"];
+        if (kernel.is_object()) {
+          speedup = kernel;
+          speedText = fmt::format("{:.2f}× ({:.2f}–{:.2f})", kernel.value("median", 0.0), kernel.value("min", 0.0),
+                                  kernel.value("max", 0.0));
+        }
+      }
+      apps.push_back({{"name", app->name},
+                      {"status", statusName(f.status)},
+                      {"exit", f.exitCode},
+                      {"seconds", f.seconds},
+                      {"why", f.why},
+                      {"structs", structs},
+                      {"kernel_speedup", speedup},
+                      {"folder", folderOf(*app)},
+                      {"log", logOf(*app)}});
+      std::string why = f.why;
+      for (char& c : why)
+        if (c == '|' || c == '\n') c = ' ';
+      md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", app->name, statusName(f.status),
+                        structText.empty() ? "–" : structText, speedText, duration(f.seconds), why);
+    }
+    nlohmann::json summary = {{"format", "relayout-batch"},
+                              {"version", 1},
+                              {"manifest", manifest_.path},
+                              {"gpus", options_.gpus},
+                              {"applications", apps}};
+    for (auto [name, text] :
+         {std::pair<const char*, std::string>{"summary.json", summary.dump(1) + "\n"}, {"summary.md", md}})
+      if (llvm::Error err = writeFileAtomically(join(options_.outDir, name), text)) {
+        std::fprintf(stderr, "relayout: warning: %s\n", llvm::toString(std::move(err)).c_str());
+      }
+  }
+
+  const Manifest& manifest_;
+  const RunOptions& options_;
+  std::vector<const App*> selected_;
+  std::map<std::string, Finished> results_;
+};
+
+}  // namespace
+
+int runBatch(const Manifest& manifest, const RunOptions& options) { return Batch(manifest, options).run(); }
+
+}  // namespace relayout::batch
