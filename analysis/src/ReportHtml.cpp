@@ -152,7 +152,9 @@ std::string noteFor(const Analysis& a) {
           ? "Every layout's sectors are <b>replayed</b> from the trace (" + esc(a.traceFile) +
                 fmt::format(", {} records): per warp-level access, the 32-byte sectors the warp had not touched in "
                             "its recent accesses, scaled to the profile's execution counts. AoSoA is shown for "
-                            "comparison; the rewriter does not emit it. Score: share of AoS's sectors saved.",
+                            "comparison; the rewriter does not emit it. Score: the share of AoS's cost the chosen layout "
+                            "saves, where a layout's cost (it decides) is its sectors plus its requested sectors / 3, "
+                            "not the share of sectors the chart shows.",
                             a.traceRecords)
           : "Sectors for AoS are measured by the profile. Sectors for SoA and clustered layouts are <b>estimates</b> "
             "from each site's class and active lanes (coalesced sites taken as stride-1), not a replay of the accesses.";
