@@ -210,6 +210,7 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
 
   for (auto& [name, d] : decisions) {
     const StructInfo& info = *structInfo[name];
+    d.info = info;
     auto refused = options.refusedStructs.find(name);
     const bool undecided = refused != options.refusedStructs.end() && !options.forced;
     if (undecided) {

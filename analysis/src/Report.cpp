@@ -63,15 +63,16 @@ std::string modelTable(const StructDecision& d) {
   if (d.clustering && d.clustering->clusters.size() > 1)
     out += fmt::format("| clustered | {:.4g} | {:.4g} | {:.4g} | yes |\n", d.sectors.clustered, d.requested.clustered,
                        d.cost.clustered);
-  out += fmt::format("| AoSoA (32) | {:.4g} | {:.4g} | {:.4g} | no (the rewriter does not emit it) |\n", d.sectors.aosoa,
-                     d.requested.aosoa, d.cost.aosoa);
+  out += fmt::format("| AoSoA (32) | {:.4g} | {:.4g} | {:.4g} | no (the rewriter does not emit it) |\n",
+                     d.sectors.aosoa, d.requested.aosoa, d.cost.aosoa);
   out += fmt::format("\nThe profile measured {:.4g} sectors as run (AoS requested, replayed: {:.4g}).\n", d.measuredAoS,
                      d.requested.aos);
   if (d.kernels.empty()) return out;
   // Per kernel, each layout's change from AoS; a kernel the chosen layout makes read more sectors is
   // pointed out, since the struct's total can hide it.
   auto change = [](double sectors, double aos) {
-    return aos > 0 ? fmt::format("{:.4g} ({:+.0f}%)", sectors, (sectors / aos - 1) * 100) : fmt::format("{:.4g}", sectors);
+    return aos > 0 ? fmt::format("{:.4g} ({:+.0f}%)", sectors, (sectors / aos - 1) * 100)
+                   : fmt::format("{:.4g}", sectors);
   };
   out += "\n| kernel | AoS | SoA | AoSoA | clustered | under the chosen layout |\n|---|---|---|---|---|---|\n";
   for (const KernelSectors& k : d.kernels) {
@@ -86,6 +87,36 @@ std::string modelTable(const StructDecision& d) {
                        change(k.sectors.clustered, k.sectors.aos), note);
   }
   out += "\nPercentages: each layout's predicted sectors against AoS's, per kernel.\n";
+  return out;
+}
+
+// Each element's bytes before (the struct, its padding shown) and after (the chosen layout's
+// arrays or clusters), one line each.
+std::string byteLayout(const StructDecision& d) {
+  if (d.info.fields.empty()) return "";
+  std::vector<std::string> before;
+  unsigned end = 0;
+  for (const FieldInfo& f : d.info.fields) {
+    if (f.offset > end) before.push_back(fmt::format("*{} B padding*", f.offset - end));
+    before.push_back(fmt::format("`{}` {}–{}", f.name, f.offset, f.offset + f.size - 1));
+    end = std::max(end, f.offset + f.size);
+  }
+  if (d.info.size > end) before.push_back(fmt::format("*{} B padding*", d.info.size - end));
+  std::string out = fmt::format("\nBytes of one element, before (AoS, {} B): {}.\n", d.info.size, fmt::join(before, ", "));
+  std::vector<std::string> after;
+  if (d.layout == Layout::SoA) {
+    for (const FieldInfo& f : d.info.fields) after.push_back(fmt::format("`{}` {} B", f.name, f.size));
+    out += fmt::format("After (SoA, one array per field, no padding): {}.\n", fmt::join(after, ", "));
+  } else if (d.layout == Layout::Clustered && d.clustering) {
+    const std::string base = d.info.name.substr(d.info.name.rfind(':') == std::string::npos ? 0 : d.info.name.rfind(':') + 1);
+    for (const FieldCluster& c : d.clustering->clusters)
+      after.push_back(c.fields.size() == 1 ? fmt::format("`{}` {} B", c.name, c.bytes)
+                                           : fmt::format("`{}_{}` {} B ({}{})", base, c.name, c.bytes,
+                                                         fmt::join(c.fields, ", "),
+                                                         c.paddingBytes ? fmt::format("; *{} B padding*", c.paddingBytes)
+                                                                        : std::string()));
+    out += fmt::format("After (clustered, one array per cluster): {}.\n", fmt::join(after, ", "));
+  }
   return out;
 }
 
@@ -143,6 +174,7 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
                          e.verdict.executions, sectorsPerRequest(e), idealSectorsPerRequest(e), e.verdict.weight);
     }
     if (!d.sites.empty()) out += fmt::format("\n{}\n", kSiteColumnsLegend);
+    out += byteLayout(d);
     if (!executed(d)) continue;
     if (analysis.mode == AnalyzeMode::Model)
       out += "\n" + trafficLine(analysis, d) + ".\n" + modelTable(d);

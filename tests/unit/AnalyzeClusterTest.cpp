@@ -156,6 +156,26 @@ TEST(Reports, HtmlIsSelfContainedWithTreeSitesAndChart) {
   EXPECT_NE(renderMarkdownReport(*analysis).find("| x_y_z_mass | x, y, z, mass | 16 | 0 |"), std::string::npos);
 }
 
+// The markdown report shows an element's bytes before and after, with the padding a struct has
+// between and after its fields.
+TEST(Reports, ByteLayoutShowsPaddingBeforeAndTheArraysAfter) {
+  Analysis analysis;
+  StructDecision d;
+  d.name = "sim::Cell";
+  d.info.name = "sim::Cell";
+  d.info.size = 16;
+  d.info.fields = {{"kind", "char", 0, 1, 1, {}}, {"mass", "float", 4, 4, 4, {}}, {"id", "int", 8, 4, 4, {}}};
+  d.layout = Layout::SoA;
+  analysis.structs.push_back(d);
+  const std::string md = renderMarkdownReport(analysis);
+  EXPECT_NE(md.find("before (AoS, 16 B): `kind` 0–0, *3 B padding*, `mass` 4–7, `id` 8–11, *4 B padding*."),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("After (SoA, one array per field, no padding): `kind` 1 B, `mass` 4 B, `id` 4 B."),
+            std::string::npos)
+      << md;
+}
+
 // A profile cut anywhere, or with a counter of the wrong type, is an error that names the file
 // (and, for JSON syntax, the byte), never a crash.
 TEST(BadProfiles, TruncatedAnywhereIsAnErrorNamingTheFileAndByte) {

@@ -62,6 +62,7 @@ struct SiteEvidence {
 
 struct StructDecision {
   std::string name;
+  StructInfo info;                   // the struct as the site map describes it (fields, offsets, size)
   Layout layout = Layout::AoS;
   double score = 0;                  // sum of the site weights
   std::vector<SiteEvidence> sites;   // sorted by |weight|, largest first
