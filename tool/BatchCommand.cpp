@@ -4,6 +4,7 @@
 #include "Toolchain.h"
 #include "batch/Manifest.h"
 #include "batch/Runner.h"
+#include "batch/Stages.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/CommandLine.h>
@@ -31,7 +32,9 @@ static cl::SubCommand command(
     "compile_commands.json), run (the program's arguments), compare (files it writes), ignore_lines, rtol, "
     "atol, repeat, recorded_profile (used without a GPU), timeout (seconds, default 3600) and options (more "
     "`relayout optimize` options). Every problem of a manifest is reported with its file:line:col before "
-    "anything runs.");
+    "anything runs.\n"
+    "Where the GPU machine has no relayout (a cluster's GPU nodes): --prepare FOLDER, run FOLDER/run.sh there, "
+    "--collect FOLDER (which writes FOLDER-verify), run FOLDER-verify/run.sh there, --collect FOLDER-verify.");
 static cl::opt<std::string> manifestPath(cl::Positional, cl::desc("[MANIFEST.toml]"), cl::sub(command));
 static cl::opt<std::string> outDir("o", cl::desc("Output folder (default: relayout-batch)"), cl::value_desc("OUT"),
                                    cl::init("relayout-batch"), cl::sub(command));
@@ -42,6 +45,18 @@ static cl::opt<bool> force("force", cl::desc("Run the applications that finished
 static cl::opt<bool> retry("retry", cl::desc("Run the applications that failed or timed out again"), cl::sub(command));
 static cl::list<std::string> only("only", cl::desc("Only these applications (comma-separated, repeatable)"),
                                   cl::value_desc("NAME,..."), cl::CommaSeparated, cl::sub(command));
+static cl::opt<std::string> prepareFolder(
+    "prepare",
+    cl::desc("For a GPU machine without relayout (a cluster's GPU nodes): build each application's instrumented "
+             "program here and write them to FOLDER (new) with run.sh, which runs them where the GPU is; then "
+             "--collect FOLDER"),
+    cl::value_desc("FOLDER"), cl::sub(command));
+static cl::opt<std::string> collectFolder(
+    "collect",
+    cl::desc("Take back what a prepared FOLDER's run.sh wrote: after profiling, decide, rewrite and write "
+             "FOLDER-verify with each original and rewritten program, relayout-verify and run.sh; after "
+             "verification, record what it found"),
+    cl::value_desc("FOLDER"), cl::sub(command));
 static cl::opt<bool> checkOnly("check", cl::desc("Read and check the manifest, list its applications, run nothing"),
                                cl::sub(command));
 
@@ -79,6 +94,14 @@ static int run(const std::vector<std::string>& trailing) {
   options.force = force;
   options.retry = retry;
   options.only.insert(only.begin(), only.end());
+  if (!prepareFolder.empty() && !collectFolder.empty()) return reportError("give --prepare or --collect, not both");
+  auto absolute = [](const std::string& p) {
+    llvm::SmallString<256> a(p);
+    llvm::sys::fs::make_absolute(a);
+    return std::string(a);
+  };
+  if (!prepareFolder.empty()) return batch::prepareProfiling(*manifest, options, absolute(prepareFolder));
+  if (!collectFolder.empty()) return batch::collect(*manifest, options, absolute(collectFolder));
   if (!gpu.available) llvm::errs() << "relayout: batch: no GPU (" << gpu.why << ")\n";
   return batch::runBatch(*manifest, options);
 }

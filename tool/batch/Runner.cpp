@@ -40,6 +40,8 @@ const char* statusName(Status status) {
       return "timeout";
     case Status::Stopped:
       return "stopped";
+    case Status::Built:
+      return "built-for-profiling";
   }
   return "?";
 }
@@ -52,8 +54,8 @@ volatile std::sig_atomic_t interrupted = 0;
 void onSignal(int) { interrupted = 1; }
 
 Status statusFrom(const std::string& name) {
-  for (Status s :
-       {Status::Verified, Status::Rewritten, Status::Rejected, Status::Failed, Status::Timeout, Status::Stopped})
+  for (Status s : {Status::Verified, Status::Rewritten, Status::Rejected, Status::Failed, Status::Timeout,
+                   Status::Stopped, Status::Built})
     if (name == statusName(s)) return s;
   return Status::NotRun;
 }
@@ -81,18 +83,27 @@ std::optional<nlohmann::json> readJson(const std::string& path) {
   return std::move(*j);
 }
 
-// The `relayout optimize` command line for one application.
+// The `relayout optimize` command line for one application, at the batch's stage.
 std::vector<std::string> optimizeCommand(const App& app, const RunOptions& options) {
   std::vector<std::string> argv = {options.relayout, "optimize"};
   argv.insert(argv.end(), app.sources.begin(), app.sources.end());
   argv.insert(argv.end(), {"-o", join(join(options.outDir, "apps"), app.name)});
-  if (!app.run.empty()) argv.push_back("--run=" + app.run);
-  for (const std::string& f : app.compare) argv.push_back("--compare=" + f);
-  for (const std::string& r : app.ignoreLines) argv.push_back("--ignore-lines=" + r);
-  if (app.rtol) argv.push_back(fmt::format("--rtol={}", *app.rtol));
-  if (app.atol) argv.push_back(fmt::format("--atol={}", *app.atol));
-  if (app.repeat) argv.push_back(fmt::format("--repeat={}", *app.repeat));
-  if (!app.recordedProfile.empty()) argv.push_back("--recorded-profile=" + app.recordedProfile);
+  if (options.stage == Stage::BuildProfiled) {
+    argv.push_back("--build-only");
+  } else {
+    if (!app.run.empty()) argv.push_back("--run=" + app.run);
+    for (const std::string& f : app.compare) argv.push_back("--compare=" + f);
+    for (const std::string& r : app.ignoreLines) argv.push_back("--ignore-lines=" + r);
+    if (app.rtol) argv.push_back(fmt::format("--rtol={}", *app.rtol));
+    if (app.atol) argv.push_back(fmt::format("--atol={}", *app.atol));
+    if (app.repeat) argv.push_back(fmt::format("--repeat={}", *app.repeat));
+    if (options.stage == Stage::FromProfile) {
+      argv.push_back("--recorded-profile=" + join(join(options.profiles, app.name), "profile.json"));
+      argv.push_back("--verify");  // without a GPU: builds the original and the rewritten program
+    } else if (!app.recordedProfile.empty()) {
+      argv.push_back("--recorded-profile=" + app.recordedProfile);
+    }
+  }
   argv.insert(argv.end(), app.options.begin(), app.options.end());
   if (!app.build.empty()) {
     argv.insert(argv.end(), {"-p", app.build});
@@ -154,13 +165,11 @@ std::string lastRelayoutLine(const std::string& log, bool errorFirst = false) {
   return last;
 }
 
-struct Running {
-  const App* app;
-  pid_t pid;
-  int gpu;
-  Clock::time_point started, termSent;
-  bool timedOut = false;
-};
+std::string logOf(const std::string& out, const App& app) { return join(join(out, "logs"), app.name + ".log"); }
+std::string stateOf(const std::string& out, const std::string& name) {
+  return join(join(out, "state"), name + ".json");
+}
+std::string folderOf(const std::string& out, const App& app) { return join(join(out, "apps"), app.name); }
 
 struct Finished {
   Status status = Status::NotRun;
@@ -168,6 +177,35 @@ struct Finished {
   double seconds = 0;
   int gpu = -1;
   std::string why;
+};
+
+Finished readState(const std::string& out, const std::string& name) {
+  Finished f;
+  if (std::optional<nlohmann::json> j = readJson(stateOf(out, name))) {
+    f.status = statusFrom(j->value("status", ""));
+    f.exitCode = j->value("exit", -1);
+    f.seconds = j->value("seconds", 0.0);
+    f.gpu = j->value("gpu", -1);
+    f.why = j->value("why", "");
+  }
+  return f;
+}
+
+void writeState(const std::string& out, const App& app, const Finished& f) {
+  nlohmann::json j = {{"name", app.name},      {"status", statusName(f.status)},
+                      {"exit", f.exitCode},    {"seconds", f.seconds},
+                      {"gpu", f.gpu},          {"why", f.why},
+                      {"log", logOf(out, app)}};
+  if (llvm::Error err = writeFileAtomically(stateOf(out, app.name), j.dump(1) + "\n"))
+    llvm::consumeError(std::move(err));
+}
+
+struct Running {
+  const App* app;
+  pid_t pid;
+  int gpu;
+  Clock::time_point started, termSent;
+  bool timedOut = false;
 };
 
 class Batch {
@@ -183,7 +221,7 @@ class Batch {
       }
     std::vector<const App*> todo;
     for (const App& app : manifest_.apps) {
-      Finished before = readState(app);
+      Finished before = readState(options_.outDir, app.name);
       results_[app.name] = before;  // the summary shows every application, run now or before
       if (!options_.only.empty() && !options_.only.count(app.name)) continue;
       selected_.push_back(&app);
@@ -261,19 +299,22 @@ class Batch {
       std::fprintf(stderr, "relayout: batch: interrupted; the stopped applications run again next time\n");
       return 130;
     }
-    size_t verified = 0;
-    for (const App* app : selected_) verified += results_[app->name].status == Status::Verified;
-    std::fprintf(stderr, "relayout: batch: %zu of %zu applications verified; summary in %s\n", verified,
-                 selected_.size(), join(options_.outDir, "summary.md").c_str());
-    return verified == selected_.size() ? 0 : 1;
+    const Status goal = options_.stage == Stage::BuildProfiled ? Status::Built
+                        : options_.stage == Stage::FromProfile ? Status::Rewritten
+                                                               : Status::Verified;
+    size_t reached = 0;
+    for (const App* app : selected_) reached += results_[app->name].status == goal;
+    std::fprintf(stderr, "relayout: batch: %zu of %zu applications %s; summary in %s\n", reached, selected_.size(),
+                 statusName(goal), join(options_.outDir, "summary.md").c_str());
+    return reached == selected_.size() ? 0 : 1;
   }
 
  private:
-  std::string logOf(const App& app) const { return join(join(options_.outDir, "logs"), app.name + ".log"); }
-  std::string stateOf(const App& app) const { return join(join(options_.outDir, "state"), app.name + ".json"); }
-  std::string folderOf(const App& app) const { return join(join(options_.outDir, "apps"), app.name); }
+  std::string logOf(const App& app) const { return batch::logOf(options_.outDir, app); }
+  std::string folderOf(const App& app) const { return batch::folderOf(options_.outDir, app); }
 
   bool shouldRun(Status before) const {
+    if (options_.stage != Stage::Optimize) return true;  // --prepare and --collect are asked for
     switch (before) {
       case Status::NotRun:
       case Status::Stopped:
@@ -282,24 +323,13 @@ class Batch {
       case Status::Rejected:
         return options_.force;
       case Status::Rewritten:
+      case Status::Built:
         return options_.force || options_.gpus > 0;  // a GPU can verify it now
       case Status::Failed:
       case Status::Timeout:
         return options_.force || options_.retry;
     }
     return true;
-  }
-
-  Finished readState(const App& app) const {
-    Finished f;
-    if (std::optional<nlohmann::json> j = readJson(stateOf(app))) {
-      f.status = statusFrom(j->value("status", ""));
-      f.exitCode = j->value("exit", -1);
-      f.seconds = j->value("seconds", 0.0);
-      f.gpu = j->value("gpu", -1);
-      f.why = j->value("why", "");
-    }
-    return f;
   }
 
   std::optional<Running> launch(const App& app, int gpu) {
@@ -328,12 +358,18 @@ class Batch {
       f.why = fmt::format("stopped after its timeout of {}", duration(r.app->timeoutSeconds));
     } else if (interrupted) {
       f.status = Status::Stopped;
+    } else if (f.exitCode == 0 && options_.stage == Stage::BuildProfiled) {
+      f.status = Status::Built;
+      f.why = "instrumented program built, to run where the GPU is";
     } else if (f.exitCode == 0) {
       std::optional<nlohmann::json> v = readJson(verify);
       f.status = v && v->value("verdict", "") == "equal" ? Status::Verified : Status::Rewritten;
       if (f.status == Status::Rewritten)
-        f.why = options_.gpus ? "optimize verified nothing (see its log)"
-                              : "no GPU here: rewritten and compile-checked, not run; a batch run on a GPU verifies it";
+        f.why = options_.stage == Stage::FromProfile
+                    ? "rewritten; the original and rewritten programs are built, to verify where the GPU is"
+                : options_.gpus
+                    ? "optimize verified nothing (see its log)"
+                    : "no GPU here: rewritten and compile-checked, not run; a batch run on a GPU verifies it";
     } else if (f.exitCode == 3) {
       f.status = Status::Rejected;
       f.why = "the rewritten program's output differs from the original's (apps/" + r.app->name + "/verify/)";
@@ -348,11 +384,7 @@ class Batch {
 
   void record(const App& app, const Finished& f) {
     results_[app.name] = f;
-    nlohmann::json j = {{"name", app.name},   {"status", statusName(f.status)},
-                        {"exit", f.exitCode}, {"seconds", f.seconds},
-                        {"gpu", f.gpu},       {"why", f.why},
-                        {"log", logOf(app)}};
-    if (llvm::Error err = writeFileAtomically(stateOf(app), j.dump(1) + "\n")) llvm::consumeError(std::move(err));
+    writeState(options_.outDir, app, f);
   }
 
   void progress(size_t done, size_t total, Clock::time_point start, size_t stillRunning) {
@@ -374,60 +406,7 @@ class Batch {
     running.clear();
   }
 
-  // Per application: what it ended with, its layouts (plan.json) and speed-up (verify.json).
-  void writeSummary() {
-    nlohmann::json apps = nlohmann::json::array();
-    std::string md = fmt::format(
-        "# relayout batch: {}\n\n| application | result | structs | kernel speed-up "
-        "(median, min–max) | time | why |\n|---|---|---|---|---|---|\n",
-        manifest_.path);
-    for (const App& each : manifest_.apps) {
-      const App* app = &each;
-      const Finished& f = results_[app->name];
-      nlohmann::json structs = nlohmann::json::array();
-      std::string structText;
-      if (std::optional<nlohmann::json> plan = readJson(join(folderOf(*app), "plan.json")))
-        for (const nlohmann::json& s : plan->value("structs", nlohmann::json::array())) {
-          structs.push_back({{"name", s.value("name", "")}, {"layout", s.value("layout", "")}});
-          structText +=
-              fmt::format("{}{} {}", structText.empty() ? "" : ", ", s.value("name", ""), s.value("layout", ""));
-        }
-      nlohmann::json speedup = nullptr;
-      std::string speedText = "–";
-      if (std::optional<nlohmann::json> v = readJson(join(join(folderOf(*app), "verify"), "verify.json"))) {
-        const nlohmann::json kernel = (*v)["speedup"]["kernel"];
-        if (kernel.is_object()) {
-          speedup = kernel;
-          speedText = fmt::format("{:.2f}× ({:.2f}–{:.2f})", kernel.value("median", 0.0), kernel.value("min", 0.0),
-                                  kernel.value("max", 0.0));
-        }
-      }
-      apps.push_back({{"name", app->name},
-                      {"status", statusName(f.status)},
-                      {"exit", f.exitCode},
-                      {"seconds", f.seconds},
-                      {"why", f.why},
-                      {"structs", structs},
-                      {"kernel_speedup", speedup},
-                      {"folder", folderOf(*app)},
-                      {"log", logOf(*app)}});
-      std::string why = f.why;
-      for (char& c : why)
-        if (c == '|' || c == '\n') c = ' ';
-      md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", app->name, statusName(f.status),
-                        structText.empty() ? "–" : structText, speedText, duration(f.seconds), why);
-    }
-    nlohmann::json summary = {{"format", "relayout-batch"},
-                              {"version", 1},
-                              {"manifest", manifest_.path},
-                              {"gpus", options_.gpus},
-                              {"applications", apps}};
-    for (auto [name, text] :
-         {std::pair<const char*, std::string>{"summary.json", summary.dump(1) + "\n"}, {"summary.md", md}})
-      if (llvm::Error err = writeFileAtomically(join(options_.outDir, name), text)) {
-        std::fprintf(stderr, "relayout: warning: %s\n", llvm::toString(std::move(err)).c_str());
-      }
-  }
+  void writeSummary() { batch::writeSummary(manifest_, options_.outDir, options_.gpus); }
 
   const Manifest& manifest_;
   const RunOptions& options_;
@@ -436,6 +415,70 @@ class Batch {
 };
 
 }  // namespace
+
+// Per application: what it ended with, its layouts (plan.json) and speed-up (verify.json).
+void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus) {
+  nlohmann::json apps = nlohmann::json::array();
+  std::string md = fmt::format(
+      "# relayout batch: {}\n\n| application | result | structs | kernel speed-up "
+      "(median, min–max) | time | why |\n|---|---|---|---|---|---|\n",
+      manifest.path);
+  for (const App& each : manifest.apps) {
+    const App* app = &each;
+    const Finished f = readState(outDir, app->name);
+    nlohmann::json structs = nlohmann::json::array();
+    std::string structText;
+    if (std::optional<nlohmann::json> plan = readJson(join(folderOf(outDir, *app), "plan.json")))
+      for (const nlohmann::json& s : plan->value("structs", nlohmann::json::array())) {
+        structs.push_back({{"name", s.value("name", "")}, {"layout", s.value("layout", "")}});
+        structText +=
+            fmt::format("{}{} {}", structText.empty() ? "" : ", ", s.value("name", ""), s.value("layout", ""));
+      }
+    nlohmann::json speedup = nullptr;
+    std::string speedText = "–";
+    if (std::optional<nlohmann::json> v = readJson(join(join(folderOf(outDir, *app), "verify"), "verify.json"))) {
+      const nlohmann::json kernel = (*v)["speedup"]["kernel"];
+      if (kernel.is_object()) {
+        speedup = kernel;
+        speedText = fmt::format("{:.2f}× ({:.2f}–{:.2f})", kernel.value("median", 0.0), kernel.value("min", 0.0),
+                                kernel.value("max", 0.0));
+      }
+    }
+    apps.push_back({{"name", app->name},
+                    {"status", statusName(f.status)},
+                    {"exit", f.exitCode},
+                    {"seconds", f.seconds},
+                    {"why", f.why},
+                    {"structs", structs},
+                    {"kernel_speedup", speedup},
+                    {"folder", folderOf(outDir, *app)},
+                    {"log", logOf(outDir, *app)}});
+    std::string why = f.why;
+    for (char& c : why)
+      if (c == '|' || c == '\n') c = ' ';
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", app->name, statusName(f.status),
+                      structText.empty() ? "–" : structText, speedText, duration(f.seconds), why);
+  }
+  nlohmann::json summary = {{"format", "relayout-batch"},
+                            {"version", 1},
+                            {"manifest", manifest.path},
+                            {"gpus", gpus},
+                            {"applications", apps}};
+  for (auto [name, text] :
+       {std::pair<const char*, std::string>{"summary.json", summary.dump(1) + "\n"}, {"summary.md", md}})
+    if (llvm::Error err = writeFileAtomically(join(outDir, name), text)) {
+      std::fprintf(stderr, "relayout: warning: %s\n", llvm::toString(std::move(err)).c_str());
+    }
+}
+
+Status recordedStatus(const std::string& outDir, const std::string& name) { return readState(outDir, name).status; }
+
+void recordStatus(const std::string& outDir, const App& app, Status status, const std::string& why) {
+  Finished f = readState(outDir, app.name);
+  f.status = status;
+  f.why = why;
+  writeState(outDir, app, f);
+}
 
 int runBatch(const Manifest& manifest, const RunOptions& options) { return Batch(manifest, options).run(); }
 

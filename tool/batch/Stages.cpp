@@ -1,0 +1,237 @@
+#include "Stages.h"
+
+#include "relayout/core/Files.h"
+
+#include <fmt/format.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Program.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace relayout::batch {
+
+namespace {
+
+constexpr const char* kStageFormat = "relayout-batch-stage";
+
+std::string join(const std::string& a, const std::string& b) {
+  llvm::SmallString<256> out(a);
+  llvm::sys::path::append(out, b);
+  return std::string(out);
+}
+
+// One word for sh, whatever it holds.
+std::string shellQuoted(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "relayout: error: %s\n", message.c_str());
+  return 1;
+}
+
+// A new, empty folder: a prepared folder is never written over.
+llvm::Error freshFolder(const std::string& folder) {
+  if (llvm::sys::fs::exists(folder)) {
+    std::error_code ec;
+    llvm::sys::fs::directory_iterator it(folder, ec);
+    if (ec || it != llvm::sys::fs::directory_iterator())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s exists and is not empty; remove it or name another folder", folder.c_str());
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(folder))
+    return llvm::createStringError(ec, "cannot create %s: %s", folder.c_str(), ec.message().c_str());
+  return llvm::Error::success();
+}
+
+// Copies a program into a prepared folder without its host debug information (a sixth of the
+// size: the folder travels), when binutils' strip is there; the GPU code keeps its line table.
+llvm::Error copyExecutable(const std::string& from, const std::string& to) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(to)))
+    return llvm::createStringError(ec, "cannot create the folder of %s", to.c_str());
+  if (std::error_code ec = llvm::sys::fs::copy_file(from, to))
+    return llvm::createStringError(ec, "cannot copy %s to %s: %s", from.c_str(), to.c_str(), ec.message().c_str());
+  llvm::sys::fs::setPermissions(to, llvm::sys::fs::all_read | llvm::sys::fs::all_exe | llvm::sys::fs::owner_write);
+  if (llvm::ErrorOr<std::string> strip = llvm::sys::findProgramByName("strip")) {
+    const llvm::StringRef args[] = {*strip, "--strip-debug", to};
+    llvm::sys::ExecuteAndWait(*strip, args);  // a copy that keeps its debug information still runs
+  }
+  return llvm::Error::success();
+}
+
+// The script's lines before each application's: `run NAME LIMIT COMMAND...` runs COMMAND in
+// NAME/work with its output in NAME/output.txt, and the script's status says whether all exited 0.
+std::string scriptHead(const std::string& what, const std::string& then) {
+  return fmt::format(
+      "#!/bin/sh\n"
+      "# Written by relayout batch: {}\n"
+      "# Then, where relayout is: {}\n"
+      "cd \"$(dirname \"$0\")\" || exit 1\n"
+      "here=$(pwd)\n"
+      "status=0\n"
+      "run() {{\n"
+      "  name=$1 limit=$2\n"
+      "  shift 2\n"
+      "  rm -rf \"$here/$name/work\" && mkdir -p \"$here/$name/work\" || exit 1\n"
+      "  (cd \"$here/$name/work\" && timeout \"$limit\" \"$@\") > \"$here/$name/output.txt\" 2>&1\n"
+      "  rc=$?\n"
+      "  echo \"$name: exit $rc\"\n"
+      "  [ \"$rc\" -eq 0 ] || status=1\n"
+      "}}\n",
+      what, then);
+}
+
+llvm::Error writeStage(const std::string& folder, const std::string& stage, const Manifest& manifest,
+                       const std::string& outDir, const std::vector<std::string>& apps) {
+  nlohmann::json j = {{"format", kStageFormat},    {"version", 1},  {"stage", stage},
+                      {"manifest", manifest.path}, {"out", outDir}, {"applications", apps}};
+  return writeFileAtomically(join(folder, "stage.json"), j.dump(1) + "\n");
+}
+
+std::string collectCommand(const Manifest& manifest, const std::string& outDir, const std::string& folder) {
+  return fmt::format("relayout batch {} -o {} --collect {}", shellQuoted(manifest.path), shellQuoted(outDir),
+                     shellQuoted(folder));
+}
+
+// The folder with the original and rewritten program of every application optimize rewrote, and
+// relayout-verify to run each pair where the GPU is.
+int prepareVerification(const Manifest& manifest, const RunOptions& options, const std::string& folder) {
+  if (llvm::Error err = freshFolder(folder)) return fail(llvm::toString(std::move(err)));
+  const std::string verifyTool = join(std::string(llvm::sys::path::parent_path(options.relayout)), "relayout-verify");
+  llvm::SmallString<256> kerneltime(llvm::sys::path::parent_path(llvm::sys::path::parent_path(options.relayout)));
+  llvm::sys::path::append(kerneltime, "lib", "librelayout_kerneltime.so");
+  if (llvm::Error err = copyExecutable(verifyTool, join(folder, "bin/relayout-verify")))
+    return fail(llvm::toString(std::move(err)));
+  if (llvm::Error err = copyExecutable(std::string(kerneltime), join(folder, "lib/librelayout_kerneltime.so")))
+    return fail(llvm::toString(std::move(err)));
+  std::string script = scriptHead("verifies each rewritten program against its original where the GPU is",
+                                  collectCommand(manifest, options.outDir, folder));
+  std::vector<std::string> names;
+  for (const App& app : manifest.apps) {
+    if (!options.only.empty() && !options.only.count(app.name)) continue;
+    if (recordedStatus(options.outDir, app.name) != Status::Rewritten) continue;
+    const std::string pair = join(join(join(options.outDir, "apps"), app.name), "verify");
+    for (const char* side : {"original", "rewritten"})
+      if (llvm::Error err = copyExecutable(join(join(pair, side), "program"), join(join(folder, app.name), side)))
+        return fail(llvm::toString(std::move(err)));
+    std::string command = "\"$here/bin/relayout-verify\" --original \"$here/" + app.name +
+                          "/original\" --rewritten \"$here/" + app.name + "/rewritten\" -o \"$here/" + app.name +
+                          "/verify\"";
+    if (!app.run.empty()) command += " " + shellQuoted("--run=" + app.run);
+    for (const std::string& f : app.compare) command += " " + shellQuoted("--compare=" + f);
+    for (const std::string& r : app.ignoreLines) command += " " + shellQuoted("--ignore-lines=" + r);
+    if (app.rtol) command += fmt::format(" --rtol={}", *app.rtol);
+    if (app.atol) command += fmt::format(" --atol={}", *app.atol);
+    if (app.repeat) command += fmt::format(" --repeat={}", *app.repeat);
+    script += fmt::format("run {} {} {}\n", shellQuoted(app.name), app.timeoutSeconds, command);
+    names.push_back(app.name);
+  }
+  script += "exit $status\n";
+  if (llvm::Error err = writeFileAtomically(join(folder, "run.sh"), script))
+    return fail(llvm::toString(std::move(err)));
+  llvm::sys::fs::setPermissions(join(folder, "run.sh"),
+                                llvm::sys::fs::all_read | llvm::sys::fs::all_exe | llvm::sys::fs::owner_write);
+  if (llvm::Error err = writeStage(folder, "verify", manifest, options.outDir, names))
+    return fail(llvm::toString(std::move(err)));
+  std::fprintf(stderr,
+               "relayout: batch: %zu rewritten programs and their originals are in %s: run %s/run.sh where the GPU "
+               "is, then %s\n",
+               names.size(), folder.c_str(), folder.c_str(), collectCommand(manifest, options.outDir, folder).c_str());
+  return names.empty() ? 1 : 0;
+}
+
+// Verification's results back: each pair's verify.json decides verified or rejected.
+int collectVerification(const Manifest& manifest, const RunOptions& options, const std::string& folder,
+                        const std::vector<std::string>& names) {
+  size_t verified = 0;
+  for (const App& app : manifest.apps) {
+    if (std::find(names.begin(), names.end(), app.name) == names.end()) continue;
+    const std::string from = join(join(folder, app.name), "verify");
+    llvm::Expected<nlohmann::json> v = readJsonFile(join(from, "verify.json"));
+    if (!v) {
+      llvm::consumeError(v.takeError());
+      recordStatus(options.outDir, app, Status::Failed,
+                   "verification wrote no verify.json (see " + join(join(folder, app.name), "output.txt") + ")");
+      continue;
+    }
+    const std::string to = join(join(join(options.outDir, "apps"), app.name), "verify/verify.json");
+    if (llvm::Error err = writeFileAtomically(to, v->dump(1) + "\n")) return fail(llvm::toString(std::move(err)));
+    const bool equal = v->value("verdict", "") == "equal";
+    verified += equal;
+    recordStatus(options.outDir, app, equal ? Status::Verified : Status::Rejected,
+                 equal ? "" : "the rewritten program's output differs from the original's (" + from + ")");
+  }
+  writeSummary(manifest, options.outDir, options.gpus);
+  std::fprintf(stderr, "relayout: batch: %zu of %zu applications verified; summary in %s\n", verified, names.size(),
+               join(options.outDir, "summary.md").c_str());
+  return verified == names.size() ? 0 : 1;
+}
+
+}  // namespace
+
+int prepareProfiling(const Manifest& manifest, RunOptions options, const std::string& folder) {
+  if (llvm::Error err = freshFolder(folder)) return fail(llvm::toString(std::move(err)));
+  options.stage = Stage::BuildProfiled;
+  runBatch(manifest, options);
+  std::string script = scriptHead(
+      "runs each instrumented program once where the GPU is (it needs the CUDA driver "
+      "and CUPTI), writing NAME/profile.json",
+      collectCommand(manifest, options.outDir, folder));
+  std::vector<std::string> names;
+  for (const App& app : manifest.apps) {
+    if (!options.only.empty() && !options.only.count(app.name)) continue;
+    if (recordedStatus(options.outDir, app.name) != Status::Built) continue;
+    const std::string program = join(join(join(join(options.outDir, "apps"), app.name), "instrumented"), "program");
+    if (llvm::Error err = copyExecutable(program, join(join(folder, app.name), "program")))
+      return fail(llvm::toString(std::move(err)));
+    // The arguments stay shell words, as the manifest's `run` gives them.
+    script += fmt::format("run {} {} env RELAYOUT_PROFILE=\"$here/{}/profile.json\" \"$here/{}/program\" {}\n",
+                          shellQuoted(app.name), app.timeoutSeconds, app.name, app.name, app.run);
+    names.push_back(app.name);
+  }
+  script += "exit $status\n";
+  if (llvm::Error err = writeFileAtomically(join(folder, "run.sh"), script))
+    return fail(llvm::toString(std::move(err)));
+  llvm::sys::fs::setPermissions(join(folder, "run.sh"),
+                                llvm::sys::fs::all_read | llvm::sys::fs::all_exe | llvm::sys::fs::owner_write);
+  if (llvm::Error err = writeStage(folder, "profile", manifest, options.outDir, names))
+    return fail(llvm::toString(std::move(err)));
+  std::fprintf(stderr,
+               "relayout: batch: %zu instrumented programs are in %s: run %s/run.sh where the GPU is, then %s\n",
+               names.size(), folder.c_str(), folder.c_str(), collectCommand(manifest, options.outDir, folder).c_str());
+  return names.empty() ? 1 : 0;
+}
+
+int collect(const Manifest& manifest, RunOptions options, const std::string& folder) {
+  llvm::Expected<nlohmann::json> stage = readJsonFile(join(folder, "stage.json"));
+  if (!stage) return fail(llvm::toString(stage.takeError()) + " (a folder `relayout batch --prepare` wrote?)");
+  if (llvm::Error err = checkFormat(*stage, join(folder, "stage.json"), kStageFormat, 1))
+    return fail(llvm::toString(std::move(err)));
+  std::vector<std::string> names = stage->value("applications", std::vector<std::string>{});
+  if (stage->value("stage", "") == "verify") return collectVerification(manifest, options, folder, names);
+  // Profiles back: the applications whose run wrote one go on (decide, rewrite, build the pair).
+  options.only.clear();
+  for (const App& app : manifest.apps) {
+    if (std::find(names.begin(), names.end(), app.name) == names.end()) continue;
+    if (llvm::sys::fs::exists(join(join(folder, app.name), "profile.json"))) options.only.insert(app.name);
+    else
+      recordStatus(options.outDir, app, Status::Failed,
+                   "its run wrote no profile (see " + join(join(folder, app.name), "output.txt") + ")");
+  }
+  if (options.only.empty()) {
+    writeSummary(manifest, options.outDir, options.gpus);
+    return fail("no application's run in " + folder + " wrote a profile");
+  }
+  options.stage = Stage::FromProfile;
+  options.profiles = folder;
+  runBatch(manifest, options);
+  std::string next = folder;
+  while (!next.empty() && next.back() == '/') next.pop_back();
+  return prepareVerification(manifest, options, next + "-verify");
+}
+
+}  // namespace relayout::batch
