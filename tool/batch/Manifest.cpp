@@ -191,6 +191,14 @@ llvm::Expected<Manifest> readManifest(const std::string& path) {
           reader.error(table.source(), "an application has no 'name'");
           continue;
         }
+        if (app.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+                std::string::npos ||
+            app.name[0] == '.') {
+          reader.error(table.source(), fmt::format("application name '{}': letters, digits, '_', '-' and '.' only (it "
+                                                   "names files and folders)",
+                                                   app.name));
+          continue;
+        }
         if (!names.insert(app.name).second) {
           reader.error(table.source(), fmt::format("a second application named '{}'", app.name));
           continue;

@@ -92,6 +92,11 @@ llvm::Error writeStage(const std::string& folder, const std::string& stage, cons
   return writeFileAtomically(join(folder, "stage.json"), j.dump(1) + "\n");
 }
 
+// Ends a prepared folder: its run.sh (the script plus its exit) and stage.json, and the line that
+// says what to do next. Exit status 1 when no application made it into the folder.
+int finishFolder(const std::string& folder, std::string script, const char* stage, const Manifest& manifest,
+                 const RunOptions& options, const std::vector<std::string>& names, const char* what);
+
 std::string collectCommand(const Manifest& manifest, const std::string& outDir, const std::string& folder) {
   return fmt::format("relayout batch {} -o {} --collect {}", shellQuoted(manifest.path), shellQuoted(outDir),
                      shellQuoted(folder));
@@ -130,18 +135,8 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
     script += fmt::format("run {} {} {}\n", shellQuoted(app.name), app.timeoutSeconds, command);
     names.push_back(app.name);
   }
-  script += "exit $status\n";
-  if (llvm::Error err = writeFileAtomically(join(folder, "run.sh"), script))
-    return fail(llvm::toString(std::move(err)));
-  llvm::sys::fs::setPermissions(join(folder, "run.sh"),
-                                llvm::sys::fs::all_read | llvm::sys::fs::all_exe | llvm::sys::fs::owner_write);
-  if (llvm::Error err = writeStage(folder, "verify", manifest, options.outDir, names))
-    return fail(llvm::toString(std::move(err)));
-  std::fprintf(stderr,
-               "relayout: batch: %zu rewritten programs and their originals are in %s: run %s/run.sh where the GPU "
-               "is, then %s\n",
-               names.size(), folder.c_str(), folder.c_str(), collectCommand(manifest, options.outDir, folder).c_str());
-  return names.empty() ? 1 : 0;
+  return finishFolder(folder, std::move(script), "verify", manifest, options, names,
+                      "rewritten programs and their originals");
 }
 
 // Verification's results back: each pair's verify.json decides verified or rejected.
@@ -171,6 +166,20 @@ int collectVerification(const Manifest& manifest, const RunOptions& options, con
   return verified == names.size() ? 0 : 1;
 }
 
+int finishFolder(const std::string& folder, std::string script, const char* stage, const Manifest& manifest,
+                 const RunOptions& options, const std::vector<std::string>& names, const char* what) {
+  script += "exit $status\n";
+  const std::string runScript = join(folder, "run.sh");
+  if (llvm::Error err = writeFileAtomically(runScript, script)) return fail(llvm::toString(std::move(err)));
+  llvm::sys::fs::setPermissions(runScript,
+                                llvm::sys::fs::all_read | llvm::sys::fs::all_exe | llvm::sys::fs::owner_write);
+  if (llvm::Error err = writeStage(folder, stage, manifest, options.outDir, names))
+    return fail(llvm::toString(std::move(err)));
+  std::fprintf(stderr, "relayout: batch: %zu %s are in %s: run %s where the GPU is, then %s\n", names.size(), what,
+               folder.c_str(), runScript.c_str(), collectCommand(manifest, options.outDir, folder).c_str());
+  return names.empty() ? 1 : 0;
+}
+
 }  // namespace
 
 int prepareProfiling(const Manifest& manifest, RunOptions options, const std::string& folder) {
@@ -193,17 +202,7 @@ int prepareProfiling(const Manifest& manifest, RunOptions options, const std::st
                           shellQuoted(app.name), app.timeoutSeconds, app.name, app.name, app.run);
     names.push_back(app.name);
   }
-  script += "exit $status\n";
-  if (llvm::Error err = writeFileAtomically(join(folder, "run.sh"), script))
-    return fail(llvm::toString(std::move(err)));
-  llvm::sys::fs::setPermissions(join(folder, "run.sh"),
-                                llvm::sys::fs::all_read | llvm::sys::fs::all_exe | llvm::sys::fs::owner_write);
-  if (llvm::Error err = writeStage(folder, "profile", manifest, options.outDir, names))
-    return fail(llvm::toString(std::move(err)));
-  std::fprintf(stderr,
-               "relayout: batch: %zu instrumented programs are in %s: run %s/run.sh where the GPU is, then %s\n",
-               names.size(), folder.c_str(), folder.c_str(), collectCommand(manifest, options.outDir, folder).c_str());
-  return names.empty() ? 1 : 0;
+  return finishFolder(folder, std::move(script), "profile", manifest, options, names, "instrumented programs");
 }
 
 int collect(const Manifest& manifest, RunOptions options, const std::string& folder) {
