@@ -22,7 +22,7 @@ struct RunOptions {
   std::string outDir;          // absolute: apps/NAME (optimize's folder), logs/, state/, summary.*
   std::string relayout;        // this executable, to run `relayout optimize`
   unsigned jobs = 1;           // applications at once
-  int gpus = 0;                // GPUs visible; application k of the running ones gets GPU k % gpus
+  int gpus = 0;                // GPUs visible; each application started gets a free one (CUDA_VISIBLE_DEVICES)
   bool force = false;          // run finished applications again
   bool retry = false;          // run failed and timed-out applications again
   std::set<std::string> only;  // when not empty, just these
