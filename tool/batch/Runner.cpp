@@ -1,5 +1,7 @@
 #include "Runner.h"
 
+#include "SummaryPage.h"
+
 #include "relayout/core/Files.h"
 
 #include <fmt/format.h>
@@ -464,8 +466,9 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
                             {"manifest", manifest.path},
                             {"gpus", gpus},
                             {"applications", apps}};
-  for (auto [name, text] :
-       {std::pair<const char*, std::string>{"summary.json", summary.dump(1) + "\n"}, {"summary.md", md}})
+  for (auto [name, text] : {std::pair<const char*, std::string>{"summary.json", summary.dump(1) + "\n"},
+                            {"summary.md", md},
+                            {"summary.html", renderSummaryPage(summary)}})
     if (llvm::Error err = writeFileAtomically(join(outDir, name), text)) {
       std::fprintf(stderr, "relayout: warning: %s\n", llvm::toString(std::move(err)).c_str());
     }
