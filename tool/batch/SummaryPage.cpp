@@ -19,7 +19,7 @@ td.num { text-align: right; } .verified { color: #176117; } .failed, .timeout, .
 svg text { font-size: 12px; }
 </style></head><body>
 <h1>relayout batch</h1>
-<p>Manifest <code>{{manifest}}</code>; {{gpus}} GPU(s) on the machine that ran it. {{verified}} of {{total}} applications verified.</p>
+<p>Manifest <code>{{manifest}}</code>; {{gpus}} GPU(s) visible where <code>relayout batch</code> last ran (with --prepare and --collect, the programs ran elsewhere). {{verified}} of {{total}} applications verified.</p>
 <h2>Kernel speed-up of the rewritten program (median of the runs; the line spans their range)</h2>
 {{#hasChart}}
 <svg xmlns="http://www.w3.org/2000/svg" width="{{width}}" height="{{height}}" role="img" aria-label="kernel speed-up per application">
