@@ -265,36 +265,31 @@ static __device__ __forceinline__ bool __rl_active() {
 #endif
 }
 
-// A value the first active lane computes from its warp's index in the block, shared with the
-// other active lanes so that the warp agrees on a draw.
-template <class Draw>
-static __device__ __forceinline__ unsigned __rl_warp_draw(Draw draw) {
+// Whether the warp classifies this execution of a hook: about one in RELAYOUT_EXEC_PERIOD. The
+// first active lane steps the warp's sequence and shares the draw, so the warp agrees.
+static __device__ __forceinline__ bool __rl_sampled_exec() {
+#if (RELAYOUT_EXEC_PERIOD) > 1
   const unsigned mask = __activemask();
   unsigned lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   const unsigned leader = __ffs(mask) - 1;
-  unsigned value = 0;
-  if (lane == leader) value = draw((__rl_thread_index() / 32) & 31);
-  return __shfl_sync(mask, value, leader);
-}
-
-// Whether the warp classifies this execution of a hook: about one in RELAYOUT_EXEC_PERIOD, by the
-// warp's pseudo-random sequence.
-static __device__ __forceinline__ bool __rl_sampled_exec() {
-#if (RELAYOUT_EXEC_PERIOD) > 1
-  const unsigned draw = __rl_warp_draw([](unsigned w) {
-    const unsigned next = __rl_warp_seed[w] * 1664525u + 1013904223u;  // Numerical Recipes' LCG
-    __rl_warp_seed[w] = next;
-    return next;
-  });
+  unsigned draw = 0;
+  if (lane == leader) {
+    const unsigned w = (__rl_thread_index() / 32) & 31;
+    draw = __rl_warp_seed[w] * 1664525u + 1013904223u;  // Numerical Recipes' LCG
+    __rl_warp_seed[w] = draw;
+  }
+  draw = __shfl_sync(mask, draw, leader);
   return ((draw >> 16) & ((RELAYOUT_EXEC_PERIOD) - 1)) == 0;  // the LCG's high bits are the random ones
 #else
   return true;
 #endif
 }
 
-// Out of line so that the unsampled path of the user's kernel stays close to the original code.
+// Out of line, reached only through __rl_hook_call (which calls it through its address, so it
+// shares __rl_count_loop's prototype), so that the user's code stays close to the original.
 static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned shift) {
+  if (!__rl_sampled_exec()) return;
   // Lanes that reached this shared function from different sites can run it together: each site's
   // lanes are one access, so they classify (and trace) apart; so do lanes drawn with different
   // weights (parts of a diverged warp), which would otherwise wait for each other in the trace.
@@ -368,7 +363,8 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
 }
 
 // The first active lane adds the warp's active lanes: one atomic per warp and iteration.
-static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned shift) {
+static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long long, unsigned shift) {
+  if (!__rl_sampled_exec()) return;
   // Lanes of other loops, or drawn with other weights, count apart.
   const unsigned mask = __match_any_sync(__activemask(), (unsigned long long)shift << 32 | id);
   unsigned lanesBelow;
@@ -383,14 +379,6 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned shift)
 #endif  // __CUDA_ARCH__
 
 #ifdef __CUDA_ARCH__
-// The hooks' out-of-line halves, reached only through __rl_hook_call; one prototype for both.
-static __device__ __noinline__ void __rl_classify_call(unsigned id, unsigned long long a, unsigned shift) {
-  if (__rl_sampled_exec()) __rl_classify(id, a, shift);
-}
-static __device__ __noinline__ void __rl_count_loop_call(unsigned id, unsigned long long, unsigned shift) {
-  if (__rl_sampled_exec()) __rl_count_loop(id, shift);
-}
-
 #if (RELAYOUT_FULL_EXECS) > 0
 // Adaptive execution sampling, in PTX: the warp's count t of hook executions (every active lane
 // reads and writes the same word), the period's log2 min(t / RELAYOUT_FULL_EXECS, MAX_EXEC_SHIFT),
@@ -579,7 +567,7 @@ static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain
 // Put first in every loop body of device code by the instrumenter: counts the body's executions.
 static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #ifdef __CUDA_ARCH__
-  __rl_hook_call((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), __rl_count_loop_call, id, 0);
+  __rl_hook_call((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), __rl_count_loop, id, 0);
 #else
   (void)id;
 #endif
@@ -591,7 +579,7 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 #ifdef __CUDA_ARCH__
-  __rl_hook_call((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), __rl_classify_call,
+  __rl_hook_call((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), __rl_classify,
                  id, reinterpret_cast<unsigned long long>(p));
 #else
   (void)id;
