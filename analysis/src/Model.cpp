@@ -61,7 +61,7 @@ std::string kernelNameFromDemangled(const std::string& demangled) {
   return name;
 }
 
-static std::string unqualified(const std::string& name) {
+std::string unqualifiedName(const std::string& name) {
   int depth = 0;
   for (size_t i = name.size(); i-- > 1;) {
     if (name[i] == '>') ++depth;
@@ -72,7 +72,7 @@ static std::string unqualified(const std::string& name) {
 }
 
 bool sameKernel(const std::string& siteMapName, const std::string& traceName) {
-  return siteMapName == traceName || unqualified(siteMapName) == unqualified(traceName);
+  return siteMapName == traceName || unqualifiedName(siteMapName) == unqualifiedName(traceName);
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "SiteMeasures.h"
 #include "relayout/analysis/Analyze.h"
+#include "relayout/analysis/Model.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -108,7 +109,7 @@ std::string byteLayout(const StructDecision& d) {
     for (const FieldInfo& f : d.info.fields) after.push_back(fmt::format("`{}` {} B", f.name, f.size));
     out += fmt::format("After (SoA, one array per field, no padding): {}.\n", fmt::join(after, ", "));
   } else if (d.layout == Layout::Clustered && d.clustering) {
-    const std::string base = d.info.name.substr(d.info.name.rfind(':') == std::string::npos ? 0 : d.info.name.rfind(':') + 1);
+    const std::string base = unqualifiedName(d.info.name);
     for (const FieldCluster& c : d.clustering->clusters)
       after.push_back(c.fields.size() == 1 ? fmt::format("`{}` {} B", c.name, c.bytes)
                                            : fmt::format("`{}_{}` {} B ({}{})", base, c.name, c.bytes,

@@ -85,4 +85,7 @@ std::string kernelNameFromDemangled(const std::string& demangled);
 // or equal once namespaces are dropped from both.
 bool sameKernel(const std::string& siteMapName, const std::string& traceName);
 
+// "ns::S<a::b>" -> "S<a::b>": the name without its scopes (template arguments kept whole).
+std::string unqualifiedName(const std::string& name);
+
 }  // namespace relayout
