@@ -1,5 +1,6 @@
 #include "Runner.h"
 
+#include "Paths.h"
 #include "SummaryPage.h"
 
 #include "relayout/core/Files.h"
@@ -62,12 +63,6 @@ Status statusFrom(const std::string& name) {
   return Status::NotRun;
 }
 
-std::string join(const std::string& a, const std::string& b) {
-  llvm::SmallString<256> out(a);
-  llvm::sys::path::append(out, b);
-  return std::string(out);
-}
-
 std::string duration(double seconds) {
   const long s = static_cast<long>(seconds + 0.5);
   if (s < 60) return fmt::format("{}s", s);
@@ -89,7 +84,7 @@ std::optional<nlohmann::json> readJson(const std::string& path) {
 std::vector<std::string> optimizeCommand(const App& app, const RunOptions& options) {
   std::vector<std::string> argv = {options.relayout, "optimize"};
   argv.insert(argv.end(), app.sources.begin(), app.sources.end());
-  argv.insert(argv.end(), {"-o", join(join(options.outDir, "apps"), app.name)});
+  argv.insert(argv.end(), {"-o", appFolder(options.outDir, app.name)});
   if (options.stage == Stage::BuildProfiled) {
     argv.push_back("--build-only");
   } else {
@@ -100,7 +95,7 @@ std::vector<std::string> optimizeCommand(const App& app, const RunOptions& optio
     if (app.atol) argv.push_back(fmt::format("--atol={}", *app.atol));
     if (app.repeat) argv.push_back(fmt::format("--repeat={}", *app.repeat));
     if (options.stage == Stage::FromProfile) {
-      argv.push_back("--recorded-profile=" + join(join(options.profiles, app.name), "profile.json"));
+      argv.push_back("--recorded-profile=" + joinPath(joinPath(options.profiles, app.name), "profile.json"));
       argv.push_back("--verify");  // without a GPU: builds the original and the rewritten program
     } else if (!app.recordedProfile.empty()) {
       argv.push_back("--recorded-profile=" + app.recordedProfile);
@@ -167,12 +162,6 @@ std::string lastRelayoutLine(const std::string& log, bool errorFirst = false) {
   return last;
 }
 
-std::string logOf(const std::string& out, const App& app) { return join(join(out, "logs"), app.name + ".log"); }
-std::string stateOf(const std::string& out, const std::string& name) {
-  return join(join(out, "state"), name + ".json");
-}
-std::string folderOf(const std::string& out, const App& app) { return join(join(out, "apps"), app.name); }
-
 struct Finished {
   Status status = Status::NotRun;
   int exitCode = -1;
@@ -183,7 +172,7 @@ struct Finished {
 
 Finished readState(const std::string& out, const std::string& name) {
   Finished f;
-  if (std::optional<nlohmann::json> j = readJson(stateOf(out, name))) {
+  if (std::optional<nlohmann::json> j = readJson(stateFile(out, name))) {
     f.status = statusFrom(j->value("status", ""));
     f.exitCode = j->value("exit", -1);
     f.seconds = j->value("seconds", 0.0);
@@ -194,11 +183,14 @@ Finished readState(const std::string& out, const std::string& name) {
 }
 
 void writeState(const std::string& out, const App& app, const Finished& f) {
-  nlohmann::json j = {{"name", app.name},      {"status", statusName(f.status)},
-                      {"exit", f.exitCode},    {"seconds", f.seconds},
-                      {"gpu", f.gpu},          {"why", f.why},
-                      {"log", logOf(out, app)}};
-  if (llvm::Error err = writeFileAtomically(stateOf(out, app.name), j.dump(1) + "\n"))
+  nlohmann::json j = {{"name", app.name},
+                      {"status", statusName(f.status)},
+                      {"exit", f.exitCode},
+                      {"seconds", f.seconds},
+                      {"gpu", f.gpu},
+                      {"why", f.why},
+                      {"log", logFile(out, app.name)}};
+  if (llvm::Error err = writeFileAtomically(stateFile(out, app.name), j.dump(1) + "\n"))
     llvm::consumeError(std::move(err));
 }
 
@@ -216,8 +208,8 @@ class Batch {
 
   int run() {
     for (const char* sub : {"apps", "logs", "state"})
-      if (std::error_code ec = llvm::sys::fs::create_directories(join(options_.outDir, sub))) {
-        std::fprintf(stderr, "relayout: error: cannot create %s: %s\n", join(options_.outDir, sub).c_str(),
+      if (std::error_code ec = llvm::sys::fs::create_directories(joinPath(options_.outDir, sub))) {
+        std::fprintf(stderr, "relayout: error: cannot create %s: %s\n", joinPath(options_.outDir, sub).c_str(),
                      ec.message().c_str());
         return 1;
       }
@@ -307,13 +299,13 @@ class Batch {
     size_t reached = 0;
     for (const App* app : selected_) reached += results_[app->name].status == goal;
     std::fprintf(stderr, "relayout: batch: %zu of %zu applications %s; summary in %s\n", reached, selected_.size(),
-                 statusName(goal), join(options_.outDir, "summary.md").c_str());
+                 statusName(goal), joinPath(options_.outDir, "summary.md").c_str());
     return reached == selected_.size() ? 0 : 1;
   }
 
  private:
-  std::string logOf(const App& app) const { return batch::logOf(options_.outDir, app); }
-  std::string folderOf(const App& app) const { return batch::folderOf(options_.outDir, app); }
+  std::string logOf(const App& app) const { return logFile(options_.outDir, app.name); }
+  std::string folderOf(const App& app) const { return appFolder(options_.outDir, app.name); }
 
   bool shouldRun(Status before) const {
     if (options_.stage != Stage::Optimize) return true;  // --prepare and --collect are asked for
@@ -354,7 +346,7 @@ class Batch {
     f.seconds = seconds;
     f.gpu = r.gpu;
     f.exitCode = WIFEXITED(waitStatus) ? WEXITSTATUS(waitStatus) : 128 + WTERMSIG(waitStatus);
-    const std::string verify = join(join(folderOf(*r.app), "verify"), "verify.json");
+    const std::string verify = joinPath(joinPath(folderOf(*r.app), "verify"), "verify.json");
     if (r.timedOut) {
       f.status = Status::Timeout;
       f.why = fmt::format("stopped after its timeout of {}", duration(r.app->timeoutSeconds));
@@ -430,7 +422,7 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
     const Finished f = readState(outDir, app->name);
     nlohmann::json structs = nlohmann::json::array();
     std::string structText;
-    if (std::optional<nlohmann::json> plan = readJson(join(folderOf(outDir, *app), "plan.json")))
+    if (std::optional<nlohmann::json> plan = readJson(joinPath(appFolder(outDir, app->name), "plan.json")))
       for (const nlohmann::json& s : plan->value("structs", nlohmann::json::array())) {
         structs.push_back({{"name", s.value("name", "")}, {"layout", s.value("layout", "")}});
         structText +=
@@ -438,7 +430,8 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
       }
     nlohmann::json speedup = nullptr;
     std::string speedText = "–";
-    if (std::optional<nlohmann::json> v = readJson(join(join(folderOf(outDir, *app), "verify"), "verify.json"))) {
+    if (std::optional<nlohmann::json> v =
+            readJson(joinPath(joinPath(appFolder(outDir, app->name), "verify"), "verify.json"))) {
       const nlohmann::json kernel = (*v)["speedup"]["kernel"];
       if (kernel.is_object()) {
         speedup = kernel;
@@ -453,8 +446,8 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
                     {"why", f.why},
                     {"structs", structs},
                     {"kernel_speedup", speedup},
-                    {"folder", folderOf(outDir, *app)},
-                    {"log", logOf(outDir, *app)}});
+                    {"folder", appFolder(outDir, app->name)},
+                    {"log", logFile(outDir, app->name)}});
     std::string why = f.why;
     for (char& c : why)
       if (c == '|' || c == '\n') c = ' ';
@@ -469,7 +462,7 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
   for (auto [name, text] : {std::pair<const char*, std::string>{"summary.json", summary.dump(1) + "\n"},
                             {"summary.md", md},
                             {"summary.html", renderSummaryPage(summary)}})
-    if (llvm::Error err = writeFileAtomically(join(outDir, name), text)) {
+    if (llvm::Error err = writeFileAtomically(joinPath(outDir, name), text)) {
       std::fprintf(stderr, "relayout: warning: %s\n", llvm::toString(std::move(err)).c_str());
     }
 }

@@ -1,5 +1,7 @@
 #include "Stages.h"
 
+#include "Paths.h"
+
 #include "relayout/core/Files.h"
 
 #include <fmt/format.h>
@@ -15,12 +17,6 @@ namespace relayout::batch {
 namespace {
 
 constexpr const char* kStageFormat = "relayout-batch-stage";
-
-std::string join(const std::string& a, const std::string& b) {
-  llvm::SmallString<256> out(a);
-  llvm::sys::path::append(out, b);
-  return std::string(out);
-}
 
 // One word for sh, whatever it holds.
 std::string shellQuoted(const std::string& word) {
@@ -89,7 +85,7 @@ llvm::Error writeStage(const std::string& folder, const std::string& stage, cons
                        const std::string& outDir, const std::vector<std::string>& apps) {
   nlohmann::json j = {{"format", kStageFormat},    {"version", 1},  {"stage", stage},
                       {"manifest", manifest.path}, {"out", outDir}, {"applications", apps}};
-  return writeFileAtomically(join(folder, "stage.json"), j.dump(1) + "\n");
+  return writeFileAtomically(joinPath(folder, "stage.json"), j.dump(1) + "\n");
 }
 
 // Ends a prepared folder: its run.sh (the script plus its exit) and stage.json, and the line that
@@ -106,12 +102,13 @@ std::string collectCommand(const Manifest& manifest, const std::string& outDir, 
 // relayout-verify to run each pair where the GPU is.
 int prepareVerification(const Manifest& manifest, const RunOptions& options, const std::string& folder) {
   if (llvm::Error err = freshFolder(folder)) return fail(llvm::toString(std::move(err)));
-  const std::string verifyTool = join(std::string(llvm::sys::path::parent_path(options.relayout)), "relayout-verify");
+  const std::string verifyTool =
+      joinPath(std::string(llvm::sys::path::parent_path(options.relayout)), "relayout-verify");
   llvm::SmallString<256> kerneltime(llvm::sys::path::parent_path(llvm::sys::path::parent_path(options.relayout)));
   llvm::sys::path::append(kerneltime, "lib", "librelayout_kerneltime.so");
-  if (llvm::Error err = copyExecutable(verifyTool, join(folder, "bin/relayout-verify")))
+  if (llvm::Error err = copyExecutable(verifyTool, joinPath(folder, "bin/relayout-verify")))
     return fail(llvm::toString(std::move(err)));
-  if (llvm::Error err = copyExecutable(std::string(kerneltime), join(folder, "lib/librelayout_kerneltime.so")))
+  if (llvm::Error err = copyExecutable(std::string(kerneltime), joinPath(folder, "lib/librelayout_kerneltime.so")))
     return fail(llvm::toString(std::move(err)));
   std::string script = scriptHead("verifies each rewritten program against its original where the GPU is",
                                   collectCommand(manifest, options.outDir, folder));
@@ -119,9 +116,10 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
   for (const App& app : manifest.apps) {
     if (!options.only.empty() && !options.only.count(app.name)) continue;
     if (recordedStatus(options.outDir, app.name) != Status::Rewritten) continue;
-    const std::string pair = join(join(join(options.outDir, "apps"), app.name), "verify");
+    const std::string pair = joinPath(appFolder(options.outDir, app.name), "verify");
     for (const char* side : {"original", "rewritten"})
-      if (llvm::Error err = copyExecutable(join(join(pair, side), "program"), join(join(folder, app.name), side)))
+      if (llvm::Error err =
+              copyExecutable(joinPath(joinPath(pair, side), "program"), joinPath(joinPath(folder, app.name), side)))
         return fail(llvm::toString(std::move(err)));
     std::string command = "\"$here/bin/relayout-verify\" --original \"$here/" + app.name +
                           "/original\" --rewritten \"$here/" + app.name + "/rewritten\" -o \"$here/" + app.name +
@@ -145,15 +143,16 @@ int collectVerification(const Manifest& manifest, const RunOptions& options, con
   size_t verified = 0;
   for (const App& app : manifest.apps) {
     if (std::find(names.begin(), names.end(), app.name) == names.end()) continue;
-    const std::string from = join(join(folder, app.name), "verify");
-    llvm::Expected<nlohmann::json> v = readJsonFile(join(from, "verify.json"));
+    const std::string from = joinPath(joinPath(folder, app.name), "verify");
+    llvm::Expected<nlohmann::json> v = readJsonFile(joinPath(from, "verify.json"));
     if (!v) {
       llvm::consumeError(v.takeError());
-      recordStatus(options.outDir, app, Status::Failed,
-                   "verification wrote no verify.json (see " + join(join(folder, app.name), "output.txt") + ")");
+      recordStatus(
+          options.outDir, app, Status::Failed,
+          "verification wrote no verify.json (see " + joinPath(joinPath(folder, app.name), "output.txt") + ")");
       continue;
     }
-    const std::string to = join(join(join(options.outDir, "apps"), app.name), "verify/verify.json");
+    const std::string to = joinPath(appFolder(options.outDir, app.name), "verify/verify.json");
     if (llvm::Error err = writeFileAtomically(to, v->dump(1) + "\n")) return fail(llvm::toString(std::move(err)));
     const bool equal = v->value("verdict", "") == "equal";
     verified += equal;
@@ -162,14 +161,14 @@ int collectVerification(const Manifest& manifest, const RunOptions& options, con
   }
   writeSummary(manifest, options.outDir, options.gpus);
   std::fprintf(stderr, "relayout: batch: %zu of %zu applications verified; summary in %s\n", verified, names.size(),
-               join(options.outDir, "summary.md").c_str());
+               joinPath(options.outDir, "summary.md").c_str());
   return verified == names.size() ? 0 : 1;
 }
 
 int finishFolder(const std::string& folder, std::string script, const char* stage, const Manifest& manifest,
                  const RunOptions& options, const std::vector<std::string>& names, const char* what) {
   script += "exit $status\n";
-  const std::string runScript = join(folder, "run.sh");
+  const std::string runScript = joinPath(folder, "run.sh");
   if (llvm::Error err = writeFileAtomically(runScript, script)) return fail(llvm::toString(std::move(err)));
   llvm::sys::fs::setPermissions(runScript,
                                 llvm::sys::fs::all_read | llvm::sys::fs::all_exe | llvm::sys::fs::owner_write);
@@ -194,8 +193,8 @@ int prepareProfiling(const Manifest& manifest, RunOptions options, const std::st
   for (const App& app : manifest.apps) {
     if (!options.only.empty() && !options.only.count(app.name)) continue;
     if (recordedStatus(options.outDir, app.name) != Status::Built) continue;
-    const std::string program = join(join(join(join(options.outDir, "apps"), app.name), "instrumented"), "program");
-    if (llvm::Error err = copyExecutable(program, join(join(folder, app.name), "program")))
+    const std::string program = joinPath(joinPath(appFolder(options.outDir, app.name), "instrumented"), "program");
+    if (llvm::Error err = copyExecutable(program, joinPath(joinPath(folder, app.name), "program")))
       return fail(llvm::toString(std::move(err)));
     // The arguments stay shell words, as the manifest's `run` gives them.
     script += fmt::format("run {} {} env RELAYOUT_PROFILE=\"$here/{}/profile.json\" \"$here/{}/program\" {}\n",
@@ -206,9 +205,9 @@ int prepareProfiling(const Manifest& manifest, RunOptions options, const std::st
 }
 
 int collect(const Manifest& manifest, RunOptions options, const std::string& folder) {
-  llvm::Expected<nlohmann::json> stage = readJsonFile(join(folder, "stage.json"));
+  llvm::Expected<nlohmann::json> stage = readJsonFile(joinPath(folder, "stage.json"));
   if (!stage) return fail(llvm::toString(stage.takeError()) + " (a folder `relayout batch --prepare` wrote?)");
-  if (llvm::Error err = checkFormat(*stage, join(folder, "stage.json"), kStageFormat, 1))
+  if (llvm::Error err = checkFormat(*stage, joinPath(folder, "stage.json"), kStageFormat, 1))
     return fail(llvm::toString(std::move(err)));
   std::vector<std::string> names = stage->value("applications", std::vector<std::string>{});
   if (stage->value("stage", "") == "verify") return collectVerification(manifest, options, folder, names);
@@ -216,10 +215,10 @@ int collect(const Manifest& manifest, RunOptions options, const std::string& fol
   options.only.clear();
   for (const App& app : manifest.apps) {
     if (std::find(names.begin(), names.end(), app.name) == names.end()) continue;
-    if (llvm::sys::fs::exists(join(join(folder, app.name), "profile.json"))) options.only.insert(app.name);
+    if (llvm::sys::fs::exists(joinPath(joinPath(folder, app.name), "profile.json"))) options.only.insert(app.name);
     else
       recordStatus(options.outDir, app, Status::Failed,
-                   "its run wrote no profile (see " + join(join(folder, app.name), "output.txt") + ")");
+                   "its run wrote no profile (see " + joinPath(joinPath(folder, app.name), "output.txt") + ")");
   }
   if (options.only.empty()) {
     writeSummary(manifest, options.outDir, options.gpus);
