@@ -417,42 +417,30 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
       "# relayout batch: {}\n\n| application | result | structs | kernel speed-up "
       "(median, min–max) | time | why |\n|---|---|---|---|---|---|\n",
       manifest.path);
-  for (const App& each : manifest.apps) {
-    const App* app = &each;
-    const Finished f = readState(outDir, app->name);
+  for (const App& app : manifest.apps) {
+    const Finished f = readState(outDir, app.name);
     nlohmann::json structs = nlohmann::json::array();
-    std::string structText;
-    if (std::optional<nlohmann::json> plan = readJson(joinPath(appFolder(outDir, app->name), "plan.json")))
-      for (const nlohmann::json& s : plan->value("structs", nlohmann::json::array())) {
+    if (std::optional<nlohmann::json> plan = readJson(joinPath(appFolder(outDir, app.name), "plan.json")))
+      for (const nlohmann::json& s : plan->value("structs", nlohmann::json::array()))
         structs.push_back({{"name", s.value("name", "")}, {"layout", s.value("layout", "")}});
-        structText +=
-            fmt::format("{}{} {}", structText.empty() ? "" : ", ", s.value("name", ""), s.value("layout", ""));
-      }
     nlohmann::json speedup = nullptr;
-    std::string speedText = "–";
     if (std::optional<nlohmann::json> v =
-            readJson(joinPath(joinPath(appFolder(outDir, app->name), "verify"), "verify.json"))) {
-      const nlohmann::json kernel = (*v)["speedup"]["kernel"];
-      if (kernel.is_object()) {
-        speedup = kernel;
-        speedText = fmt::format("{:.2f}× ({:.2f}–{:.2f})", kernel.value("median", 0.0), kernel.value("min", 0.0),
-                                kernel.value("max", 0.0));
-      }
-    }
-    apps.push_back({{"name", app->name},
+            readJson(joinPath(joinPath(appFolder(outDir, app.name), "verify"), "verify.json")))
+      if ((*v)["speedup"]["kernel"].is_object()) speedup = (*v)["speedup"]["kernel"];
+    apps.push_back({{"name", app.name},
                     {"status", statusName(f.status)},
                     {"exit", f.exitCode},
                     {"seconds", f.seconds},
                     {"why", f.why},
                     {"structs", structs},
                     {"kernel_speedup", speedup},
-                    {"folder", appFolder(outDir, app->name)},
-                    {"log", logFile(outDir, app->name)}});
+                    {"folder", appFolder(outDir, app.name)},
+                    {"log", logFile(outDir, app.name)}});
     std::string why = f.why;
     for (char& c : why)
       if (c == '|' || c == '\n') c = ' ';
-    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", app->name, statusName(f.status),
-                      structText.empty() ? "–" : structText, speedText, duration(f.seconds), why);
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", app.name, statusName(f.status), structsText(apps.back()),
+                      speedupText(apps.back()), duration(f.seconds), why);
   }
   nlohmann::json summary = {{"format", "relayout-batch"},
                             {"version", 1},

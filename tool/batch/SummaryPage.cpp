@@ -49,6 +49,19 @@ kernel time over the rewritten one's (CUPTI, all kernels of the run).</p>
 
 }  // namespace
 
+std::string structsText(const nlohmann::json& app) {
+  std::string out;
+  for (const nlohmann::json& s : app.value("structs", nlohmann::json::array()))
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", s.value("name", ""), s.value("layout", ""));
+  return out.empty() ? "–" : out;
+}
+
+std::string speedupText(const nlohmann::json& app) {
+  const nlohmann::json k = app.value("kernel_speedup", nlohmann::json());
+  if (!k.is_object()) return "–";
+  return fmt::format("{:.2f}× ({:.2f}–{:.2f})", k.value("median", 0.0), k.value("min", 0.0), k.value("max", 0.0));
+}
+
 std::string renderSummaryPage(const nlohmann::json& summary) {
   using kainjow::mustache::data;
   using kainjow::mustache::mustache;
@@ -71,20 +84,15 @@ std::string renderSummaryPage(const nlohmann::json& summary) {
   int row = 0;
   for (const nlohmann::json& a : apps) {
     const std::string name = a.value("name", "");
-    std::string structs;
-    for (const nlohmann::json& s : a.value("structs", nlohmann::json::array()))
-      structs += fmt::format("{}{} {}", structs.empty() ? "" : ", ", s.value("name", ""), s.value("layout", ""));
-    const nlohmann::json& k = a["kernel_speedup"];
+    const nlohmann::json k = a.value("kernel_speedup", nlohmann::json());
     data r;
     r.set("name", name);
     r.set("status", a.value("status", ""));
     r.set("statusClass", a.value("status", ""));
-    r.set("structs", structs.empty() ? "–" : structs);
+    r.set("structs", structsText(a));
     r.set("seconds", fmt::format("{:.0f} s", a.value("seconds", 0.0)));
     r.set("why", a.value("why", ""));
-    r.set("speedup", k.is_object() ? fmt::format("{:.2f}× ({:.2f}–{:.2f})", k.value("median", 0.0), k.value("min", 0.0),
-                                                 k.value("max", 0.0))
-                                   : "–");
+    r.set("speedup", speedupText(a));
     rows << r;
     if (!k.is_object()) continue;
     const double y = 10 + 22.0 * row++, median = k.value("median", 0.0);

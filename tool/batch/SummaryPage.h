@@ -11,4 +11,9 @@ namespace relayout::batch {
 // `summary` is summary.json's document (docs/formats.md, "Batch").
 std::string renderSummaryPage(const nlohmann::json& summary);
 
+// One application of it, as summary.md and summary.html both show it: "Particle soa, Node aos",
+// "1.59× (1.58–1.60)"; "–" where there is none.
+std::string structsText(const nlohmann::json& app);
+std::string speedupText(const nlohmann::json& app);
+
 }  // namespace relayout::batch
