@@ -4,6 +4,7 @@
 #include "Toolchain.h"
 #include "batch/Manifest.h"
 #include "batch/Runner.h"
+#include "batch/Slurm.h"
 #include "batch/Stages.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -34,7 +35,8 @@ static cl::SubCommand command(
     "`relayout optimize` options). Every problem of a manifest is reported with its file:line:col before "
     "anything runs.\n"
     "Where the GPU machine has no relayout (a cluster's GPU nodes): --prepare FOLDER, run FOLDER/run.sh there, "
-    "--collect FOLDER (which writes FOLDER-verify), run FOLDER-verify/run.sh there, --collect FOLDER-verify.");
+    "--collect FOLDER (which writes FOLDER-verify), run FOLDER-verify/run.sh there, --collect FOLDER-verify; "
+    "or --slurm FOLDER, which does all of it, submitting each run.sh as a Slurm job array.");
 static cl::opt<std::string> manifestPath(cl::Positional, cl::desc("[MANIFEST.toml]"), cl::sub(command));
 static cl::opt<std::string> outDir("o", cl::desc("Output folder (default: relayout-batch)"), cl::value_desc("OUT"),
                                    cl::init("relayout-batch"), cl::sub(command));
@@ -57,6 +59,22 @@ static cl::opt<std::string> collectFolder(
              "FOLDER-verify with each original and rewritten program, relayout-verify and run.sh; after "
              "verification, record what it found"),
     cl::value_desc("FOLDER"), cl::sub(command));
+static cl::opt<std::string> slurmFolder(
+    "slurm",
+    cl::desc("On a Slurm cluster's login node: --prepare FOLDER, submit its programs as a job array with sbatch "
+             "(FOLDER/slurm.sh, one task per application), wait for it, collect; then the same for FOLDER-verify"),
+    cl::value_desc("FOLDER"), cl::sub(command));
+static cl::opt<unsigned> slurmGpusPerTask("slurm-gpus-per-task",
+                                          cl::desc("GPUs each --slurm task asks for (--gres=gpu:N; 0: none)"),
+                                          cl::value_desc("N"), cl::init(1), cl::sub(command));
+static cl::list<std::string> slurmOptions(
+    "slurm-option", cl::desc("Passed to sbatch with --slurm (repeatable): --slurm-option=--partition=gpu"),
+    cl::value_desc("ARG"), cl::sub(command));
+static cl::opt<std::string> slurmBeforeSubmit(
+    "slurm-before-submit",
+    cl::desc("For testing: run PROGRAM FOLDER STAGE before each --slurm submission (the test puts stand-ins for "
+             "the programs there)"),
+    cl::value_desc("PROGRAM"), cl::sub(command));
 static cl::opt<bool> checkOnly("check", cl::desc("Read and check the manifest, list its applications, run nothing"),
                                cl::sub(command));
 
@@ -94,7 +112,11 @@ static int run(const std::vector<std::string>& trailing) {
   options.force = force;
   options.retry = retry;
   options.only.insert(only.begin(), only.end());
-  if (!prepareFolder.empty() && !collectFolder.empty()) return reportError("give --prepare or --collect, not both");
+  if (!prepareFolder.empty() + !collectFolder.empty() + !slurmFolder.empty() > 1)
+    return reportError("give one of --prepare, --collect and --slurm");
+  if (slurmFolder.empty() &&
+      (slurmGpusPerTask.getNumOccurrences() || !slurmOptions.empty() || !slurmBeforeSubmit.empty()))
+    return reportError("--slurm-gpus-per-task, --slurm-option and --slurm-before-submit go with --slurm");
   auto absolute = [](const std::string& p) {
     llvm::SmallString<256> a(p);
     llvm::sys::fs::make_absolute(a);
@@ -102,6 +124,13 @@ static int run(const std::vector<std::string>& trailing) {
   };
   if (!prepareFolder.empty()) return batch::prepareProfiling(*manifest, options, absolute(prepareFolder));
   if (!collectFolder.empty()) return batch::collect(*manifest, options, absolute(collectFolder));
+  if (!slurmFolder.empty()) {
+    batch::SlurmOptions slurm;
+    slurm.gpusPerTask = slurmGpusPerTask;
+    slurm.sbatchOptions.assign(slurmOptions.begin(), slurmOptions.end());
+    slurm.beforeSubmit = slurmBeforeSubmit;
+    return batch::runWithSlurm(*manifest, options, absolute(slurmFolder), slurm);
+  }
   if (!gpu.available) llvm::errs() << "relayout: batch: no GPU (" << gpu.why << ")\n";
   return batch::runBatch(*manifest, options);
 }

@@ -53,3 +53,12 @@ if _can_mount_tmpfs():
     config.available_features.add("tmpfs-mount")
 else:
     lit_config.note("the full-disk tests are skipped: this user cannot mount a tmpfs")
+
+# batch-slurm.test starts a single-node Slurm of its own (Debian's slurm-wlm and munge); it says why
+# and skips its checks when the daemons do not come up.
+import shutil
+if all(shutil.which(tool) for tool in ("munged", "slurmctld", "slurmd", "sbatch")):
+    config.available_features.add("slurm")
+else:
+    lit_config.note("the Slurm test is skipped: munged, slurmctld, slurmd or sbatch is not on PATH "
+                    "(Debian: apt-get install slurm-wlm munge)")

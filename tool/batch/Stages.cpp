@@ -61,15 +61,20 @@ llvm::Error copyExecutable(const std::string& from, const std::string& to) {
 
 // The script's lines before each application's: `run NAME LIMIT COMMAND...` runs COMMAND in
 // NAME/work with its output in NAME/output.txt, and the script's status says whether all exited 0.
+// `run.sh NAME` runs that application alone (what each task of --slurm's job array does).
 std::string scriptHead(const std::string& what, const std::string& then) {
   return fmt::format(
       "#!/bin/sh\n"
       "# Written by relayout batch: {}\n"
       "# Then, where relayout is: {}\n"
+      "# run.sh NAME runs that application alone.\n"
       "cd \"$(dirname \"$0\")\" || exit 1\n"
       "here=$(pwd)\n"
+      "only=${{1-}}\n"
       "status=0\n"
       "run() {{\n"
+      "  [ -z \"$only\" ] || [ \"$only\" = \"$1\" ] || return 0\n"
+      "  ran=1\n"
       "  name=$1 limit=$2\n"
       "  shift 2\n"
       "  rm -rf \"$here/$name/work\" && mkdir -p \"$here/$name/work\" || exit 1\n"
@@ -91,7 +96,7 @@ llvm::Error writeStage(const std::string& folder, const std::string& stage, cons
 // Ends a prepared folder: its run.sh (the script plus its exit) and stage.json, and the line that
 // says what to do next. Exit status 1 when no application made it into the folder.
 int finishFolder(const std::string& folder, std::string script, const char* stage, const Manifest& manifest,
-                 const RunOptions& options, const std::vector<std::string>& names, const char* what);
+                 const RunOptions& options, const std::vector<std::string>& names, const char* what, RunBy by);
 
 std::string collectCommand(const Manifest& manifest, const std::string& outDir, const std::string& folder) {
   return fmt::format("relayout batch {} -o {} --collect {}", shellQuoted(manifest.path), shellQuoted(outDir),
@@ -100,7 +105,7 @@ std::string collectCommand(const Manifest& manifest, const std::string& outDir, 
 
 // The folder with the original and rewritten program of every application optimize rewrote, and
 // relayout-verify to run each pair where the GPU is.
-int prepareVerification(const Manifest& manifest, const RunOptions& options, const std::string& folder) {
+int prepareVerification(const Manifest& manifest, const RunOptions& options, const std::string& folder, RunBy by) {
   if (llvm::Error err = freshFolder(folder)) return fail(llvm::toString(std::move(err)));
   const std::string verifyTool =
       joinPath(std::string(llvm::sys::path::parent_path(options.relayout)), "relayout-verify");
@@ -134,12 +139,12 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
     names.push_back(app.name);
   }
   return finishFolder(folder, std::move(script), "verify", manifest, options, names,
-                      "rewritten programs and their originals");
+                      "rewritten programs and their originals", by);
 }
 
 // Verification's results back: each pair's verify.json decides verified or rejected.
 int collectVerification(const Manifest& manifest, const RunOptions& options, const std::string& folder,
-                        const std::vector<std::string>& names) {
+                        const std::vector<std::string>& names, RunBy by) {
   size_t verified = 0;
   for (const App& app : manifest.apps) {
     if (std::find(names.begin(), names.end(), app.name) == names.end()) continue;
@@ -160,13 +165,15 @@ int collectVerification(const Manifest& manifest, const RunOptions& options, con
                  equal ? "" : "the rewritten program's output differs from the original's (" + from + ")");
   }
   writeSummary(manifest, options.outDir, options.gpus);
+  if (by == RunBy::Slurm) return verified == names.size() ? 0 : 1;  // it counts every application it ran
   std::fprintf(stderr, "relayout: batch: %zu of %zu applications verified; summary in %s\n", verified, names.size(),
                joinPath(options.outDir, "summary.md").c_str());
   return verified == names.size() ? 0 : 1;
 }
 
 int finishFolder(const std::string& folder, std::string script, const char* stage, const Manifest& manifest,
-                 const RunOptions& options, const std::vector<std::string>& names, const char* what) {
+                 const RunOptions& options, const std::vector<std::string>& names, const char* what, RunBy by) {
+  script += "[ -z \"$only\" ] || [ -n \"${ran-}\" ] || { echo \"run.sh: no application $only\" >&2; exit 2; }\n";
   script += "exit $status\n";
   const std::string runScript = joinPath(folder, "run.sh");
   if (llvm::Error err = writeFileAtomically(runScript, script)) return fail(llvm::toString(std::move(err)));
@@ -174,14 +181,22 @@ int finishFolder(const std::string& folder, std::string script, const char* stag
                                 llvm::sys::fs::all_read | llvm::sys::fs::all_exe | llvm::sys::fs::owner_write);
   if (llvm::Error err = writeStage(folder, stage, manifest, options.outDir, names))
     return fail(llvm::toString(std::move(err)));
-  std::fprintf(stderr, "relayout: batch: %zu %s are in %s: run %s where the GPU is, then %s\n", names.size(), what,
-               folder.c_str(), runScript.c_str(), collectCommand(manifest, options.outDir, folder).c_str());
+  if (by == RunBy::Hand)
+    std::fprintf(stderr, "relayout: batch: %zu %s are in %s: run %s where the GPU is, then %s\n", names.size(), what,
+                 folder.c_str(), runScript.c_str(), collectCommand(manifest, options.outDir, folder).c_str());
+  else std::fprintf(stderr, "relayout: batch: %zu %s are in %s\n", names.size(), what, folder.c_str());
   return names.empty() ? 1 : 0;
 }
 
 }  // namespace
 
-int prepareProfiling(const Manifest& manifest, RunOptions options, const std::string& folder) {
+std::string verificationFolder(const std::string& folder) {
+  std::string out = folder;
+  while (!out.empty() && out.back() == '/') out.pop_back();
+  return out + "-verify";
+}
+
+int prepareProfiling(const Manifest& manifest, RunOptions options, const std::string& folder, RunBy by) {
   if (llvm::Error err = freshFolder(folder)) return fail(llvm::toString(std::move(err)));
   options.stage = Stage::BuildProfiled;
   runBatch(manifest, options);
@@ -201,16 +216,23 @@ int prepareProfiling(const Manifest& manifest, RunOptions options, const std::st
                           shellQuoted(app.name), app.timeoutSeconds, app.name, app.name, app.run);
     names.push_back(app.name);
   }
-  return finishFolder(folder, std::move(script), "profile", manifest, options, names, "instrumented programs");
+  return finishFolder(folder, std::move(script), "profile", manifest, options, names, "instrumented programs", by);
 }
 
-int collect(const Manifest& manifest, RunOptions options, const std::string& folder) {
+llvm::Expected<PreparedFolder> readPreparedFolder(const std::string& folder) {
   llvm::Expected<nlohmann::json> stage = readJsonFile(joinPath(folder, "stage.json"));
-  if (!stage) return fail(llvm::toString(stage.takeError()) + " (a folder `relayout batch --prepare` wrote?)");
-  if (llvm::Error err = checkFormat(*stage, joinPath(folder, "stage.json"), kStageFormat, 1))
-    return fail(llvm::toString(std::move(err)));
-  std::vector<std::string> names = stage->value("applications", std::vector<std::string>{});
-  if (stage->value("stage", "") == "verify") return collectVerification(manifest, options, folder, names);
+  if (!stage)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s (a folder `relayout batch --prepare` wrote?)",
+                                   llvm::toString(stage.takeError()).c_str());
+  if (llvm::Error err = checkFormat(*stage, joinPath(folder, "stage.json"), kStageFormat, 1)) return std::move(err);
+  return PreparedFolder{stage->value("stage", ""), stage->value("applications", std::vector<std::string>{})};
+}
+
+int collect(const Manifest& manifest, RunOptions options, const std::string& folder, RunBy by) {
+  llvm::Expected<PreparedFolder> prepared = readPreparedFolder(folder);
+  if (!prepared) return fail(llvm::toString(prepared.takeError()));
+  const std::vector<std::string>& names = prepared->applications;
+  if (prepared->stage == "verify") return collectVerification(manifest, options, folder, names, by);
   // Profiles back: the applications whose run wrote one go on (decide, rewrite, build the pair).
   options.only.clear();
   for (const App& app : manifest.apps) {
@@ -227,9 +249,7 @@ int collect(const Manifest& manifest, RunOptions options, const std::string& fol
   options.stage = Stage::FromProfile;
   options.profiles = folder;
   runBatch(manifest, options);
-  std::string next = folder;
-  while (!next.empty() && next.back() == '/') next.pop_back();
-  return prepareVerification(manifest, options, next + "-verify");
+  return prepareVerification(manifest, options, verificationFolder(folder), by);
 }
 
 }  // namespace relayout::batch
