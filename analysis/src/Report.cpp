@@ -1,3 +1,4 @@
+#include "ReportFacts.h"
 #include "SiteMeasures.h"
 #include "relayout/analysis/Analyze.h"
 #include "relayout/analysis/Model.h"
@@ -77,12 +78,10 @@ std::string modelTable(const StructDecision& d) {
   };
   out += "\n| kernel | AoS | SoA | AoSoA | clustered | under the chosen layout |\n|---|---|---|---|---|---|\n";
   for (const KernelSectors& k : d.kernels) {
-    const double chosen = d.layout == Layout::SoA         ? k.sectors.soa
-                          : d.layout == Layout::Clustered ? k.sectors.clustered
-                                                          : k.sectors.aos;
-    const std::string note = d.layout != Layout::AoS && k.sectors.aos > 0 && chosen > k.sectors.aos * 1.05
-                                 ? fmt::format("**slower: {:+.0f}% sectors**", (chosen / k.sectors.aos - 1) * 100)
-                                 : "";
+    const std::string note =
+        slowerUnderChosen(d, k)
+            ? fmt::format("**slower: {:+.0f}% sectors**", changeFromAoS(kernelSectorsUnder(k, d.layout), k.sectors.aos) * 100)
+            : "";
     out += fmt::format("| `{}` | {:.4g} | {} | {} | {} | {} |\n", k.kernel, k.sectors.aos,
                        change(k.sectors.soa, k.sectors.aos), change(k.sectors.aosoa, k.sectors.aos),
                        change(k.sectors.clustered, k.sectors.aos), note);
@@ -92,32 +91,28 @@ std::string modelTable(const StructDecision& d) {
 }
 
 // Each element's bytes before (the struct, its padding shown) and after (the chosen layout's
-// arrays or clusters), one line each.
+// arrays or clusters), one line each; ReportFacts.h computes them for report.html too.
 std::string byteLayout(const StructDecision& d) {
   if (d.info.fields.empty()) return "";
   std::vector<std::string> before;
-  unsigned end = 0;
-  for (const FieldInfo& f : d.info.fields) {
-    if (f.offset > end) before.push_back(fmt::format("*{} B padding*", f.offset - end));
-    before.push_back(fmt::format("`{}` {}–{}", f.name, f.offset, f.offset + f.size - 1));
-    end = std::max(end, f.offset + f.size);
-  }
-  if (d.info.size > end) before.push_back(fmt::format("*{} B padding*", d.info.size - end));
+  for (const ByteSpan& s : bytesBefore(d.info))
+    before.push_back(s.padding() ? fmt::format("*{} B padding*", s.size)
+                                 : fmt::format("`{}` {}–{}", s.name, s.offset, s.offset + s.size - 1));
   std::string out = fmt::format("\nBytes of one element, before (AoS, {} B): {}.\n", d.info.size, fmt::join(before, ", "));
   std::vector<std::string> after;
-  if (d.layout == Layout::SoA) {
-    for (const FieldInfo& f : d.info.fields) after.push_back(fmt::format("`{}` {} B", f.name, f.size));
-    out += fmt::format("After (SoA, one array per field, no padding): {}.\n", fmt::join(after, ", "));
-  } else if (d.layout == Layout::Clustered && d.clustering) {
-    const std::string base = unqualifiedName(d.info.name);
-    for (const FieldCluster& c : d.clustering->clusters)
-      after.push_back(c.fields.size() == 1 ? fmt::format("`{}` {} B", c.name, c.bytes)
-                                           : fmt::format("`{}_{}` {} B ({}{})", base, c.name, c.bytes,
-                                                         fmt::join(c.fields, ", "),
-                                                         c.paddingBytes ? fmt::format("; *{} B padding*", c.paddingBytes)
-                                                                        : std::string()));
-    out += fmt::format("After (clustered, one array per cluster): {}.\n", fmt::join(after, ", "));
+  for (const ArrayAfter& a : arraysAfter(d)) {
+    std::vector<std::string> fields;
+    for (const ByteSpan& s : a.spans)
+      if (!s.padding()) fields.push_back(s.name);
+    after.push_back(fields.size() == 1 ? fmt::format("`{}` {} B", a.name, a.bytes)
+                                       : fmt::format("`{}` {} B ({}{})", a.name, a.bytes, fmt::join(fields, ", "),
+                                                     a.paddingBytes ? fmt::format("; *{} B padding*", a.paddingBytes)
+                                                                    : std::string()));
   }
+  if (d.layout == Layout::SoA)
+    out += fmt::format("After (SoA, one array per field, no padding): {}.\n", fmt::join(after, ", "));
+  else if (!after.empty())
+    out += fmt::format("After (clustered, one array per cluster): {}.\n", fmt::join(after, ", "));
   return out;
 }
 

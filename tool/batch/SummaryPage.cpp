@@ -1,5 +1,7 @@
 #include "SummaryPage.h"
 
+#include "relayout/analysis/Svg.h"
+
 #include <fmt/format.h>
 #include <kainjow/mustache.hpp>
 
@@ -9,7 +11,7 @@ namespace relayout::batch {
 
 namespace {
 
-// The page. Mustache escapes {{values}} for HTML; the chart's geometry comes computed.
+// The page. Mustache escapes {{values}} for HTML; the chart comes as SVG from relayout/analysis/Svg.h.
 constexpr const char* kTemplate = R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>relayout batch</title>
 <style>
@@ -22,17 +24,7 @@ svg text { font-size: 12px; }
 <p>Manifest <code>{{manifest}}</code>; {{gpus}} GPU(s) visible where <code>relayout batch</code> last ran (with --prepare and --collect, the programs ran elsewhere). {{verified}} of {{total}} applications verified.</p>
 <h2>Kernel speed-up of the rewritten program (median of the runs; the line spans their range)</h2>
 {{#hasChart}}
-<svg xmlns="http://www.w3.org/2000/svg" width="{{width}}" height="{{height}}" role="img" aria-label="kernel speed-up per application">
-<line x1="{{one}}" y1="0" x2="{{one}}" y2="{{axisBottom}}" stroke="#888" stroke-dasharray="4 3"/>
-<text x="{{one}}" y="{{axisLabel}}" text-anchor="middle">1× (as fast as the original)</text>
-{{#bars}}
-<text x="0" y="{{textY}}">{{name}}</text>
-<rect x="{{x}}" y="{{y}}" width="{{w}}" height="14" fill="{{colour}}"><title>{{name}}: {{label}}</title></rect>
-<line x1="{{minX}}" y1="{{midY}}" x2="{{maxX}}" y2="{{midY}}" stroke="#222"/>
-<text x="{{labelX}}" y="{{textY}}">{{label}}</text>
-{{/bars}}
-</svg>
-{{/hasChart}}
+{{{chart}}}{{/hasChart}}
 {{^hasChart}}<p>No application was verified on a GPU yet: no speed-up to plot.</p>{{/hasChart}}
 <h2>Applications</h2>
 <table><tr><th>application</th><th>result</th><th>structs and layouts</th><th>kernel speed-up</th><th>time</th><th>why</th></tr>
@@ -70,18 +62,18 @@ std::string renderSummaryPage(const nlohmann::json& summary) {
   page.set("manifest", summary.value("manifest", ""));
   page.set("gpus", std::to_string(summary.value("gpus", 0)));
   size_t verified = 0;
-  double most = 1;
-  for (const nlohmann::json& a : apps) {
-    verified += a.value("status", "") == "verified";
-    if (a["kernel_speedup"].is_object()) most = std::max(most, a["kernel_speedup"].value("max", 0.0));
-  }
+  for (const nlohmann::json& a : apps) verified += a.value("status", "") == "verified";
   page.set("verified", std::to_string(verified));
   page.set("total", std::to_string(apps.size()));
 
-  // Bars from 0 to each median on a scale of 0..most, after a column of names.
-  const double left = 130, plot = 420, scale = plot / (most * 1.05);
-  data bars{data::type::list}, rows{data::type::list};
-  int row = 0;
+  // One bar per application verified on a GPU: its median, a whisker across its runs' range.
+  relayout::svg::BarChart chart;
+  chart.description = "kernel speed-up per application";
+  chart.axisLabel = "kernel speed-up: the original's kernel time over the rewritten one's (median of the runs)";
+  chart.reference = 1.0;
+  chart.referenceLabel = "1× (as fast as the original)";
+  chart.labelWidth = 130;
+  data rows{data::type::list};
   for (const nlohmann::json& a : apps) {
     const std::string name = a.value("name", "");
     const nlohmann::json k = a.value("kernel_speedup", nlohmann::json());
@@ -95,29 +87,18 @@ std::string renderSummaryPage(const nlohmann::json& summary) {
     r.set("speedup", speedupText(a));
     rows << r;
     if (!k.is_object()) continue;
-    const double y = 10 + 22.0 * row++, median = k.value("median", 0.0);
-    data b;
-    b.set("name", name);
-    b.set("label", fmt::format("{:.2f}×", median));
-    b.set("x", fmt::format("{:.1f}", left));
-    b.set("y", fmt::format("{:.1f}", y));
-    b.set("w", fmt::format("{:.1f}", median * scale));
-    b.set("colour", median >= 1 ? "#4a8f4a" : "#c0504d");
-    b.set("minX", fmt::format("{:.1f}", left + k.value("min", 0.0) * scale));
-    b.set("maxX", fmt::format("{:.1f}", left + k.value("max", 0.0) * scale));
-    b.set("midY", fmt::format("{:.1f}", y + 7));
-    b.set("textY", fmt::format("{:.1f}", y + 11));
-    b.set("labelX", fmt::format("{:.1f}", left + k.value("max", 0.0) * scale + 6));
-    bars << b;
+    relayout::svg::Bar b;
+    b.label = name;
+    b.value = k.value("median", 0.0);
+    b.valueText = fmt::format("{:.2f}×", b.value);
+    b.fill = b.value >= 1 ? "#4a8f4a" : "#c0504d";
+    b.rangeMin = k.value("min", 0.0);
+    b.rangeMax = k.value("max", 0.0);
+    chart.bars.push_back(std::move(b));
   }
   page.set("apps", rows);
-  page.set("bars", bars);
-  page.set("hasChart", row > 0);
-  page.set("width", fmt::format("{:.0f}", left + plot + 70));
-  page.set("height", fmt::format("{:.0f}", 30 + 22.0 * row));
-  page.set("axisBottom", fmt::format("{:.0f}", 10 + 22.0 * row));
-  page.set("axisLabel", fmt::format("{:.0f}", 24 + 22.0 * row));
-  page.set("one", fmt::format("{:.1f}", left + scale));
+  page.set("hasChart", !chart.bars.empty());
+  page.set("chart", relayout::svg::barChart(chart));
   mustache tmpl{kTemplate};
   return tmpl.render(page);
 }
