@@ -219,12 +219,13 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
     }
     if (outcomes) (*outcomes)[s.name] = RewriteOutcome{s.rewritten, s.reasons};
   }
-  // Every given source is written (so that an output tree builds), and every header that changed.
+  // Every given source is written (so that an output tree builds), every header that changed, and
+  // the unchanged headers that include one.
   std::vector<const RewrittenFile*> written, changed;
   for (const RewrittenFile& file : result->files) {
     bool given =
         std::any_of(sources.begin(), sources.end(), [&](const std::string& s) { return samePath(s, file.path); });
-    if (given || file.rewritten != file.original) written.push_back(&file);
+    if (given || file.rewritten != file.original || file.includesChanged) written.push_back(&file);
     if (file.rewritten != file.original) changed.push_back(&file);
     if (destination.mode != RewriteOutput::InPlace) outputs.protect(file.path);
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -183,6 +184,8 @@ struct ProgramFacts {
   std::vector<std::pair<std::string, std::string>> links;  // entities that change layout together
   std::vector<StructDef> defs;
   std::map<std::string, std::string> contents;  // real path -> bytes, for every file with an edit
+  // Real path of a user file -> the user files that #include it (system headers left out).
+  std::map<std::string, std::set<std::string>> includedBy;
 };
 
 }  // namespace relayout::rw

@@ -42,6 +42,7 @@ class Collector : public clang::ASTConsumer {
   void HandleTranslationUnit(clang::ASTContext& context) override {
     if (context.getDiagnostics().hasErrorOccurred()) return;
     rw::SourceEdits edits(context.getSourceManager(), context.getLangOpts(), facts_);
+    recordIncludes(context.getSourceManager(), edits);
     rw::DiagRenderer diags(context);
     rw::StructScanner structs(context, plan_, edits, diags, facts_);
     structs.scan();
@@ -49,6 +50,22 @@ class Collector : public clang::ASTConsumer {
   }
 
  private:
+  // Who includes whom among the user's files, for the headers that must follow a changed one.
+  void recordIncludes(const clang::SourceManager& sm, rw::SourceEdits& edits) {
+    for (unsigned i = 0, n = sm.local_sloc_entry_size(); i < n; ++i) {
+      const clang::SrcMgr::SLocEntry& entry = sm.getLocalSLocEntry(i);
+      if (!entry.isFile() || entry.getFile().getFileCharacteristic() != clang::SrcMgr::C_User) continue;
+      clang::SourceLocation includedAt = entry.getFile().getIncludeLoc();
+      clang::OptionalFileEntryRef included = entry.getFile().getContentCache().OrigEntry;
+      if (includedAt.isInvalid() || !included || sm.isInSystemHeader(includedAt)) continue;
+      clang::SourceLocation at = sm.getFileLoc(includedAt);
+      std::string path(included->getFileEntry().tryGetRealPathName());
+      // Headers the command line includes come from a buffer that is no file.
+      if (path.empty() || !sm.getFileEntryRefForID(sm.getFileID(at))) continue;
+      facts_.includedBy[path].insert(edits.filePath(at));
+    }
+  }
+
   const Plan& plan_;
   ProgramFacts& facts_;
 };
@@ -456,9 +473,24 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     result.files.push_back({sources[i], original, applyEdits(original, byFile[realSources[i]])});
     written.insert(realSources[i]);
   }
+  std::vector<std::string> changed;
   for (const auto& [file, edits] : byFile)
-    if (!written.count(file))
+    if (!written.count(file)) {
       result.files.push_back({file, facts.contents[file], applyEdits(facts.contents[file], edits)});
+      written.insert(file);
+    }
+  for (const RewrittenFile& file : result.files)
+    if (file.rewritten != file.original) changed.push_back(realPath(file.path));
+  // The unchanged headers on the way from a source to a changed header.
+  while (!changed.empty()) {
+    std::string file = changed.back();
+    changed.pop_back();
+    for (const std::string& includer : facts.includedBy[file])
+      if (written.insert(includer).second) {
+        result.files.push_back({includer, facts.contents[includer], facts.contents[includer], true});
+        changed.push_back(includer);
+      }
+  }
   return result;
 }
 

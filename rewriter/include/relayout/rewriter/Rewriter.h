@@ -21,6 +21,9 @@ struct RewrittenFile {
   std::string path;       // a source as given, or a user header as Clang found it
   std::string original;
   std::string rewritten;  // equal to `original` when nothing in the file changed
+  // Unchanged, but it includes a changed header (directly or not): an output tree needs its copy,
+  // or its "..." include would find the original header beside the original file.
+  bool includesChanged = false;
 };
 
 struct StructOutcome {
