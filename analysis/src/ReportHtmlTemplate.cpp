@@ -30,8 +30,8 @@ details{margin:.6em 0}summary{cursor:pointer;font-weight:bold}
 <p class="note">{{{note}}}</p>
 {{#summary}}{{> table}}{{/summary}}
 {{#structs}}
-<section class="struct" id="s-{{name}}">
-<h2>struct <code>{{name}}</code>: <span class="layout">{{layout}}</span></h2>
+<section class="struct">
+<h2 id="s-{{name}}">struct <code>{{name}}</code>: <span class="layout">{{layout}}</span></h2>
 <p>{{reason}}</p>
 {{#picks}}<p class="picks">{{.}}</p>{{/picks}}
 {{#rewriteApplied}}<p><strong>Rewrite:</strong> applied.</p>{{/rewriteApplied}}
