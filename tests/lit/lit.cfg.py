@@ -62,3 +62,7 @@ if all(shutil.which(tool) for tool in ("munged", "slurmctld", "slurmd", "sbatch"
 else:
     lit_config.note("the Slurm test is skipped: munged, slurmctld, slurmd or sbatch is not on PATH "
                     "(Debian: apt-get install slurm-wlm munge)")
+
+# report.html is checked as a browser builds it (headless Chromium's DOM) where chromium is installed.
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
