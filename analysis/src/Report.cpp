@@ -98,7 +98,8 @@ std::string byteLayout(const StructDecision& d) {
   for (const ByteSpan& s : bytesBefore(d.info))
     before.push_back(s.padding() ? fmt::format("*{} B padding*", s.size)
                                  : fmt::format("`{}` {}–{}", s.name, s.offset, s.offset + s.size - 1));
-  std::string out = fmt::format("\nBytes of one element, before (AoS, {} B): {}.\n", d.info.size, fmt::join(before, ", "));
+  std::string out =
+      fmt::format("\nBytes of one element, before (AoS, {} B): {}.\n", d.info.size, fmt::join(before, ", "));
   std::vector<std::string> after;
   for (const ArrayAfter& a : arraysAfter(d)) {
     std::vector<std::string> fields;
