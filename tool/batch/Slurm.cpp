@@ -11,6 +11,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Program.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -125,7 +126,7 @@ std::string jobScript(const std::string& stage, const std::vector<std::string>& 
   std::string script = fmt::format(
       "#!/bin/sh\n"
       "# Written by relayout batch --slurm: a job array whose task i runs application i of run.sh.\n"
-      "# relayout submits it from this folder: sbatch --array=0-{} --chdir=THIS-FOLDER slurm.sh\n"
+      "# relayout submits it as: sbatch --array=0-{} --chdir=THIS-FOLDER THIS-FOLDER/slurm.sh\n"
       "#SBATCH --job-name=relayout-{}\n"
       "#SBATCH --output=slurm-%A_%a.out\n"
       "#SBATCH --ntasks=1\n",
@@ -287,10 +288,13 @@ Ran runFolder(const SlurmTools& tools, const std::string& folder, const SlurmOpt
   Finished submitted = runTool(tools.sbatch, args);
   const std::string job = llvm::StringRef(submitted.out).trim().split(';').first.str();  // "JOB[;CLUSTER]"
   if (submitted.status != 0 || job.empty()) {
-    fail(fmt::format("sbatch did not take the job array of {}: {}", folder,
-                     oneLine(!submitted.err.empty()       ? submitted.err
-                             : !submitted.message.empty() ? submitted.message
-                                                          : fmt::format("exit {}", submitted.status))));
+    // sbatch's own words, line by line: they name the option or limit it refused.
+    std::string why = llvm::StringRef(submitted.err).trim().str();
+    if (why.empty()) why = submitted.message.empty() ? fmt::format("exit {}", submitted.status) : submitted.message;
+    fail(
+        fmt::format("sbatch did not take the job array of {}:\n  {}\nThe folder stays: submit its slurm.sh "
+                    "yourself (sbatch --array=0-{} --chdir={} {}), then relayout batch with --collect {}",
+                    folder, llvm::join(llvm::split(why, '\n'), "\n  "), names.size() - 1, folder, script, folder));
     return Ran::Failed;
   }
   std::fprintf(stderr, "relayout: batch: Slurm job %s runs %s's %zu application%s (task logs %s/slurm-%s_TASK.out)\n",

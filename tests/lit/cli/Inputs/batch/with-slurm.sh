@@ -33,7 +33,7 @@ stop() {
     # slurmd and slurmctld take a moment to save their state; a daemon that will not stop is killed.
     i=0
     while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    kill -9 "$pid" 2>/dev/null
+    kill -9 "$pid" 2>/dev/null && echo "with-slurm.sh: process $pid did not stop; killed" >&2
   done
   pids=""
 }
@@ -62,7 +62,7 @@ free_port() {
 ctld_port=$(free_port)
 slurmd_port=$(free_port)
 while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(free_port); done
-host=$(hostname -s)
+host=$(uname -n | cut -d. -f1)
 cat > "$dir/slurm.conf" << EOF
 # Written by with-slurm.sh for batch-slurm.test: one node, this host, CPUs only.
 ClusterName=relayouttest
