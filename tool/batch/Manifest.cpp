@@ -13,9 +13,15 @@ namespace relayout::batch {
 
 const std::vector<std::string>& appKeys() {
   static const std::vector<std::string> keys = {
-      "name", "dir",    "sources",          "flags",   "build",  "run", "compare", "ignore_lines", "rtol",
-      "atol", "repeat", "recorded_profile", "timeout", "options"};
+      "name", "dir",    "sources",          "flags",   "build",   "run",     "compare", "ignore_lines", "rtol",
+      "atol", "repeat", "recorded_profile", "timeout", "options", "variants"};
   return keys;
+}
+
+bool isFileName(const std::string& name) {
+  return !name.empty() && name[0] != '.' &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+             std::string::npos;
 }
 
 namespace {
@@ -98,7 +104,27 @@ struct Reader {
       if (auto v = count(node, key)) app.timeoutSeconds = *v;
     } else if (key == "options") {
       app.options = strings(node, key);
+    } else if (key == "variants") {
+      app.variants = variants(node, key);
     }
+  }
+
+  // variants = { NAME = ["FILE", ...], ... }
+  std::vector<Variant> variants(const toml::node& node, const std::string& key) {
+    std::vector<Variant> out;
+    const toml::table* table = node.as_table();
+    if (!table) {
+      error(node.source(), fmt::format("'{}' must be a table of variant names and their sources", key));
+      return out;
+    }
+    for (const auto& [name, sources] : *table) {
+      const std::string n(name.str());
+      if (!isFileName(n))
+        error(name.source(), fmt::format("variant name '{}': letters, digits, '_', '-' and '.' only", n));
+      else if (std::vector<std::string> files = strings(sources, key + "." + n); sources.is_array())
+        out.push_back({n, std::move(files)});
+    }
+    return out;
   }
 
   bool knownKey(const std::string& key, const toml::source_region& at) {
@@ -120,6 +146,14 @@ struct Reader {
     for (const std::string& s : app.sources)
       if (!llvm::sys::fs::exists(absolute(app.dir, s)))
         error(at, fmt::format("application '{}': source '{}' does not exist (in {})", app.name, s, app.dir));
+    for (const Variant& v : app.variants) {
+      if (v.sources.empty())
+        error(at, fmt::format("application '{}': variant '{}' lists no sources", app.name, v.name));
+      for (const std::string& s : v.sources)
+        if (!llvm::sys::fs::exists(absolute(app.dir, s)))
+          error(at, fmt::format("application '{}': variant '{}': source '{}' does not exist (in {})", app.name, v.name,
+                                s, app.dir));
+    }
     if (!app.build.empty()) {
       app.build = absolute(app.dir, app.build);
       if (!app.flags.empty()) error(at, fmt::format("application '{}' has both 'flags' and 'build'", app.name));
@@ -191,9 +225,7 @@ llvm::Expected<Manifest> readManifest(const std::string& path) {
           reader.error(table.source(), "an application has no 'name'");
           continue;
         }
-        if (app.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
-                std::string::npos ||
-            app.name[0] == '.') {
+        if (!isFileName(app.name)) {
           reader.error(table.source(), fmt::format("application name '{}': letters, digits, '_', '-' and '.' only (it "
                                                    "names files and folders)",
                                                    app.name));

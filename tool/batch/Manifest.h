@@ -10,6 +10,13 @@
 
 namespace relayout::batch {
 
+// A hand-written version of an application (its own sources, the application's flags and run),
+// timed against the original beside relayout's rewrite.
+struct Variant {
+  std::string name;
+  std::vector<std::string> sources;  // as written (relative to the application's dir, or absolute)
+};
+
 struct App {
   std::string name;
   std::string dir;                       // absolute: the sources are relative to it; the program runs here
@@ -24,6 +31,7 @@ struct App {
   std::string recordedProfile;  // absolute; used without a GPU
   unsigned timeoutSeconds = 3600;
   std::vector<std::string> options;  // more `relayout optimize` options
+  std::vector<Variant> variants;
   std::string where;                 // "FILE:LINE:COL" of its [[app]] table, for messages
 };
 
@@ -35,6 +43,9 @@ struct Manifest {
 // Reads and checks `path`: unknown keys, wrong types, a missing or duplicate name, a source, folder
 // or profile that does not exist are errors, all of them reported together.
 llvm::Expected<Manifest> readManifest(const std::string& path);
+
+// Whether `name` can name an application or a variant: it names files and folders.
+bool isFileName(const std::string& name);
 
 // The keys an [[app]] table (and [defaults]) may hold, for --help and the error on an unknown one.
 const std::vector<std::string>& appKeys();

@@ -28,4 +28,9 @@ inline std::string stateFile(const std::string& out, const std::string& name) {
   return joinPath(joinPath(out, "state"), name + ".json");
 }
 
+// OUT/apps/NAME/variants/VARIANT: a hand-written variant's program and its verify/ folder.
+inline std::string variantFolder(const std::string& out, const std::string& name, const std::string& variant) {
+  return joinPath(joinPath(appFolder(out, name), "variants"), variant);
+}
+
 }  // namespace relayout::batch

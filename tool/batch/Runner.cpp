@@ -2,6 +2,7 @@
 
 #include "Paths.h"
 #include "SummaryPage.h"
+#include "Variants.h"
 
 #include "relayout/core/Files.h"
 
@@ -288,6 +289,11 @@ class Batch {
                        lastRelayoutLine(logOf(*r.app)).c_str());
       }
     }
+    // The hand-written variants of what verified now, one at a time: they time on a quiet GPU.
+    if (options_.stage == Stage::Optimize && options_.gpus > 0)
+      for (const App* app : todo)
+        if (!interrupted && !app->variants.empty() && results_[app->name].status == Status::Verified)
+          verifyVariants(*app, options_.outDir, options_.relayout);
     writeSummary();
     if (interrupted) {
       std::fprintf(stderr, "relayout: batch: interrupted; the stopped applications run again next time\n");
@@ -410,12 +416,13 @@ class Batch {
 
 }  // namespace
 
-// Per application: what it ended with, its layouts (plan.json) and speed-up (verify.json).
+// Per application: what it ended with, its layouts (plan.json), speed-up (verify.json), its
+// hand-written variants' speed-ups and what its profiled run cost.
 void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus) {
   nlohmann::json apps = nlohmann::json::array();
   std::string md = fmt::format(
       "# relayout batch: {}\n\n| application | result | structs | kernel speed-up "
-      "(median, min–max) | time | why |\n|---|---|---|---|---|---|\n",
+      "(median, min–max) | hand-written variants | profile cost | time | why |\n|---|---|---|---|---|---|---|---|\n",
       manifest.path);
   for (const App& app : manifest.apps) {
     const Finished f = readState(outDir, app.name);
@@ -423,10 +430,28 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
     if (std::optional<nlohmann::json> plan = readJson(joinPath(appFolder(outDir, app.name), "plan.json")))
       for (const nlohmann::json& s : plan->value("structs", nlohmann::json::array()))
         structs.push_back({{"name", s.value("name", "")}, {"layout", s.value("layout", "")}});
-    nlohmann::json speedup = nullptr;
-    if (std::optional<nlohmann::json> v =
-            readJson(joinPath(joinPath(appFolder(outDir, app.name), "verify"), "verify.json")))
-      if ((*v)["speedup"]["kernel"].is_object()) speedup = (*v)["speedup"]["kernel"];
+    nlohmann::json speedup = nullptr, profileCost = nullptr;
+    std::optional<nlohmann::json> verify =
+        readJson(joinPath(joinPath(appFolder(outDir, app.name), "verify"), "verify.json"));
+    if (verify && (*verify)["speedup"]["kernel"].is_object()) speedup = (*verify)["speedup"]["kernel"];
+    // What profiling cost: the profiled run's kernel time over the original's (median of its runs).
+    if (std::optional<nlohmann::json> profile = readJson(joinPath(appFolder(outDir, app.name), "profile.json"))) {
+      double profiledNs = 0;
+      for (const nlohmann::json& k : profile->value("kernels", nlohmann::json::array()))
+        profiledNs += k.value("total_ns", 0.0);
+      const nlohmann::json originalMs = verify && (*verify)["original"]["kernel_ms"].is_object()
+                                            ? (*verify)["original"]["kernel_ms"].value("median", nlohmann::json())
+                                            : nlohmann::json();
+      if (profiledNs > 0 && originalMs.is_number() && originalMs.get<double>() > 0)
+        profileCost = profiledNs / 1e6 / originalMs.get<double>();
+    }
+    nlohmann::json variants = nlohmann::json::array();
+    for (const Variant& v : app.variants) {
+      nlohmann::json k = nullptr;
+      if (std::optional<VariantSpeedup> s = variantSpeedup(outDir, app.name, v.name))
+        k = {{"median", s->median}, {"min", s->min}, {"max", s->max}};
+      variants.push_back({{"name", v.name}, {"kernel_speedup", k}});
+    }
     apps.push_back({{"name", app.name},
                     {"status", statusName(f.status)},
                     {"exit", f.exitCode},
@@ -434,13 +459,16 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
                     {"why", f.why},
                     {"structs", structs},
                     {"kernel_speedup", speedup},
+                    {"variants", variants},
+                    {"profile_cost", profileCost},
                     {"folder", appFolder(outDir, app.name)},
                     {"log", logFile(outDir, app.name)}});
     std::string why = f.why;
     for (char& c : why)
       if (c == '|' || c == '\n') c = ' ';
-    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", app.name, statusName(f.status), structsText(apps.back()),
-                      speedupText(apps.back()), duration(f.seconds), why);
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", app.name, statusName(f.status),
+                      structsText(apps.back()), speedupText(apps.back()), variantsText(apps.back()),
+                      profileCostText(apps.back()), duration(f.seconds), why);
   }
   nlohmann::json summary = {{"format", "relayout-batch"},
                             {"version", 1},

@@ -1,6 +1,7 @@
 #include "Slurm.h"
 
 #include "Paths.h"
+#include "Shell.h"
 #include "Stages.h"
 
 #include "relayout/core/Files.h"
@@ -53,13 +54,6 @@ class CancelOnSignal {
 int fail(const std::string& message) {
   std::fprintf(stderr, "relayout: error: %s\n", message.c_str());
   return 1;
-}
-
-// One word for sh, whatever it holds.
-std::string shellQuoted(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 struct Finished {

@@ -1,6 +1,8 @@
 #include "Stages.h"
 
 #include "Paths.h"
+#include "Shell.h"
+#include "Variants.h"
 
 #include "relayout/core/Files.h"
 
@@ -17,13 +19,6 @@ namespace relayout::batch {
 namespace {
 
 constexpr const char* kStageFormat = "relayout-batch-stage";
-
-// One word for sh, whatever it holds.
-std::string shellQuoted(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 int fail(const std::string& message) {
   std::fprintf(stderr, "relayout: error: %s\n", message.c_str());
@@ -61,7 +56,8 @@ llvm::Error copyExecutable(const std::string& from, const std::string& to) {
 
 // The script's lines before each application's: `run NAME LIMIT COMMAND...` runs COMMAND in
 // NAME/work with its output in NAME/output.txt, and the script's status says whether all exited 0.
-// `run.sh NAME` runs that application alone (what each task of --slurm's job array does).
+// `run.sh NAME` runs that application alone, its variants' lines (NAME/variants/VARIANT) with it
+// (what each task of --slurm's job array does).
 std::string scriptHead(const std::string& what, const std::string& then) {
   return fmt::format(
       "#!/bin/sh\n"
@@ -73,7 +69,7 @@ std::string scriptHead(const std::string& what, const std::string& then) {
       "only=${{1-}}\n"
       "status=0\n"
       "run() {{\n"
-      "  [ -z \"$only\" ] || [ \"$only\" = \"$1\" ] || return 0\n"
+      "  case $1 in \"$only\" | \"$only\"/*) ;; *) [ -z \"$only\" ] || return 0 ;; esac\n"
       "  ran=1\n"
       "  name=$1 limit=$2\n"
       "  shift 2\n"
@@ -129,13 +125,23 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
     std::string command = "\"$here/bin/relayout-verify\" --original \"$here/" + app.name +
                           "/original\" --rewritten \"$here/" + app.name + "/rewritten\" -o \"$here/" + app.name +
                           "/verify\"";
-    if (!app.run.empty()) command += " " + shellQuoted("--run=" + app.run);
-    for (const std::string& f : app.compare) command += " " + shellQuoted("--compare=" + f);
-    for (const std::string& r : app.ignoreLines) command += " " + shellQuoted("--ignore-lines=" + r);
-    if (app.rtol) command += fmt::format(" --rtol={}", *app.rtol);
-    if (app.atol) command += fmt::format(" --atol={}", *app.atol);
-    if (app.repeat) command += fmt::format(" --repeat={}", *app.repeat);
-    script += fmt::format("run {} {} {}\n", shellQuoted(app.name), app.timeoutSeconds, command);
+    script += fmt::format("run {} {} {}{}\n", shellQuoted(app.name), app.timeoutSeconds, command, verifyOptions(app));
+    // The hand-written variants, each against the same original: NAME/variants/VARIANT/.
+    for (const Variant& variant : app.variants) {
+      if (llvm::Error err = buildVariant(app, variant, options.outDir)) {
+        std::fprintf(stderr, "relayout: batch: %s: variant '%s' not timed: %s\n", app.name.c_str(),
+                     variant.name.c_str(), llvm::toString(std::move(err)).c_str());
+        continue;
+      }
+      const std::string at = app.name + "/variants/" + variant.name;
+      if (llvm::Error err = copyExecutable(joinPath(variantFolder(options.outDir, app.name, variant.name), "program"),
+                                           joinPath(folder, at + "/program")))
+        return fail(llvm::toString(std::move(err)));
+      script += fmt::format(
+          "run {} {} \"$here/bin/relayout-verify\" --original \"$here/{}/original\" --rewritten "
+          "\"$here/{}/program\" -o \"$here/{}/verify\"{}\n",
+          shellQuoted(at), app.timeoutSeconds, app.name, at, at, verifyOptions(app));
+    }
     names.push_back(app.name);
   }
   return finishFolder(folder, std::move(script), "verify", manifest, options, names,
@@ -159,6 +165,16 @@ int collectVerification(const Manifest& manifest, const RunOptions& options, con
     }
     const std::string to = joinPath(appFolder(options.outDir, app.name), "verify/verify.json");
     if (llvm::Error err = writeFileAtomically(to, v->dump(1) + "\n")) return fail(llvm::toString(std::move(err)));
+    for (const Variant& variant : app.variants) {
+      const std::string at = joinPath(joinPath(joinPath(folder, app.name), "variants"), variant.name);
+      if (llvm::Expected<nlohmann::json> vv = readJsonFile(joinPath(at, "verify/verify.json"))) {
+        const std::string into = joinPath(variantFolder(options.outDir, app.name, variant.name), "verify/verify.json");
+        if (llvm::Error err = writeFileAtomically(into, vv->dump(1) + "\n"))
+          return fail(llvm::toString(std::move(err)));
+      } else {
+        llvm::consumeError(vv.takeError());
+      }
+    }
     const bool equal = v->value("verdict", "") == "equal";
     verified += equal;
     recordStatus(options.outDir, app, equal ? Status::Verified : Status::Rejected,
@@ -249,6 +265,11 @@ int collect(const Manifest& manifest, RunOptions options, const std::string& fol
   options.stage = Stage::FromProfile;
   options.profiles = folder;
   runBatch(manifest, options);
+  // Beside the plan, as a run on the GPU leaves it: the summary's profile cost reads its kernel times.
+  for (const std::string& name : options.only)
+    if (std::error_code ec = llvm::sys::fs::copy_file(joinPath(joinPath(folder, name), "profile.json"),
+                                                      joinPath(appFolder(options.outDir, name), "profile.json")))
+      std::fprintf(stderr, "relayout: warning: %s: cannot keep its profile: %s\n", name.c_str(), ec.message().c_str());
   return prepareVerification(manifest, options, verificationFolder(folder), by);
 }
 

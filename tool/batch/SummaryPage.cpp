@@ -22,22 +22,42 @@ svg text { font-size: 12px; }
 </style></head><body>
 <h1>relayout batch</h1>
 <p>Manifest <code>{{manifest}}</code>; {{gpus}} GPU(s) visible where <code>relayout batch</code> last ran (with --prepare and --collect, the programs ran elsewhere). {{verified}} of {{total}} applications verified.</p>
-<h2>Kernel speed-up of the rewritten program (median of the runs; the line spans their range)</h2>
+<h2>Kernel speed-up of relayout's rewrite and of the hand-written variants the manifest names (median of the runs; the line spans their range)</h2>
 {{#hasChart}}
 {{{chart}}}{{/hasChart}}
 {{^hasChart}}<p>No application was verified on a GPU yet: no speed-up to plot.</p>{{/hasChart}}
+<h2>What profiling cost: the profiled run's kernel time over the original's</h2>
+{{#hasCostChart}}
+{{{costChart}}}{{/hasCostChart}}
+{{^hasCostChart}}<p>No application has both a profile and a verified original run yet.</p>{{/hasCostChart}}
 <h2>Applications</h2>
-<table><tr><th>application</th><th>result</th><th>structs and layouts</th><th>kernel speed-up</th><th>time</th><th>why</th></tr>
+<table><tr><th>application</th><th>result</th><th>structs and layouts</th><th>kernel speed-up</th><th>hand-written variants (kernel speed-up)</th><th>profile cost</th><th>time</th><th>why</th></tr>
 {{#apps}}
-<tr><td>{{name}}</td><td class="{{statusClass}}">{{status}}</td><td>{{structs}}</td><td class="num">{{speedup}}</td><td class="num">{{seconds}}</td><td>{{why}}</td></tr>
+<tr><td>{{name}}</td><td class="{{statusClass}}">{{status}}</td><td>{{structs}}</td><td class="num">{{speedup}}</td><td>{{variants}}</td><td class="num">{{profileCost}}</td><td class="num">{{seconds}}</td><td>{{why}}</td></tr>
 {{/apps}}
 </table>
 <p>Result: <b>verified</b> the rewritten program printed what the original printed in every run;
 <b>rewritten-unverified</b> rewritten but not run on a GPU; <b>rejected</b> the outputs differed;
 <b>built-for-profiling</b> waiting for its profiled run (--prepare). Kernel speed-up: the original's
-kernel time over the rewritten one's (CUPTI, all kernels of the run).</p>
+kernel time over the rewritten one's (CUPTI, all kernels of the run). Profile cost: the instrumented
+run's summed kernel time over the original's median; 1× is a profile at the cost of one plain run.</p>
 </body></html>
 )";
+
+std::string timesText(const nlohmann::json& k) {
+  return fmt::format("{:.2f}× ({:.2f}–{:.2f})", k.value("median", 0.0), k.value("min", 0.0), k.value("max", 0.0));
+}
+
+svg::Bar speedupBar(const std::string& label, const nlohmann::json& k, const char* fill) {
+  svg::Bar b;
+  b.label = label;
+  b.value = k.value("median", 0.0);
+  b.valueText = fmt::format("{:.2f}×", b.value);
+  b.fill = b.value >= 1 ? fill : "#c0504d";
+  b.rangeMin = k.value("min", 0.0);
+  b.rangeMax = k.value("max", 0.0);
+  return b;
+}
 
 }  // namespace
 
@@ -50,8 +70,22 @@ std::string structsText(const nlohmann::json& app) {
 
 std::string speedupText(const nlohmann::json& app) {
   const nlohmann::json k = app.value("kernel_speedup", nlohmann::json());
-  if (!k.is_object()) return "–";
-  return fmt::format("{:.2f}× ({:.2f}–{:.2f})", k.value("median", 0.0), k.value("min", 0.0), k.value("max", 0.0));
+  return k.is_object() ? timesText(k) : "–";
+}
+
+std::string variantsText(const nlohmann::json& app) {
+  std::string out;
+  for (const nlohmann::json& v : app.value("variants", nlohmann::json::array())) {
+    const nlohmann::json k = v.value("kernel_speedup", nlohmann::json());
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", v.value("name", ""),
+                       k.is_object() ? fmt::format("{:.2f}×", k.value("median", 0.0)) : "–");
+  }
+  return out.empty() ? "–" : out;
+}
+
+std::string profileCostText(const nlohmann::json& app) {
+  const nlohmann::json cost = app.value("profile_cost", nlohmann::json());
+  return cost.is_number() ? fmt::format("{:.2f}×", cost.get<double>()) : "–";
 }
 
 std::string renderSummaryPage(const nlohmann::json& summary) {
@@ -72,7 +106,13 @@ std::string renderSummaryPage(const nlohmann::json& summary) {
   chart.axisLabel = "kernel speed-up: the original's kernel time over the rewritten one's (median of the runs)";
   chart.reference = 1.0;
   chart.referenceLabel = "1× (as fast as the original)";
-  chart.labelWidth = 130;
+  chart.labelWidth = 200;
+  relayout::svg::BarChart costChart;
+  costChart.description = "profile cost per application";
+  costChart.axisLabel = "profile cost: the profiled run's kernel time over the original's";
+  costChart.reference = 1.0;
+  costChart.referenceLabel = "1× (one plain run)";
+  costChart.labelWidth = 200;
   data rows{data::type::list};
   for (const nlohmann::json& a : apps) {
     const std::string name = a.value("name", "");
@@ -85,20 +125,28 @@ std::string renderSummaryPage(const nlohmann::json& summary) {
     r.set("seconds", fmt::format("{:.0f} s", a.value("seconds", 0.0)));
     r.set("why", a.value("why", ""));
     r.set("speedup", speedupText(a));
+    r.set("variants", variantsText(a));
+    r.set("profileCost", profileCostText(a));
     rows << r;
-    if (!k.is_object()) continue;
-    relayout::svg::Bar b;
-    b.label = name;
-    b.value = k.value("median", 0.0);
-    b.valueText = fmt::format("{:.2f}×", b.value);
-    b.fill = b.value >= 1 ? "#4a8f4a" : "#c0504d";
-    b.rangeMin = k.value("min", 0.0);
-    b.rangeMax = k.value("max", 0.0);
-    chart.bars.push_back(std::move(b));
+    const nlohmann::json variants = a.value("variants", nlohmann::json::array());
+    if (k.is_object()) chart.bars.push_back(speedupBar(variants.empty() ? name : name + ": relayout", k, "#4a8f4a"));
+    for (const nlohmann::json& v : variants)
+      if (const nlohmann::json vk = v.value("kernel_speedup", nlohmann::json()); vk.is_object())
+        chart.bars.push_back(speedupBar(name + ": " + v.value("name", "") + " (by hand)", vk, "#6d8fc7"));
+    if (const nlohmann::json cost = a.value("profile_cost", nlohmann::json()); cost.is_number()) {
+      svg::Bar b;
+      b.label = name;
+      b.value = cost.get<double>();
+      b.valueText = profileCostText(a);
+      b.fill = b.value <= 1.5 ? "#4a7bd0" : "#c0504d";
+      costChart.bars.push_back(std::move(b));
+    }
   }
   page.set("apps", rows);
   page.set("hasChart", !chart.bars.empty());
   page.set("chart", relayout::svg::barChart(chart));
+  page.set("hasCostChart", !costChart.bars.empty());
+  page.set("costChart", relayout::svg::barChart(costChart));
   mustache tmpl{kTemplate};
   return tmpl.render(page);
 }
