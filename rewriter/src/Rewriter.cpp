@@ -23,6 +23,8 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -42,7 +44,6 @@ class Collector : public clang::ASTConsumer {
   void HandleTranslationUnit(clang::ASTContext& context) override {
     if (context.getDiagnostics().hasErrorOccurred()) return;
     rw::SourceEdits edits(context.getSourceManager(), context.getLangOpts(), facts_);
-    recordIncludes(context.getSourceManager(), edits);
     rw::DiagRenderer diags(context);
     rw::StructScanner structs(context, plan_, edits, diags, facts_);
     structs.scan();
@@ -50,23 +51,28 @@ class Collector : public clang::ASTConsumer {
   }
 
  private:
-  // Who includes whom among the user's files, for the headers that must follow a changed one.
-  void recordIncludes(const clang::SourceManager& sm, rw::SourceEdits& edits) {
-    for (unsigned i = 0, n = sm.local_sloc_entry_size(); i < n; ++i) {
-      const clang::SrcMgr::SLocEntry& entry = sm.getLocalSLocEntry(i);
-      if (!entry.isFile() || entry.getFile().getFileCharacteristic() != clang::SrcMgr::C_User) continue;
-      clang::SourceLocation includedAt = entry.getFile().getIncludeLoc();
-      clang::OptionalFileEntryRef included = entry.getFile().getContentCache().OrigEntry;
-      if (includedAt.isInvalid() || !included || sm.isInSystemHeader(includedAt)) continue;
-      clang::SourceLocation at = sm.getFileLoc(includedAt);
-      std::string path(included->getFileEntry().tryGetRealPathName());
-      // Headers the command line includes come from a buffer that is no file.
-      if (path.empty() || !sm.getFileEntryRefForID(sm.getFileID(at))) continue;
-      facts_.includedBy[path].insert(edits.filePath(at));
-    }
+  const Plan& plan_;
+  ProgramFacts& facts_;
+};
+
+// Who includes whom among the user's files, for the headers that must follow a changed one. Every
+// #include directive counts, a skipped one too: a header included before through another path is
+// skipped under its guard, yet from an output tree its "..." would reach the original.
+class IncludeRecorder : public clang::PPCallbacks {
+ public:
+  IncludeRecorder(const clang::SourceManager& sm, ProgramFacts& facts) : sm_(sm), facts_(facts) {}
+  void InclusionDirective(clang::SourceLocation hash, const clang::Token&, llvm::StringRef, bool,
+                          clang::CharSourceRange, clang::OptionalFileEntryRef file, llvm::StringRef, llvm::StringRef,
+                          const clang::Module*, bool, clang::SrcMgr::CharacteristicKind kind) override {
+    if (!file || kind != clang::SrcMgr::C_User || sm_.isInSystemHeader(hash)) return;
+    clang::OptionalFileEntryRef includer = sm_.getFileEntryRefForID(sm_.getFileID(sm_.getFileLoc(hash)));
+    if (!includer) return;  // the command line's -include
+    std::string included(file->getFileEntry().tryGetRealPathName()), by(includer->getFileEntry().tryGetRealPathName());
+    if (!included.empty() && !by.empty()) facts_.includedBy[included].insert(by);
   }
 
-  const Plan& plan_;
+ private:
+  const clang::SourceManager& sm_;
   ProgramFacts& facts_;
 };
 
@@ -78,6 +84,7 @@ class CollectAction : public clang::ASTFrontendAction {
   }
   bool BeginSourceFileAction(clang::CompilerInstance& compiler) override {
     compiler.setVerboseOutputStream(llvm::nulls());  // no "N errors generated": the error says it
+    compiler.getPreprocessor().addPPCallbacks(std::make_unique<IncludeRecorder>(compiler.getSourceManager(), facts_));
     return true;
   }
 
@@ -487,6 +494,11 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     changed.pop_back();
     for (const std::string& includer : facts.includedBy[file])
       if (written.insert(includer).second) {
+        if (!facts.contents.count(includer)) {
+          auto buffer = llvm::MemoryBuffer::getFile(includer);
+          if (!buffer) return error(includer + ": " + buffer.getError().message());
+          facts.contents[includer] = (*buffer)->getBuffer().str();
+        }
         result.files.push_back({includer, facts.contents[includer], facts.contents[includer], true});
         changed.push_back(includer);
       }
