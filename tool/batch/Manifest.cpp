@@ -14,7 +14,7 @@ namespace relayout::batch {
 const std::vector<std::string>& appKeys() {
   static const std::vector<std::string> keys = {
       "name", "dir",    "sources",          "flags",   "build",   "run",     "compare", "ignore_lines", "rtol",
-      "atol", "repeat", "recorded_profile", "timeout", "options", "variants"};
+      "atol", "repeat", "recorded_profile", "timeout", "options", "variants", "variant_options"};
   return keys;
 }
 
@@ -106,6 +106,8 @@ struct Reader {
       app.options = strings(node, key);
     } else if (key == "variants") {
       app.variants = variants(node, key);
+    } else if (key == "variant_options") {
+      app.variantOptions = strings(node, key);
     }
   }
 

@@ -32,6 +32,7 @@ struct App {
   unsigned timeoutSeconds = 3600;
   std::vector<std::string> options;  // more `relayout optimize` options
   std::vector<Variant> variants;
+  std::vector<std::string> variantOptions;  // more relayout-verify options for the variants' comparisons
   std::string where;                 // "FILE:LINE:COL" of its [[app]] table, for messages
 };
 

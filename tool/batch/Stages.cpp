@@ -140,7 +140,7 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
       script += fmt::format(
           "run {} {} \"$here/bin/relayout-verify\" --original \"$here/{}/original\" --rewritten "
           "\"$here/{}/program\" -o \"$here/{}/verify\"{}\n",
-          shellQuoted(at), app.timeoutSeconds, app.name, at, at, verifyOptions(app));
+          shellQuoted(at), app.timeoutSeconds, app.name, at, at, verifyOptions(app, true));
     }
     names.push_back(app.name);
   }

@@ -18,7 +18,7 @@ namespace relayout::batch {
 
 namespace {
 
-std::vector<std::string> verifyArguments(const App& app) {
+std::vector<std::string> verifyArguments(const App& app, bool forVariant) {
   std::vector<std::string> args;
   if (!app.run.empty()) args.push_back("--run=" + app.run);
   for (const std::string& f : app.compare) args.push_back("--compare=" + f);
@@ -26,6 +26,7 @@ std::vector<std::string> verifyArguments(const App& app) {
   if (app.rtol) args.push_back(fmt::format("--rtol={}", *app.rtol));
   if (app.atol) args.push_back(fmt::format("--atol={}", *app.atol));
   if (app.repeat) args.push_back(fmt::format("--repeat={}", *app.repeat));
+  if (forVariant) args.insert(args.end(), app.variantOptions.begin(), app.variantOptions.end());
   return args;
 }
 
@@ -35,9 +36,9 @@ std::string sourcePath(const App& app, const std::string& source) {
 
 }  // namespace
 
-std::string verifyOptions(const App& app) {
+std::string verifyOptions(const App& app, bool forVariant) {
   std::string out;
-  for (const std::string& arg : verifyArguments(app)) out += " " + shellQuoted(arg);
+  for (const std::string& arg : verifyArguments(app, forVariant)) out += " " + shellQuoted(arg);
   return out;
 }
 
@@ -72,7 +73,7 @@ void verifyVariants(const App& app, const std::string& outDir, const std::string
                                      joinPath(folder, "program"),
                                      "-o",
                                      joinPath(folder, "verify")};
-    for (std::string& arg : verifyArguments(app)) argv.push_back(std::move(arg));
+    for (std::string& arg : verifyArguments(app, true)) argv.push_back(std::move(arg));
     std::vector<llvm::StringRef> args(argv.begin(), argv.end());
     const std::string log = joinPath(folder, "verify.log");
     std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};

@@ -13,8 +13,9 @@
 namespace relayout::batch {
 
 // relayout-verify's options that come from the manifest (--run, --compare, --ignore-lines, --rtol,
-// --atol, --repeat), shell-quoted, each with a leading space: the same for every program compared.
-std::string verifyOptions(const App& app);
+// --atol, --repeat), shell-quoted, each with a leading space; for a variant's comparison, its
+// variant_options follow (a hand-written program may print its own name, or round differently).
+std::string verifyOptions(const App& app, bool forVariant = false);
 
 // Builds `variant` of `app` into OUT/apps/NAME/variants/VARIANT/program (Paths.h).
 llvm::Error buildVariant(const App& app, const Variant& variant, const std::string& outDir);
