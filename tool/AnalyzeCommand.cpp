@@ -111,8 +111,19 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
   return analysis;
 }
 
-llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profileFile) {
-  return analyzeFiles(siteMapPaths, profileFile, AnalyzeOptions{}, /*modeGiven=*/false);
+llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profileFile,
+                                      std::optional<Layout> forced) {
+  AnalyzeOptions options;
+  options.forced = forced;
+  return analyzeFiles(siteMapPaths, profileFile, options, /*modeGiven=*/false);
+}
+
+llvm::Expected<Layout> layoutNamed(const std::string& name, const std::string& option) {
+  if (name == "aos") return Layout::AoS;
+  if (name == "soa") return Layout::SoA;
+  if (name == "clustered") return Layout::Clustered;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 option + " must be aos, soa or clustered, not '" + name + "'");
 }
 
 // What `relayout nvcc --relayout-generate=DIR` and the runs of its program left in DIR.
@@ -206,11 +217,11 @@ static int run(const std::vector<std::string>& trailing) {
   if (mode == "model") options.mode = AnalyzeMode::Model;
   else if (mode == "paper") options.mode = AnalyzeMode::Paper;
   else if (!mode.empty()) return reportError("--mode must be paper or model, not '" + mode + "'");
-  if (forcedLayout == "aos") options.forced = Layout::AoS;
-  else if (forcedLayout == "soa") options.forced = Layout::SoA;
-  else if (forcedLayout == "clustered") options.forced = Layout::Clustered;
-  else if (!forcedLayout.empty())
-    return reportError("--layout must be aos, soa or clustered, not '" + forcedLayout + "'");
+  if (!forcedLayout.empty()) {
+    llvm::Expected<Layout> layout = layoutNamed(forcedLayout, "--layout");
+    if (!layout) return reportError(layout.takeError());
+    options.forced = *layout;
+  }
   auto analysis = analyzeFiles(siteMaps, profileFile, options, !mode.empty() || !forcedLayout.empty());
   if (!analysis) return reportError(analysis.takeError());
   OutputSet outputs;

@@ -54,6 +54,12 @@ static cl::opt<bool> noTrace("no-trace",
                              cl::desc("Profile without the trace: the paper's rule decides instead of the traffic "
                                       "model (cheaper to profile; see docs/results/selection-h100.md)"),
                              cl::sub(command));
+static cl::opt<std::string> forcedLayout("layout",
+                                         cl::desc("Put this layout on every struct instead of choosing one (aos, soa "
+                                                  "or clustered: the field access tree's clusters), to time the "
+                                                  "layouts against each other; the report still shows what relayout "
+                                                  "would choose"),
+                                         cl::value_desc("aos|soa|clustered"), cl::sub(command));
 static cl::opt<std::string> buildDir("p",
                                      cl::desc("Build folder holding compile_commands.json: each source is parsed "
                                               "and compiled with its own (nvcc) entry there"),
@@ -141,7 +147,9 @@ static llvm::Expected<std::string> useRecordedProfile(const GpuAvailability& gpu
 // The rewritten tree has the instrumented tree's shape: paths from the same root.
 static llvm::Error analyzeAndRewrite(const std::vector<std::string>& siteMaps, const std::string& profilePath,
                                      const std::vector<std::string>& trailing, const std::string& root) {
-  auto analysis = analyzeFiles(siteMaps, profilePath);
+  std::optional<Layout> forced;
+  if (!forcedLayout.empty()) forced = *layoutNamed(forcedLayout, "--layout");  // checked before anything ran
+  auto analysis = analyzeFiles(siteMaps, profilePath, forced);
   if (!analysis) return analysis.takeError();
   llvm::outs() << renderTerminalReport(*analysis);
 
@@ -181,6 +189,9 @@ static VerifyRequest describeVerification(const BuildRequest& build, const Instr
 static int run(const std::vector<std::string>& trailing) {
   if (llvm::Error err = checkGivenOnce(outDir)) return reportError(std::move(err));
   if (llvm::Error err = verifyFlags.check(buildOnly)) return reportError(std::move(err));
+  if (!forcedLayout.empty())
+    if (llvm::Expected<Layout> layout = layoutNamed(forcedLayout, "--layout"); !layout)
+      return reportError(layout.takeError());
   if (buildOnly && (recordedProfile.getNumOccurrences() || runArgs.getNumOccurrences()))
     return reportError("--build-only stops before the profiled run: --run and --recorded-profile have no use with it");
   const GpuAvailability gpu = detectGpu();

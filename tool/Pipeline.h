@@ -10,6 +10,7 @@
 #include <llvm/Support/Error.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,13 @@ std::string siteMapPathFor(const std::string& dir, const InstrumentedUnit& unit)
 // hw: also RELAYOUT_HW=1, so that the runtime records per-line SASS metrics (profile --hw).
 llvm::Error runProfiled(const std::vector<std::string>& command, const std::string& profilePath, bool hw = false);
 
-// Loads site maps and a profile and runs the paper rule.
-llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profilePath);
+// Loads site maps and a profile and decides (model mode with the profile's trace, else the paper
+// rule); `forced` puts that layout on every struct instead, the predictions still reported.
+llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profilePath,
+                                      std::optional<Layout> forced = std::nullopt);
+
+// "aos", "soa" or "clustered" as a Layout; an error naming `option` otherwise.
+llvm::Expected<Layout> layoutNamed(const std::string& name, const std::string& option);
 
 // Overrides every struct in `plan` with `layout` (aos or soa), for experiments.
 llvm::Error forceLayout(Plan& plan, const std::string& layout);

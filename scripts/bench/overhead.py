@@ -34,13 +34,18 @@ import statistics
 import subprocess
 import sys
 import time
+import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-def samples():
-    """The bundled application samples: those with a hand-written SoA variant beside them."""
-    return sorted(n for n in os.listdir(os.path.join(ROOT, "samples"))
-                  if os.path.exists(os.path.join(ROOT, "samples", n, n + "_soa.cu")))
+def manifest(path):
+    """The applications of a `relayout batch` manifest, [defaults] applied (the one list of them)."""
+    with open(os.path.join(ROOT, path), "rb") as f:
+        text = tomllib.load(f)
+    folder = os.path.dirname(path)
+    return [dict(text.get("defaults", {}), **app) | {"dir": os.path.join(folder, app.get("dir", "."))}
+            for app in text.get("app", [])]
+
 
 VARIANTS = {
     "sampled": [],
@@ -49,27 +54,17 @@ VARIANTS = {
     "full": ["--sample-blocks", "1", "--sample-launches", "0", "--full-executions", "0", "--min-blocks", "1",
              "--max-blocks", "0"],
 }
-SAMPLE_FLAGS = ["-O3", "-arch=sm_90", "-std=c++17"]
 
 
 def programs(only):
-    """Each program: name, kind, folder (from the repository root), sources, flags, run arguments."""
+    """Each program: name, kind, folder (from the repository root), sources, flags, run arguments, from
+    the samples' and the corpus's batch manifests."""
     out = []
-    for s in samples():
-        out.append({"name": s, "kind": "sample", "dir": "samples/" + s, "files": [s + ".cu"], "flags": SAMPLE_FLAGS,
-                    "args": [], "check": "check=PASS"})
-    args = {}
-    for line in open(os.path.join(ROOT, "tests/corpus/apps.txt")):
-        words = line.split()
-        if words:
-            args[words[0]] = words[2:]
-    for line in open(os.path.join(ROOT, "tests/corpus/sources.txt")):
-        if not line.strip() or line.startswith("#"):
-            continue
-        name, rest = line.split(None, 1)
-        files, flags = rest.split(" -- ")
-        out.append({"name": name, "kind": "corpus", "dir": "tests/corpus/" + name, "files": files.split(),
-                    "flags": flags.split(), "args": args.get(name, []), "check": "CHECK PASSED"})
+    for kind, path, check in (("sample", "samples/batch.toml", "check=PASS"),
+                              ("corpus", "tests/corpus/batch.toml", "CHECK PASSED")):
+        for app in manifest(path):
+            out.append({"name": app["name"], "kind": kind, "dir": app["dir"], "files": app["sources"],
+                        "flags": app.get("flags", []), "args": app.get("run", "").split(), "check": check})
     if only:
         out = [p for p in out if p["name"] in only.split(",")]
     return out

@@ -1,4 +1,4 @@
-// GPU check of the runtime's attribution (run by scripts/gpu/, checked by check_attribution.py):
+// GPU check of the runtime's attribution (built and run by scripts/runtime-checks.sh, checked by check_attribution.py):
 // two kernels on four streams, many launches each, both calling one __device__ helper with
 // opposite access patterns. The profile must split the helper's counters by calling kernel, count
 // every launch, and (with --trace) trace the first launches of each kernel with exact element

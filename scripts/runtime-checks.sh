@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The GPU checks of relayout's runtime that `relayout batch` cannot express, because they check what a
+# profile holds rather than what a program prints: the runtime's self-tests, and tests/gpu/attribution.cu
+# instrumented four ways (every block; sampled blocks and launches; a trace; a trace that overflows),
+# its profiles checked by tests/gpu/check_attribution.py, and a profile written on the exit() path.
+#
+#   scripts/runtime-checks.sh FOLDER     (where relayout is) builds everything into FOLDER, a new folder
+#   sh FOLDER/run.sh                     (where the GPU is; needs the CUDA driver and python3) runs it
+#
+# run.sh prints one line per check and exits 1 when one fails; the profiles stay in FOLDER/profiles.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${RELAYOUT_BUILD_DIR:-$root/build}
+[ $# -eq 1 ] || { echo "usage: scripts/runtime-checks.sh FOLDER" >&2; exit 2; }
+out=$1
+[ ! -e "$out" ] || { echo "scripts/runtime-checks.sh: $out exists; name a new folder" >&2; exit 2; }
+relayout=$build/tool/relayout
+mkdir -p "$out/bin" "$out/src" "$out/profiles"
+cp "$build"/runtime/relayout_*selftest "$out/bin/"
+cp "$root/tests/gpu/check_attribution.py" "$out/"
+all=(--sample-blocks 1 --max-blocks 0 --sample-launches 0 --sample-executions 1)
+for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1" \
+            "trace:${all[*]} --trace --trace-launches 2" "overflow:${all[*]} --trace --trace-capacity 100"; do
+  variant=${spec%%:*}
+  read -r -a extra <<<"${spec#*:}"
+  "$relayout" instrument "$root/tests/gpu/attribution.cu" -o "$out/src/$variant" "${extra[@]}" -- -arch=sm_90 -std=c++17 \
+    2>>"$out/build.log"
+  /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -I "$build/include" -I "$root/tests/gpu" \
+    "$out/src/$variant/attribution.cu" -o "$out/bin/attribution-$variant" "$build/lib/librelayout_rt.a" \
+    -L/usr/local/cuda/lib64 -lcupti -lcuda >>"$out/build.log" 2>&1
+done
+cat >"$out/run.sh" <<'SCRIPT'
+#!/bin/sh
+# Written by scripts/runtime-checks.sh: runs relayout's runtime checks where the GPU is.
+cd "$(dirname "$0")" || exit 1
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+status=0
+check() { if "$@" >>run.log 2>&1; then echo "PASS $*"; else echo "FAIL $*"; status=1; fi; }
+for t in bin/relayout_*selftest; do
+  check env RELAYOUT_PROFILE="profiles/$(basename "$t").json" timeout 120 "$t"
+done
+for v in agg sampled trace overflow; do
+  RELAYOUT_PROFILE="profiles/attribution.$v.json" timeout 120 "bin/attribution-$v" >>run.log 2>&1 || { echo "FAIL attribution $v: exit $?"; status=1; continue; }
+  case $v in sampled) opts="--period 4 --launches 3" ;; trace) opts="--trace full" ;; overflow) opts="--trace overflow" ;; *) opts= ;; esac
+  check python3 check_attribution.py "profiles/attribution.$v.json" "src/$v/attribution.sites.json" $opts
+done
+RELAYOUT_PROFILE=profiles/attribution.exit-path.json timeout 120 bin/attribution-agg --exit >>run.log 2>&1
+check test -s profiles/attribution.exit-path.json
+exit $status
+SCRIPT
+chmod +x "$out/run.sh"
+echo "relayout runtime checks are in $out: run sh $out/run.sh where the GPU is" >&2
