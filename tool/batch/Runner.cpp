@@ -1,5 +1,6 @@
 #include "Runner.h"
 
+#include "LiveDisplay.h"
 #include "Paths.h"
 #include "SummaryPage.h"
 #include "Variants.h"
@@ -268,6 +269,7 @@ class Batch {
           if (r.gpu >= 0) gpuBusy[r.gpu] = false;
           ++done;
           progress(done, todo.size(), start, running.size() - 1);
+          if (display_.live()) lastHeartbeat = Clock::time_point{};  // the live block drops it at once
           writeSummary();  // kept current, so that a batch cut short still has one
           running.erase(running.begin() + static_cast<long>(i));
           continue;
@@ -281,7 +283,17 @@ class Batch {
         }
         ++i;
       }
-      if (Clock::now() - lastHeartbeat > std::chrono::seconds(60) && !running.empty()) {
+      if (display_.live() && Clock::now() - lastHeartbeat > std::chrono::seconds(1)) {
+        // On a terminal: each running application's stage, redrawn in place, and the whole batch's.
+        lastHeartbeat = Clock::now();
+        std::vector<std::string> block;
+        for (const Running& r : running)
+          block.push_back(fmt::format("  {:<20} {:>7}  {}", r.app->name,
+                                      duration(std::chrono::duration<double>(Clock::now() - r.started).count()),
+                                      lastRelayoutLine(logOf(*r.app))));
+        block.push_back("  " + progressText(done, todo.size(), start, running.size()));
+        display_.status(std::move(block));
+      } else if (!display_.live() && Clock::now() - lastHeartbeat > std::chrono::seconds(60) && !running.empty()) {
         lastHeartbeat = Clock::now();
         for (const Running& r : running)
           std::fprintf(stderr, "relayout: batch: %s: running for %s; %s\n", r.app->name.c_str(),
@@ -289,6 +301,7 @@ class Batch {
                        lastRelayoutLine(logOf(*r.app)).c_str());
       }
     }
+    display_.close();
     // The hand-written variants of what verified now, one at a time: they time on a quiet GPU.
     if (options_.stage == Stage::Optimize && options_.gpus > 0)
       for (const App* app : todo)
@@ -342,8 +355,8 @@ class Batch {
       record(app, f);
       return std::nullopt;
     }
-    std::fprintf(stderr, "relayout: batch: %s: started%s; log %s\n", app.name.c_str(),
-                 gpu >= 0 ? fmt::format(" on GPU {}", gpu).c_str() : "", logOf(app).c_str());
+    display_.line(fmt::format("relayout: batch: {}: started{}; log {}", app.name,
+                              gpu >= 0 ? fmt::format(" on GPU {}", gpu) : "", logOf(app)));
     return Running{&app, *pid, gpu, Clock::now(), {}, false};
   }
 
@@ -378,8 +391,8 @@ class Batch {
       f.why = lastRelayoutLine(logOf(*r.app), true);
     }
     record(*r.app, f);
-    std::fprintf(stderr, "relayout: batch: %s: %s after %s%s\n", r.app->name.c_str(), statusName(f.status),
-                 duration(seconds).c_str(), f.why.empty() ? "" : ("; " + f.why).c_str());
+    display_.line(fmt::format("relayout: batch: {}: {} after {}{}", r.app->name, statusName(f.status),
+                              duration(seconds), f.why.empty() ? "" : "; " + f.why));
   }
 
   void record(const App& app, const Finished& f) {
@@ -387,11 +400,15 @@ class Batch {
     writeState(options_.outDir, app, f);
   }
 
-  void progress(size_t done, size_t total, Clock::time_point start, size_t stillRunning) {
+  std::string progressText(size_t done, size_t total, Clock::time_point start, size_t stillRunning) const {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     const double eta = done ? elapsed / done * (total - done) : 0;
-    std::fprintf(stderr, "relayout: batch: [%zu/%zu] done, %zu running, %s elapsed%s\n", done, total, stillRunning,
-                 duration(elapsed).c_str(), done < total ? (", about " + duration(eta) + " left").c_str() : "");
+    return fmt::format("relayout: batch: [{}/{}] done, {} running, {} elapsed{}", done, total, stillRunning,
+                       duration(elapsed), done < total && done ? ", about " + duration(eta) + " left" : "");
+  }
+
+  void progress(size_t done, size_t total, Clock::time_point start, size_t stillRunning) {
+    display_.line(progressText(done, total, start, stillRunning));
   }
 
   void stopAll(std::vector<Running>& running) {
@@ -410,6 +427,7 @@ class Batch {
 
   const Manifest& manifest_;
   const RunOptions& options_;
+  LiveDisplay display_;
   std::vector<const App*> selected_;
   std::map<std::string, Finished> results_;
 };

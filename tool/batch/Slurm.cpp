@@ -345,14 +345,19 @@ int runWithSlurm(const Manifest& manifest, const RunOptions& options, const std:
   int status = prepareProfiling(manifest, options, folder, RunBy::Slurm);
   if (stoppedHere(manifest, options)) return 130;
   if (status != 0) return status;
-  switch (runFolder(*tools, folder, slurm)) {
-    case Ran::Interrupted:
-      return 130;
-    case Ran::Failed:
-      return 1;
-    case Ran::Finished:
-      break;
-  }
+  // The exit status when the job did not finish, nothing when it did.
+  auto submit = [&](const std::string& prepared) -> std::optional<int> {
+    switch (runFolder(*tools, prepared, slurm)) {
+      case Ran::Interrupted:
+        return 130;
+      case Ran::Failed:
+        return 1;
+      case Ran::Finished:
+        return std::nullopt;
+    }
+    return 1;
+  };
+  if (std::optional<int> stopped = submit(folder)) return *stopped;
   collect(manifest, options, folder, RunBy::Slurm);  // what failed is in each application's state
   if (stoppedHere(manifest, options)) return 130;
 
@@ -360,14 +365,7 @@ int runWithSlurm(const Manifest& manifest, const RunOptions& options, const std:
   const std::string verifyFolder = verificationFolder(folder);
   llvm::Expected<PreparedFolder> verify = readPreparedFolder(verifyFolder);
   if (verify && !verify->applications.empty()) {
-    switch (runFolder(*tools, verifyFolder, slurm)) {
-      case Ran::Interrupted:
-        return 130;
-      case Ran::Failed:
-        return 1;
-      case Ran::Finished:
-        break;
-    }
+    if (std::optional<int> stopped = submit(verifyFolder)) return *stopped;
     collect(manifest, options, verifyFolder, RunBy::Slurm);
   } else {
     llvm::consumeError(verify.takeError());
