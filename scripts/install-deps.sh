@@ -16,6 +16,14 @@ done
 if ((${#missing[@]})); then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   echo "relayout: installing ${missing[*]}"
+  # The packages' own services (munge, slurmd, slurmctld) are not wanted, and slurmd without a
+  # configuration would fail the installation: a policy-rc.d of ours, for this install only, keeps
+  # them stopped where the system has none.
+  policy=/usr/sbin/policy-rc.d
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null && $sudo chmod +x "$policy"
+    trap '$sudo rm -f "$policy"' EXIT
+  fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
