@@ -99,6 +99,15 @@ std::string collectCommand(const Manifest& manifest, const std::string& outDir, 
                      shellQuoted(folder));
 }
 
+// A run.sh line: relayout-verify, in the folder `at`, on the application's original against
+// `program` (both relative to the prepared folder), into `at`/verify.
+std::string verifyLine(const App& app, const std::string& at, const std::string& program, bool forVariant) {
+  return fmt::format(
+      "run {} {} \"$here/bin/relayout-verify\" --original \"$here/{}/original\" --rewritten "
+      "\"$here/{}\" -o \"$here/{}/verify\"{}\n",
+      shellQuoted(at), app.timeoutSeconds, app.name, program, at, verifyOptions(app, forVariant));
+}
+
 // The folder with the original and rewritten program of every application optimize rewrote, and
 // relayout-verify to run each pair where the GPU is.
 int prepareVerification(const Manifest& manifest, const RunOptions& options, const std::string& folder, RunBy by) {
@@ -122,10 +131,7 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
       if (llvm::Error err =
               copyExecutable(joinPath(joinPath(pair, side), "program"), joinPath(joinPath(folder, app.name), side)))
         return fail(llvm::toString(std::move(err)));
-    std::string command = "\"$here/bin/relayout-verify\" --original \"$here/" + app.name +
-                          "/original\" --rewritten \"$here/" + app.name + "/rewritten\" -o \"$here/" + app.name +
-                          "/verify\"";
-    script += fmt::format("run {} {} {}{}\n", shellQuoted(app.name), app.timeoutSeconds, command, verifyOptions(app));
+    script += verifyLine(app, app.name, app.name + "/rewritten", false);
     // The hand-written variants, each against the same original: NAME/variants/VARIANT/.
     for (const Variant& variant : app.variants) {
       if (llvm::Error err = buildVariant(app, variant, options.outDir)) {
@@ -137,10 +143,7 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
       if (llvm::Error err = copyExecutable(joinPath(variantFolder(options.outDir, app.name, variant.name), "program"),
                                            joinPath(folder, at + "/program")))
         return fail(llvm::toString(std::move(err)));
-      script += fmt::format(
-          "run {} {} \"$here/bin/relayout-verify\" --original \"$here/{}/original\" --rewritten "
-          "\"$here/{}/program\" -o \"$here/{}/verify\"{}\n",
-          shellQuoted(at), app.timeoutSeconds, app.name, at, at, verifyOptions(app, true));
+      script += verifyLine(app, at, at + "/program", true);
     }
     names.push_back(app.name);
   }
