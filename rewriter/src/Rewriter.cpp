@@ -223,6 +223,16 @@ std::map<std::string, std::vector<Edit>> editsOf(const std::vector<const Accepte
   return byFile;
 }
 
+// The bytes of a file no edit named (so Clang's buffers did not record it), read from `path` into
+// facts.contents under its real path.
+llvm::Error readContents(ProgramFacts& facts, const std::string& real, const std::string& path) {
+  if (facts.contents.count(real)) return llvm::Error::success();
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) return error(path + ": " + buffer.getError().message());
+  facts.contents[real] = (*buffer)->getBuffer().str();
+  return llvm::Error::success();
+}
+
 std::string realPath(const std::string& path) {
   llvm::SmallString<256> real;
   if (llvm::sys::fs::real_path(path, real)) return path;
@@ -461,10 +471,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   for (const std::string& source : sources) {
     std::string real = realPath(source);
     realSources.push_back(real);
-    if (facts.contents.count(real)) continue;
-    auto buffer = llvm::MemoryBuffer::getFile(source);
-    if (!buffer) return error(source + ": " + buffer.getError().message());
-    facts.contents[real] = (*buffer)->getBuffer().str();
+    if (llvm::Error err = readContents(facts, real, source)) return err;
   }
   std::vector<const AcceptedStruct*> chosen;
   for (const AcceptedStruct& s : acceptedStructs) chosen.push_back(&s);
@@ -494,11 +501,7 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     changed.pop_back();
     for (const std::string& includer : facts.includedBy[file])
       if (written.insert(includer).second) {
-        if (!facts.contents.count(includer)) {
-          auto buffer = llvm::MemoryBuffer::getFile(includer);
-          if (!buffer) return error(includer + ": " + buffer.getError().message());
-          facts.contents[includer] = (*buffer)->getBuffer().str();
-        }
+        if (llvm::Error err = readContents(facts, includer, includer)) return err;
         result.files.push_back({includer, facts.contents[includer], facts.contents[includer], true});
         changed.push_back(includer);
       }

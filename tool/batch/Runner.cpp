@@ -2,6 +2,7 @@
 
 #include "LiveDisplay.h"
 #include "Paths.h"
+#include "Spawn.h"
 #include "SummaryPage.h"
 #include "Variants.h"
 
@@ -12,20 +13,15 @@
 #include <llvm/Support/Path.h>
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <thread>
-
-extern char** environ;
 
 namespace relayout::batch {
 
@@ -111,43 +107,6 @@ std::vector<std::string> optimizeCommand(const App& app, const RunOptions& optio
     argv.insert(argv.end(), app.flags.begin(), app.flags.end());
   }
   return argv;
-}
-
-// Starts argv in `cwd` as the leader of a new process group, its output and errors into `log`.
-llvm::Expected<pid_t> spawn(const std::vector<std::string>& argv, const std::string& cwd, const std::string& log,
-                            const std::vector<std::string>& extraEnv) {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attributes;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attributes);
-  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    std::string entry(*e);
-    bool replaced = false;
-    for (const std::string& extra : extraEnv)
-      replaced |= entry.compare(0, extra.find('=') + 1, extra, 0, extra.find('=') + 1) == 0;
-    if (!replaced) env.push_back(entry);
-  }
-  env.insert(env.end(), extraEnv.begin(), extraEnv.end());
-  std::vector<char*> args, envp;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  args.push_back(nullptr);
-  envp.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (rc != 0)
-    return llvm::createStringError(std::error_code(rc, std::generic_category()), "cannot start %s: %s", argv[0].c_str(),
-                                   std::strerror(rc));
-  return pid;
 }
 
 // The last line relayout printed in a log ("relayout: building ..."), shortened: the stage; with
@@ -306,7 +265,7 @@ class Batch {
     if (options_.stage == Stage::Optimize && options_.gpus > 0)
       for (const App* app : todo)
         if (!interrupted && !app->variants.empty() && results_[app->name].status == Status::Verified)
-          verifyVariants(*app, options_.outDir, options_.relayout);
+          verifyVariants(*app, options_.outDir, options_.relayout, interrupted);
     writeSummary();
     if (interrupted) {
       std::fprintf(stderr, "relayout: batch: interrupted; the stopped applications run again next time\n");

@@ -4,13 +4,15 @@
 #include "../Toolchain.h"
 #include "Paths.h"
 #include "Shell.h"
+#include "Spawn.h"
 
 #include "relayout/core/Files.h"
 
 #include <fmt/format.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
-#include <llvm/Support/Program.h>
+
+#include <sys/wait.h>
 
 #include <cstdio>
 
@@ -56,10 +58,12 @@ llvm::Error buildVariant(const App& app, const Variant& variant, const std::stri
   return runBuild(planBuild(request, relayoutToolchain()), fmt::format("variant '{}' of {}", variant.name, app.name));
 }
 
-void verifyVariants(const App& app, const std::string& outDir, const std::string& relayout) {
+void verifyVariants(const App& app, const std::string& outDir, const std::string& relayout,
+                    const volatile std::sig_atomic_t& stop) {
   const std::string verifyTool = joinPath(std::string(llvm::sys::path::parent_path(relayout)), "relayout-verify");
   const std::string original = joinPath(appFolder(outDir, app.name), "verify/original/program");
   for (const Variant& variant : app.variants) {
+    if (stop) return;
     if (llvm::Error err = buildVariant(app, variant, outDir)) {
       std::fprintf(stderr, "relayout: batch: %s: variant '%s' not timed: %s\n", app.name.c_str(), variant.name.c_str(),
                    llvm::toString(std::move(err)).c_str());
@@ -74,21 +78,22 @@ void verifyVariants(const App& app, const std::string& outDir, const std::string
                                      "-o",
                                      joinPath(folder, "verify")};
     for (std::string& arg : verifyArguments(app, true)) argv.push_back(std::move(arg));
-    std::vector<llvm::StringRef> args(argv.begin(), argv.end());
     const std::string log = joinPath(folder, "verify.log");
-    std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
     // relayout-verify runs the programs in its working folder: the application's, as optimize did.
-    llvm::SmallString<256> cwd;
-    llvm::sys::fs::current_path(cwd);
-    llvm::sys::fs::set_current_path(app.dir);
-    std::string error;
-    int rc = llvm::sys::ExecuteAndWait(verifyTool, args, std::nullopt, redirects, app.timeoutSeconds, 0, &error);
-    llvm::sys::fs::set_current_path(cwd);
+    std::string outcome;
+    if (llvm::Expected<pid_t> pid = spawn(argv, app.dir, log, {})) {
+      const int waitStatus = waitWithin(*pid, app.timeoutSeconds, stop);
+      outcome = WIFEXITED(waitStatus) && WEXITSTATUS(waitStatus) == 0
+                    ? "timed"
+                    : fmt::format("not timed (relayout-verify: {}; see {})",
+                                  WIFEXITED(waitStatus) ? fmt::format("exit {}", WEXITSTATUS(waitStatus))
+                                                        : fmt::format("signal {}", WTERMSIG(waitStatus)),
+                                  log);
+    } else {
+      outcome = "not timed: " + llvm::toString(pid.takeError());
+    }
     std::fprintf(stderr, "relayout: batch: %s: variant '%s' %s\n", app.name.c_str(), variant.name.c_str(),
-                 rc == 0 ? "timed"
-                         : fmt::format("not timed (relayout-verify: {}; see {})",
-                                       error.empty() ? fmt::format("exit {}", rc) : error, log)
-                               .c_str());
+                 outcome.c_str());
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <llvm/Support/Error.h>
 
+#include <csignal>
 #include <optional>
 #include <string>
 
@@ -22,9 +23,10 @@ llvm::Error buildVariant(const App& app, const Variant& variant, const std::stri
 
 // Where there is a GPU: builds every variant of `app` and runs relayout-verify (found beside
 // `relayout`) on the original program that optimize built and each variant, in the application's
-// folder, one at a time with the application's time limit. A variant that does not build or
-// differs is reported and left out; it never changes the application's own result.
-void verifyVariants(const App& app, const std::string& outDir, const std::string& relayout);
+// folder, one at a time with the application's time limit (or until `stop` is set). A variant that
+// does not build or differs is reported and left out; it never changes the application's own result.
+void verifyVariants(const App& app, const std::string& outDir, const std::string& relayout,
+                    const volatile std::sig_atomic_t& stop);
 
 // What a variant's verification measured: its kernel speed-up over the original (median, min,
 // max), when its output equalled the original's.
