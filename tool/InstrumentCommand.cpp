@@ -42,9 +42,11 @@ static cl::opt<unsigned long long> traceCapacity(
                                "(default 1048576), split evenly among its kernels; warp accesses beyond a kernel's "
                                "share are counted as dropped"),
     cl::value_desc("RECORDS"), cl::init(InstrumentOptions::kDefaultTraceCapacity), cl::sub(command));
-static cl::opt<unsigned> traceLaunches("trace-launches",
-                                       cl::desc("Trace the first N launches of each kernel (default 2; 0: all)"),
-                                       cl::value_desc("N"), cl::init(2), cl::sub(command));
+static cl::opt<unsigned> traceLaunches(
+    "trace-launches",
+    cl::desc("Trace the first N launches of each kernel (default 2; 0: all), among those "
+             "that classify (--sample-launches)"),
+    cl::value_desc("N"), cl::init(2), cl::sub(command));
 
 // Says what was found per unit, and never leaves "0 access sites" without a word of why.
 static void reportInstrumentSummary(const InstrumentResult& result) {

@@ -12,12 +12,14 @@ namespace cl = llvm::cl;
 constexpr unsigned kDefaultBlockPeriod = 8, kDefaultLaunches = 1, kDefaultExecPeriod = 1;
 // Adaptive sampling (docs/results/overhead-h100.md): a warp's first 256 hook executions at full
 // rate (the trace's depth per warp), then ever fewer, weighted; at least 16 blocks of a small grid
-// and at most 2048 per kernel.
-constexpr unsigned kDefaultFullExecutions = 256, kDefaultMinBlocks = 16, kDefaultMaxBlocks = 2048;
+// and at most 2048 per kernel. No time budget: with one, the picks of two samples and of several
+// corpus programs moved away from full profiling's.
+constexpr unsigned kDefaultFullExecutions = 256, kDefaultExecBudget = 0, kDefaultMinBlocks = 16,
+                   kDefaultMaxBlocks = 2048;
 
 SamplingFlags::SamplingFlags(cl::SubCommand& command)
-    : blocks_("sample-blocks", cl::desc("Classify warps in one thread block of every N (1: all)"),
-              cl::value_desc("N"), cl::init(kDefaultBlockPeriod), cl::sub(command)),
+    : blocks_("sample-blocks", cl::desc("Classify warps in one thread block of every N (1: all)"), cl::value_desc("N"),
+              cl::init(kDefaultBlockPeriod), cl::sub(command)),
       launches_("sample-launches",
                 cl::desc("Classify only in the first N launches of each kernel (0: all); the profile records "
                          "the blocks each kernel ran and classified, and the analysis scales counts back up"),
@@ -28,8 +30,15 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                   cl::value_desc("N"), cl::init(kDefaultExecPeriod), cl::sub(command)),
       fullExecutions_("full-executions",
                       cl::desc("Each warp of a classifying block classifies its first N hook executions, then "
-                               "about one in 2, 4, ... 1024, each counted with its weight (0: every execution)"),
+                               "about one in 2, 4, ... 1024, each counted with its weight (0: all of them, unless "
+                               "--exec-budget limits them)"),
                       cl::value_desc("N"), cl::init(kDefaultFullExecutions), cl::sub(command)),
+      execBudget_("exec-budget",
+                  cl::desc("Each warp of a classifying block spends at most about PERCENT of its time "
+                           "classifying, whatever --full-executions allows: a kernel whose blocks all run at "
+                           "once then takes about 1/(1-PERCENT/100) times as long, but fewer executions are "
+                           "classified (0: no time limit)"),
+                  cl::value_desc("PERCENT"), cl::init(kDefaultExecBudget), cl::sub(command)),
       minBlocks_("min-blocks",
                  cl::desc("A grid too small for --sample-blocks to give N classifying blocks classifies one "
                           "block in fewer (or all)"),
@@ -47,6 +56,7 @@ InstrumentOptions profilingDefaults() {
   options.sampleLaunches = kDefaultLaunches;
   options.execPeriod = kDefaultExecPeriod;
   options.fullExecutions = kDefaultFullExecutions;
+  options.execBudget = kDefaultExecBudget;
   options.minBlocks = kDefaultMinBlocks;
   options.maxBlocks = kDefaultMaxBlocks;
   options.traceCapacity = InstrumentOptions::kDefaultTraceCapacity;
@@ -66,7 +76,9 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
   options.sampleLaunches = launches_;
   options.execPeriod = executions_;
   if (minBlocks_ == 0) return usageError("--min-blocks must be at least 1");
+  if (execBudget_ >= 100) return usageError("--exec-budget is a percentage of a warp's time, below 100");
   options.fullExecutions = fullExecutions_;
+  options.execBudget = execBudget_;
   options.minBlocks = minBlocks_;
   options.maxBlocks = maxBlocks_;
   options.plainClones = plainClones_;

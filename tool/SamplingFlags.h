@@ -24,6 +24,7 @@ class SamplingFlags {
   llvm::cl::opt<unsigned> launches_;
   llvm::cl::opt<unsigned> executions_;
   llvm::cl::opt<unsigned> fullExecutions_;
+  llvm::cl::opt<unsigned> execBudget_;
   llvm::cl::opt<unsigned> minBlocks_;
   llvm::cl::opt<unsigned> maxBlocks_;
   llvm::cl::opt<bool> plainClones_;

@@ -439,6 +439,7 @@ class Assembler {
     text += functionTable(map);
     if (options_.execPeriod > 1) text += fmt::format("#define RELAYOUT_EXEC_PERIOD {}\n", options_.execPeriod);
     if (options_.fullExecutions) text += fmt::format("#define RELAYOUT_FULL_EXECS {}\n", options_.fullExecutions);
+    if (options_.execBudget) text += fmt::format("#define RELAYOUT_EXEC_BUDGET {}\n", options_.execBudget);
     if (options_.minBlocks > 1) text += fmt::format("#define RELAYOUT_MIN_BLOCKS {}\n", options_.minBlocks);
     if (options_.maxBlocks) text += fmt::format("#define RELAYOUT_MAX_BLOCKS {}\n", options_.maxBlocks);
     if (options_.sampleLaunches) text += fmt::format("#define RELAYOUT_SAMPLE_LAUNCHES {}\n", options_.sampleLaunches);

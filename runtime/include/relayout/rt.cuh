@@ -46,16 +46,38 @@
 #if (RELAYOUT_EXEC_PERIOD) & ((RELAYOUT_EXEC_PERIOD) - 1)
 #error "RELAYOUT_EXEC_PERIOD must be a power of two"
 #endif
-// Adaptive execution sampling: in a classifying block each warp classifies its first
-// RELAYOUT_FULL_EXECS hook executions, then about one in 2, one in 4, ... (the period doubles every
-// RELAYOUT_FULL_EXECS executions, up to 2^RELAYOUT_MAX_EXEC_SHIFT), and adds each classified
-// execution's counts times its period: the counters still estimate every execution, while a warp
-// that runs a long loop (an n-body force sum) no longer classifies all of it. 0: every execution.
+// Execution sampling in a classifying block. A hook calls the classifier when a hash of the SM's
+// clock falls below its warp's gate; the classifier keeps one execution in 2^s and adds its counts
+// times 2^s, so the counters still estimate every execution (without bias: s is fixed before
+// each draw). After each call the warp's shift s becomes the larger of two rules:
+// - the count rule: a warp's first RELAYOUT_FULL_EXECS hook executions at full rate, then the
+//   period doubles every RELAYOUT_FULL_EXECS executions, up to 2^RELAYOUT_MAX_EXEC_SHIFT, so that a
+//   warp running a long loop (an n-body force sum) no longer classifies all of it;
+// - the time rule (RELAYOUT_EXEC_BUDGET > 0): a warp spends about RELAYOUT_EXEC_BUDGET percent of
+//   its time classifying and tracing, after a first RELAYOUT_EXEC_CREDIT cycles; the shift is set
+//   from what the last call cost and how long the user's code ran per execution since. The
+//   slowest classifying warp, which sets the time of a kernel whose blocks all run at once, then
+//   runs about 1 / (1 - budget) times as long as the original.
+// Neither (both 0): every execution.
 #ifndef RELAYOUT_FULL_EXECS
 #define RELAYOUT_FULL_EXECS 0
 #endif
 #ifndef RELAYOUT_MAX_EXEC_SHIFT
 #define RELAYOUT_MAX_EXEC_SHIFT 10
+#endif
+#ifndef RELAYOUT_EXEC_BUDGET
+#define RELAYOUT_EXEC_BUDGET 0
+#endif
+#if (RELAYOUT_EXEC_BUDGET) < 0 || (RELAYOUT_EXEC_BUDGET) >= 100
+#error "RELAYOUT_EXEC_BUDGET is a percentage of a warp's time, below 100"
+#endif
+#ifndef RELAYOUT_EXEC_CREDIT
+#define RELAYOUT_EXEC_CREDIT 4096
+#endif
+#if (RELAYOUT_FULL_EXECS) > 0 || (RELAYOUT_EXEC_BUDGET) > 0
+#define RELAYOUT_EXEC_SAMPLING_ 1
+#else
+#define RELAYOUT_EXEC_SAMPLING_ 0
 #endif
 // A grid with fewer than RELAYOUT_MIN_BLOCKS * RELAYOUT_BLOCK_PERIOD blocks classifies one block in
 // fewer, so that a small grid still gives RELAYOUT_MIN_BLOCKS (or all of its blocks); and no
@@ -120,9 +142,21 @@ static __shared__ unsigned __rl_block_on;
 // Per warp of the block (at most 32), the state of its sampling sequence; seeded by __rl_enter.
 static __shared__ unsigned __rl_warp_seed[32];
 #endif
-#if (RELAYOUT_FULL_EXECS) > 0
-// Per warp of the block (at most 32), its hook executions so far in a classifying block.
-static __shared__ unsigned __rl_warp_execs[32];
+#if RELAYOUT_EXEC_SAMPLING_
+// Per warp of the block (at most 32), its sampling state (set by __rl_enter, kept by the
+// classifier's first active lane): a hook calls the classifier when its clock hash is at most
+// the gate; the shift s of the period 2^s; the clock at entry, cycles spent classifying, and the
+// clock when the classifier last returned.
+static __shared__ unsigned __rl_warp_gate[32];
+static __shared__ unsigned char __rl_warp_shift[32];
+static __shared__ unsigned __rl_warp_start[32];
+static __shared__ unsigned __rl_warp_spent[32];
+static __shared__ unsigned __rl_warp_last[32];
+static __shared__ unsigned __rl_warp_execs[32];  // its hook executions, estimated
+// Per warp, the sites ([0]) and loops ([1]) it has classified, by id modulo 64: a hook's first
+// execution in a warp is classified whatever the draw, so that an access made once per thread after
+// a long loop is counted exactly rather than drawn at one in 1024 and weighted by as much.
+static __shared__ unsigned long long __rl_warp_seen[2][32];
 #endif
 // One counter per loop id: loop body executions, active lanes summed (the paper's Count).
 static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_LOOP_ROWS_];
@@ -226,7 +260,11 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
   if (lane == leader && __rl_trace_warp_on(row, grid))
     base = atomicAdd(&__rl_trace_requested[row], (unsigned long long)n);
   base = __shfl_sync(mask, base, leader);
-  if (base == ~0ull || base + n > (RELAYOUT_TRACE_SLICE_)) return;
+  if (base == ~0ull) return;
+  if (base + n > (RELAYOUT_TRACE_SLICE_)) {  // the slice is full: the warp stops asking
+    if (lane == leader) __rl_trace_warp[(__rl_thread_index() / 32) & 31] = 2;
+    return;
+  }
   base += (unsigned long long)row * (RELAYOUT_TRACE_SLICE_);
   const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
   RelayoutTraceRecord r;
@@ -286,25 +324,141 @@ static __device__ __forceinline__ bool __rl_sampled_exec() {
 #endif
 }
 
+#if RELAYOUT_EXEC_SAMPLING_
+static __device__ __forceinline__ unsigned __rl_clock() {
+  unsigned now;
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(now));
+  return now;
+}
+
+// What a warp may still spend classifying at clock `now`: its time budget's share of its time so
+// far, plus the credit (no limit without a time rule).
+static __device__ __forceinline__ float __rl_budget_left(unsigned w, unsigned now, unsigned spent) {
+#if (RELAYOUT_EXEC_BUDGET) > 0
+  return (float)(now - __rl_warp_start[w]) * (0.01f * (RELAYOUT_EXEC_BUDGET)) + (float)(RELAYOUT_EXEC_CREDIT) -
+         (float)spent;
+#else
+  (void)w, (void)now, (void)spent;
+  return 1.0f;
+#endif
+}
+
+// Whether the warp's trace is still being taken: a traced warp (or one not asked yet) records the
+// executions of its count rule's full-rate start, within its time budget.
+static __device__ __forceinline__ bool __rl_tracing(unsigned w, unsigned now, unsigned spent) {
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+  const bool fullRate = (RELAYOUT_FULL_EXECS) == 0 || __rl_warp_execs[w] < (RELAYOUT_FULL_EXECS);
+  return __rl_trace_warp[w] != 2 && fullRate && __rl_budget_left(w, now, spent) >= 0.0f;
+#else
+  (void)w, (void)now, (void)spent;
+  return false;
+#endif
+}
+
+// What the classifier does with this execution of hook `id` (a site, else a loop), decided by the
+// first lane of the lanes on it from the warp's clock hash `h` and state: bit 0 classify, bit 1
+// trace, bits 8 on the shift of the classified counts; 0: nothing (then the lane also closes a gate
+// left open for the trace once the warp has taken it). The hook's first execution in the warp is
+// classified at weight 1 (within the time budget); any other at 2^shift when drawn. `now` is the
+// clock at the decision.
+static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, unsigned now) {
+  const unsigned w = (__rl_thread_index() / 32) & 31;
+  unsigned long long& seen = __rl_warp_seen[site ? 0 : 1][w];
+  const unsigned long long bit = 1ull << (id & 63);
+  unsigned shift = __rl_warp_shift[w], plan = 0;
+  if (!(seen & bit) && __rl_budget_left(w, now, __rl_warp_spent[w]) >= 0.0f) {
+    seen |= bit;
+    shift = 0, plan = 1u;
+  } else if (h <= (0xFFFFFFFFu >> shift)) {
+    plan = 1u;
+  }
+  if (site && __rl_tracing(w, now, __rl_warp_spent[w])) plan |= 2u;
+  if (!(plan & 2u)) __rl_warp_gate[w] = 0xFFFFFFFFu >> __rl_warp_shift[w];
+  return plan ? plan | shift << 8 : 0u;
+}
+
+// After the classifier's work, which started at `start` and was planned as `plan`: charges it to
+// the warp and sets the shift for the next draws, the larger of the count rule's and the time
+// rule's (above). The gate stays open while the warp traces.
+static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
+  const unsigned w = (__rl_thread_index() / 32) & 31;
+  const unsigned now = __rl_clock();
+  const unsigned cost = now - start + 64;  // and about what the call and return take
+  unsigned spent = __rl_warp_spent[w] + cost;
+  if (now - __rl_warp_start[w] > (1u << 30)) {                     // long-lived warps: halve time and spending alike,
+    __rl_warp_start[w] = now - ((now - __rl_warp_start[w]) >> 1);  // so that the clock may wrap
+    spent >>= 1;
+  }
+  const unsigned oldShift = plan >> 8;
+  const bool wasOpen = __rl_warp_gate[w] == 0xFFFFFFFFu;
+  // The warp's executions so far, estimated as the counters are: every one reaches the classifier
+  // while the gate is open, else a classified one stands for 2^shift.
+  const unsigned seen = wasOpen ? 1u : (plan & 1u) ? 1u << oldShift : 0u;
+  const unsigned execs = __rl_warp_execs[w] + seen < seen ? 0xFFFFFFFFu : __rl_warp_execs[w] + seen;
+  const unsigned gap = start - __rl_warp_last[w];  // the user's code since the last call
+  __rl_warp_spent[w] = spent;
+  __rl_warp_last[w] = now;
+  __rl_warp_execs[w] = execs;
+  unsigned shift = 0;
+#if (RELAYOUT_FULL_EXECS) > 0
+  shift = execs / (RELAYOUT_FULL_EXECS);
+  if (shift > (RELAYOUT_MAX_EXEC_SHIFT)) shift = RELAYOUT_MAX_EXEC_SHIFT;
+#endif
+#if (RELAYOUT_EXEC_BUDGET) > 0
+  const float left = __rl_budget_left(w, now, spent);
+  if (left < (float)cost) {
+    // About 2^oldShift executions ran in the gap (one if the gate was open); one call every 2^s of
+    // them takes the budget's share when 2^s = cost * (100 - budget) / (budget * perExecution).
+    const float perExecution = (float)(gap > 0 ? gap : 1) / (float)(wasOpen ? 1u : 1u << oldShift);
+    const float ratio = (float)cost * (100 - (RELAYOUT_EXEC_BUDGET)) / ((float)(RELAYOUT_EXEC_BUDGET)*perExecution);
+    unsigned timed = ratio > 1.0f ? (unsigned)ceilf(__log2f(ratio)) : 0u;
+    timed += left < 0.0f;  // in debt: pay it back
+    if (timed > shift) shift = timed > 31 ? 31 : timed;
+  }
+#else
+  (void)gap;
+#endif
+  __rl_warp_shift[w] = (unsigned char)shift;
+  const bool tracing = (plan & 2u) && __rl_tracing(w, now, spent);
+  __rl_warp_gate[w] = tracing ? 0xFFFFFFFFu : 0xFFFFFFFFu >> shift;
+}
+#endif
+
 // Out of line, reached only through __rl_hook_call (which calls it through its address, so it
-// shares __rl_count_loop's prototype), so that the user's code stays close to the original.
-static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned shift) {
-  if (!__rl_sampled_exec()) return;
-  // Lanes that reached this shared function from different sites can run it together: each site's
-  // lanes are one access, so they classify (and trace) apart; so do lanes drawn with different
-  // weights (parts of a diverged warp), which would otherwise wait for each other in the trace.
-  const unsigned mask = __match_any_sync(__activemask(), (unsigned long long)shift << 32 | id);
+// shares __rl_count_loop's prototype), so that the user's code stays close to the original. `h`
+// is the hook's clock hash with an execution budget, else 0.
+static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned h) {
+  const unsigned active = __activemask();
   unsigned lane, lanesBelow;
   // %laneid, not threadIdx.x % 32: warps of 2D/3D blocks are cut from the linear thread index.
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lanesBelow));
+  // Lanes that reached this shared function from different sites can run it together: each site's
+  // lanes are one access, so they classify (and trace) apart.
+  const unsigned mask = __match_any_sync(active, id);
   const unsigned leader = __ffs(mask) - 1;
-  unsigned long long sectors, lines, nearSum;
-  bool shared;
+#if RELAYOUT_EXEC_SAMPLING_
+  // One draw for the warp (the first active lane's hash), so that lanes which reached the call apart
+  // agree; each site's first lane plans for its lanes.
+  h = __shfl_sync(active, h, __ffs(active) - 1);
+  unsigned plan = 0, start = 0;
+  if (lane == leader) start = __rl_clock(), plan = __rl_budget_plan(h, id, true, start);
+  plan = __shfl_sync(mask, plan, leader);
+  if (plan == 0) return;
+  const unsigned shift = plan >> 8;
+  const bool classify = plan & 1u, trace = plan & 2u;
+#else
+  (void)h;
+  if (!__rl_sampled_exec()) return;
+  const unsigned shift = 0;
+  const bool classify = true, trace = true;
+#endif
+  unsigned long long sectors = 0, lines = 0, nearSum = 0;
+  bool shared = false;
 
   // Fast path: a full warp stepping by one stride has closed-form counters (warp_classify.h).
-  bool uniform = false;
-  if (mask == 0xffffffffu) {
+  bool uniform = !classify;
+  if (classify && mask == 0xffffffffu) {
     const unsigned long long a0 = __shfl_sync(mask, a, 0);
     const unsigned long long stride = __shfl_sync(mask, a, 1) - a0;
     uniform = __all_sync(mask, a == a0 + stride * lane);
@@ -345,9 +499,11 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
   }
 
 #if (RELAYOUT_TRACE_CAPACITY) > 0
-  if (shift == 0) __rl_trace(id, a, mask, lane, lanesBelow, leader);  // runs of consecutive accesses only
+  if (trace) __rl_trace(id, a, mask, lane, lanesBelow, leader);  // runs of consecutive accesses
+#else
+  (void)trace;
 #endif
-  if (lane == leader) {
+  if (classify && lane == leader) {
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     const size_t row = ((size_t)(sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_SITE_ROWS_ + id) * RELAYOUT_KERNEL_ROWS_ +
@@ -360,89 +516,100 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
     if (nearSum) atomicAdd(&c[4], nearSum << shift);
     if (shared) atomicAdd(&c[5], 1ull << shift);
   }
+#if RELAYOUT_EXEC_SAMPLING_
+  if (lane == leader) __rl_budget_charge(start, plan);
+#endif
 }
 
 // The first active lane adds the warp's active lanes: one atomic per warp and iteration.
-static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long long, unsigned shift) {
+static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long long, unsigned h) {
+  const unsigned active = __activemask();
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  const unsigned mask = __match_any_sync(active, id);  // lanes of other loops count apart
+  const unsigned leader = __ffs(mask) - 1;
+#if RELAYOUT_EXEC_SAMPLING_
+  h = __shfl_sync(active, h, __ffs(active) - 1);
+  unsigned plan = 0, start = 0;
+  if (lane == leader) start = __rl_clock(), plan = __rl_budget_plan(h, id, false, start);
+  plan = __shfl_sync(mask, plan, leader);
+  if (plan == 0) return;
+  const unsigned shift = plan >> 8;
+#else
+  (void)h;
   if (!__rl_sampled_exec()) return;
-  // Lanes of other loops, or drawn with other weights, count apart.
-  const unsigned mask = __match_any_sync(__activemask(), (unsigned long long)shift << 32 | id);
-  unsigned lanesBelow;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lanesBelow));
-  if ((mask & lanesBelow) == 0) {
+  const unsigned shift = 0;
+#endif
+  if (lane == leader) {
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     atomicAdd(&__rl_loop_counters[(sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_LOOP_ROWS_ + id],
               (unsigned long long)__popc(mask) << shift);
   }
+#if RELAYOUT_EXEC_SAMPLING_
+  if (lane == leader) __rl_budget_charge(start, plan);
+#endif
 }
 #endif  // __CUDA_ARCH__
 
 #ifdef __CUDA_ARCH__
-#if (RELAYOUT_FULL_EXECS) > 0
-// Adaptive execution sampling, in PTX: the warp's count t of hook executions (every active lane
-// reads and writes the same word), the period's log2 min(t / RELAYOUT_FULL_EXECS, MAX_EXEC_SHIFT),
-// and a hash of t and the warp that keeps one execution per period, so that which executions are
-// kept does not follow a loop's sites (Knuth's 2654435761 as -1640531535, then 0x2C1B3C6D). Leaves
-// the shift in %rl_s; skips to RL_DONE otherwise.
-#define RELAYOUT_EXEC_DRAW_PTX_                             \
-  "ld.shared.u32 %%rl_t, [%3];\n\t"                         \
-  "add.u32 %%rl_h, %%rl_t, 1;\n\t"                          \
-  "st.shared.u32 [%3], %%rl_h;\n\t"                         \
-  "div.u32 %%rl_s, %%rl_t, %5;\n\t"                         \
-  "min.u32 %%rl_s, %%rl_s, %6;\n\t"                         \
-  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t"             \
-  "xor.b32 %%rl_h, %%rl_h, %4;\n\t"                         \
-  "shr.u32 %%rl_t, %%rl_h, 15;\n\t"                         \
-  "xor.b32 %%rl_h, %%rl_h, %%rl_t;\n\t"                     \
-  "mul.lo.u32 %%rl_h, %%rl_h, 739982445;\n\t"               \
-  "shr.u32 %%rl_t, %%rl_h, 12;\n\t"                         \
-  "xor.b32 %%rl_h, %%rl_h, %%rl_t;\n\t"                     \
-  "shl.b32 %%rl_t, 1, %%rl_s;\n\t"                          \
-  "add.u32 %%rl_t, %%rl_t, -1;\n\t"                         \
-  "and.b32 %%rl_t, %%rl_h, %%rl_t;\n\t"                     \
-  "setp.ne.u32 %%rl_p, %%rl_t, 0;\n\t"                      \
-  "@%%rl_p bra RL_DONE;\n\t"
+#if RELAYOUT_EXEC_SAMPLING_
+// Execution sampling, in PTX: a hash of the SM's clock (Knuth's 2654435761 as -1640531535)
+// against the warp's gate, and whether the warp has classified this hook before (bit %6 of the
+// warp's mask at %5); no state is written on this path, so a hook that does not call costs two
+// shared loads, a clock read, a multiply and a branch. Leaves the hash in %rl_h; skips to RL_DONE
+// when the hook ran before in the warp and the hash is above the gate.
+#define RELAYOUT_EXEC_DRAW_PTX_                        \
+  "ld.volatile.shared.u32 %%rl_g, [%3];\n\t"           \
+  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t"           \
+  "mov.u32 %%rl_h, %%clock;\n\t"                       \
+  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t"        \
+  "shr.b64 %%rl_m, %%rl_m, %6;\n\t"                    \
+  "and.b64 %%rl_m, %%rl_m, 1;\n\t"                     \
+  "setp.eq.u64 %%rl_q, %%rl_m, 0;\n\t"                 \
+  "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t" \
+  "@!%%rl_q bra RL_DONE;\n\t"
 #else
-#define RELAYOUT_EXEC_DRAW_PTX_ "mov.u32 %%rl_s, 0;\n\t"
+#define RELAYOUT_EXEC_DRAW_PTX_ "mov.u32 %%rl_h, 0;\n\t"
 #endif
 
-// A hook's inline half: when `on`, draws whether the warp classifies this execution and, if so,
-// calls `slow(id, a, shift)`. The test and the call are in one asm statement because a branch in
+// A hook's inline half: when `on`, draws whether the warp may classify this execution and, if so,
+// calls `slow(id, a, hash)`. The test and the call are in one asm statement because a branch in
 // C++ would cut the user's code into separate basic blocks, and the compiler fuses a multiply and
 // an add into one FMA only within a block: the hooked code would round differently from the
 // original. The asm is one instruction to the compiler, which fuses across it as it would without
 // it; ptxas sees the branch, after the arithmetic is fixed. The call is indirect, through the
 // function's address, so that the asm need not name a symbol the compiler may mangle or drop.
 static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsigned, unsigned long long, unsigned),
-                                                      unsigned id, unsigned long long a) {
-#if (RELAYOUT_FULL_EXECS) > 0
+                                                      unsigned id, unsigned long long a, unsigned kind) {
+#if RELAYOUT_EXEC_SAMPLING_
   const unsigned warp = (__rl_thread_index() / 32) & 31;
-  const unsigned execs = (unsigned)__cvta_generic_to_shared(&__rl_warp_execs[warp]);
-  const unsigned warpSeed = (warp + 1u) * 0x9E3779B9u;
+  const unsigned gate = (unsigned)__cvta_generic_to_shared(&__rl_warp_gate[warp]);
+  const unsigned seen = (unsigned)__cvta_generic_to_shared(&__rl_warp_seen[kind][warp]);
 #else
-  const unsigned execs = 0, warpSeed = 0;
+  const unsigned gate = 0, seen = 0;
+  (void)kind;
 #endif
   asm volatile(
       "{\n\t"
-      ".reg .pred %%rl_p;\n\t"
-      ".reg .b32 %%rl_t, %%rl_h, %%rl_s;\n\t"
+      ".reg .pred %%rl_p, %%rl_q;\n\t"
+      ".reg .b32 %%rl_g, %%rl_h;\n\t"
+      ".reg .b64 %%rl_m;\n\t"
       "setp.eq.u32 %%rl_p, %0, 0;\n\t"
       "@%%rl_p bra RL_DONE;\n\t" RELAYOUT_EXEC_DRAW_PTX_
       "{\n\t"
       ".param .b32 rl_id;\n\t"
       ".param .b64 rl_a;\n\t"
-      ".param .b32 rl_shift;\n\t"
+      ".param .b32 rl_hash;\n\t"
       "st.param.b32 [rl_id], %1;\n\t"
       "st.param.b64 [rl_a], %2;\n\t"
-      "st.param.b32 [rl_shift], %%rl_s;\n\t"
+      "st.param.b32 [rl_hash], %%rl_h;\n\t"
       "rl_proto: .callprototype _ (.param .b32 _, .param .b64 _, .param .b32 _);\n\t"
-      "call %7, (rl_id, rl_a, rl_shift), rl_proto;\n\t"
+      "call %4, (rl_id, rl_a, rl_hash), rl_proto;\n\t"
       "}\n"
       "RL_DONE:\n\t"
       "}" ::"r"((unsigned)on),
-      "r"(id), "l"(a), "r"(execs), "r"(warpSeed), "n"((unsigned)(RELAYOUT_FULL_EXECS) > 0 ? (RELAYOUT_FULL_EXECS) : 1),
-      "n"(RELAYOUT_MAX_EXEC_SHIFT), "l"(slow));
+      "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 63));
 }
 
 // The first thread of a block counts it, decides whether it classifies, and returns that.
@@ -483,10 +650,20 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #if (RELAYOUT_TRACE_CAPACITY) > 0
   if ((threadInBlock & 31) == 0) __rl_trace_warp[(threadInBlock / 32) & 31] = 0;
 #endif
-#if (RELAYOUT_FULL_EXECS) > 0
-  if ((threadInBlock & 31) == 0) __rl_warp_execs[(threadInBlock / 32) & 31] = 0;
+#if RELAYOUT_EXEC_SAMPLING_
+  if ((threadInBlock & 31) == 0) {
+    const unsigned w = (threadInBlock / 32) & 31, now = __rl_clock();
+    __rl_warp_gate[w] = 0xFFFFFFFFu;
+    __rl_warp_shift[w] = 0;
+    __rl_warp_start[w] = now;
+    __rl_warp_spent[w] = 0;
+    __rl_warp_last[w] = now;
+    __rl_warp_execs[w] = 0;
+    __rl_warp_seen[0][w] = 0;
+    __rl_warp_seen[1][w] = 0;
+  }
 #endif
-#if (RELAYOUT_TRACE_CAPACITY) > 0 || (RELAYOUT_FULL_EXECS) > 0
+#if (RELAYOUT_TRACE_CAPACITY) > 0 || RELAYOUT_EXEC_SAMPLING_
   __syncwarp(__activemask());  // every lane of the warp is here: a kernel body starts converged
 #endif
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
@@ -522,12 +699,10 @@ static __device__ __forceinline__ void __rl_plain_enter() {
 }
 
 // Launches that run instrumented: the first RELAYOUT_SAMPLE_LAUNCHES of each kernel (and of each
-// template instantiation), or the first RELAYOUT_TRACE_LAUNCHES where more are traced; 0: all.
-#if (RELAYOUT_SAMPLE_LAUNCHES) == 0 || ((RELAYOUT_TRACE_CAPACITY) > 0 && (RELAYOUT_TRACE_LAUNCHES) == 0)
+// template instantiation); 0: all.
+#if (RELAYOUT_SAMPLE_LAUNCHES) == 0
 #define RELAYOUT_HOOKED_LAUNCHES_ 0u
-#elif (RELAYOUT_TRACE_CAPACITY) > 0 && (RELAYOUT_TRACE_LAUNCHES) > (RELAYOUT_SAMPLE_LAUNCHES)
-#define RELAYOUT_HOOKED_LAUNCHES_ (unsigned)(RELAYOUT_TRACE_LAUNCHES)
-#else
+#else  // only classifying blocks trace: a later launch would run hooked and record nothing
 #define RELAYOUT_HOOKED_LAUNCHES_ (unsigned)(RELAYOUT_SAMPLE_LAUNCHES)
 #endif
 
@@ -567,7 +742,7 @@ static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain
 // Put first in every loop body of device code by the instrumenter: counts the body's executions.
 static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #ifdef __CUDA_ARCH__
-  __rl_hook_call((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), __rl_count_loop, id, 0);
+  __rl_hook_call((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), __rl_count_loop, id, 0, 1);
 #else
   (void)id;
 #endif
@@ -579,8 +754,8 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 #ifdef __CUDA_ARCH__
-  __rl_hook_call((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), __rl_classify,
-                 id, reinterpret_cast<unsigned long long>(p));
+  __rl_hook_call((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), __rl_classify, id,
+                 reinterpret_cast<unsigned long long>(p), 0);
 #else
   (void)id;
 #endif

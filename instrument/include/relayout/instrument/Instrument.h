@@ -19,9 +19,11 @@ struct InstrumentOptions {
   unsigned sampleLaunches = 0;
   // Classify about one warp-level execution of each hook in `execPeriod` (a power of two).
   unsigned execPeriod = 1;
-  // Adaptive execution sampling (rt.cuh): each warp classifies its first `fullExecutions` hook
-  // executions, then ever fewer, weighted; 0 = every execution.
+  // Execution sampling (rt.cuh), its counts weighted: each warp of a classifying block classifies
+  // its first `fullExecutions` hook executions, then ever fewer; and, with `execBudget`, spends
+  // about that percent of its time classifying. Both 0 = every execution.
   unsigned fullExecutions = 0;
+  unsigned execBudget = 0;
   // Small grids classify at least `minBlocks` blocks; no kernel classifies more than `maxBlocks`
   // (0 = no cap).
   unsigned minBlocks = 1;
