@@ -372,10 +372,11 @@ def report(args):
     for kind in ("sample", "corpus"):
         r = ratios[kind]
         if r["traced"]:
-            lines.append("- **%s: geometric mean %.2f× traced (%d programs), worst %.2f×; %.2f× sampled; "
-                         "%.2f× with hooks everywhere.**" % (
-                             "Samples" if kind == "sample" else "Corpus", geomean(r["traced"]), len(r["traced"]),
-                             max(r["traced"]), geomean(r["sampled"]) or 0, geomean(r["everywhere"]) or 0))
+            others = "".join("; %.2f× %s" % (geomean(r[v]), label) for v, label in
+                             (("sampled", "sampled"), ("everywhere", "with hooks everywhere")) if r[v])
+            lines.append("- **%s: geometric mean %.2f× traced (%d programs), worst %.2f×%s.**" % (
+                "Samples" if kind == "sample" else "Corpus", geomean(r["traced"]), len(r["traced"]),
+                max(r["traced"]), others))
     if notes:
         lines += ["", "Differences:", ""] + ["- " + n for n in notes]
     # What a person wrote below the marker in an earlier version of the page stays.
