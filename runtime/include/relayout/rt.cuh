@@ -385,8 +385,9 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
   const unsigned now = __rl_clock();
   const unsigned cost = now - start + 64;  // and about what the call and return take
   unsigned spent = __rl_warp_spent[w] + cost;
-  if (now - __rl_warp_start[w] > (1u << 30)) {                     // long-lived warps: halve time and spending alike,
-    __rl_warp_start[w] = now - ((now - __rl_warp_start[w]) >> 1);  // so that the clock may wrap
+  // A long-lived warp halves its time and its spending alike, so that the 32-bit clock may wrap.
+  if (now - __rl_warp_start[w] > (1u << 30)) {
+    __rl_warp_start[w] = now - ((now - __rl_warp_start[w]) >> 1);
     spent >>= 1;
   }
   const unsigned oldShift = plan >> 8;
@@ -426,7 +427,7 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
 
 // Out of line, reached only through __rl_hook_call (which calls it through its address, so it
 // shares __rl_count_loop's prototype), so that the user's code stays close to the original. `h`
-// is the hook's clock hash with an execution budget, else 0.
+// is the hook's clock hash under execution sampling, else 0.
 static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned h) {
   const unsigned active = __activemask();
   unsigned lane, lanesBelow;
