@@ -377,6 +377,19 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
   return plan ? plan | shift << 8 : 0u;
 }
 
+// The plan of the lanes `mask` on hook `id`, made by their `leader` (which also reads the clock into
+// `start`) from one draw for the warp, the first active lane's hash `h`: lanes that reached the
+// call apart agree.
+static __device__ __forceinline__ unsigned __rl_group_plan(unsigned active, unsigned mask, unsigned lane,
+                                                           unsigned leader, unsigned h, unsigned id, bool site,
+                                                           unsigned& start) {
+  h = __shfl_sync(active, h, __ffs(active) - 1);
+  unsigned plan = 0;
+  start = 0;
+  if (lane == leader) start = __rl_clock(), plan = __rl_budget_plan(h, id, site, start);
+  return __shfl_sync(mask, plan, leader);
+}
+
 // After the classifier's work, which started at `start` and was planned as `plan`: charges it to
 // the warp and sets the shift for the next draws, the larger of the count rule's and the time
 // rule's (above). The gate stays open while the warp traces.
@@ -439,12 +452,8 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
   const unsigned mask = __match_any_sync(active, id);
   const unsigned leader = __ffs(mask) - 1;
 #if RELAYOUT_EXEC_SAMPLING_
-  // One draw for the warp (the first active lane's hash), so that lanes which reached the call apart
-  // agree; each site's first lane plans for its lanes.
-  h = __shfl_sync(active, h, __ffs(active) - 1);
-  unsigned plan = 0, start = 0;
-  if (lane == leader) start = __rl_clock(), plan = __rl_budget_plan(h, id, true, start);
-  plan = __shfl_sync(mask, plan, leader);
+  unsigned start;
+  const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, true, start);
   if (plan == 0) return;
   const unsigned shift = plan >> 8;
   const bool classify = plan & 1u, trace = plan & 2u;
@@ -530,10 +539,8 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   const unsigned mask = __match_any_sync(active, id);  // lanes of other loops count apart
   const unsigned leader = __ffs(mask) - 1;
 #if RELAYOUT_EXEC_SAMPLING_
-  h = __shfl_sync(active, h, __ffs(active) - 1);
-  unsigned plan = 0, start = 0;
-  if (lane == leader) start = __rl_clock(), plan = __rl_budget_plan(h, id, false, start);
-  plan = __shfl_sync(mask, plan, leader);
+  unsigned start;
+  const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, false, start);
   if (plan == 0) return;
   const unsigned shift = plan >> 8;
 #else
