@@ -211,9 +211,10 @@ def run(args):
     deadline = start + args.budget
     for p in todo:
         runs = {"original": args.runs, "sampled": 1, "traced": args.runs, "everywhere": 1, "full": 1}
-        # One unmeasured run first: a program's first launches after the GPU sat idle run slower
-        # (kmeans' first launch took 0.3 to 2.5 ms), which is most of a small program's time. Then
-        # the variants take turns, so that a drift in the GPU's state falls on all of them.
+        # One unmeasured run first: a program's first launches can run much slower (kmeans' original
+        # measured 2.2 ms in one session and 5.6 ms in another; under ncu its first launch took
+        # 2.5 ms, the later ones 14 us), and they are most of a small program's time. Then the
+        # variants take turns, so that a drift in the GPU's state falls on all of them.
         warm = os.path.join(out, "bin", p["name"], "original")
         if os.path.exists(warm):
             try:
