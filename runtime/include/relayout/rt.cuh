@@ -79,6 +79,11 @@
 #else
 #define RELAYOUT_EXEC_SAMPLING_ 0
 #endif
+#if (RELAYOUT_EXEC_BUDGET) > 0
+#define RELAYOUT_TIME_RULE_ 1
+#else
+#define RELAYOUT_TIME_RULE_ 0
+#endif
 // A grid with fewer than RELAYOUT_MIN_BLOCKS * RELAYOUT_BLOCK_PERIOD blocks classifies one block in
 // fewer, so that a small grid still gives RELAYOUT_MIN_BLOCKS (or all of its blocks); and no
 // kernel classifies more than RELAYOUT_MAX_BLOCKS blocks over the run (0: no cap). The profile
@@ -145,14 +150,17 @@ static __shared__ unsigned __rl_warp_seed[32];
 #if RELAYOUT_EXEC_SAMPLING_
 // Per warp of the block (at most 32), its sampling state (set by __rl_enter, kept by the
 // classifier's first active lane): a hook calls the classifier when its clock hash is at most
-// the gate; the shift s of the period 2^s; the clock at entry, cycles spent classifying, and the
-// clock when the classifier last returned.
+// the gate; the shift s of the period 2^s.
 static __shared__ unsigned __rl_warp_gate[32];
 static __shared__ unsigned char __rl_warp_shift[32];
+static __shared__ unsigned __rl_warp_execs[32];  // its hook executions, estimated
+#if RELAYOUT_TIME_RULE_
+// The time rule's clocks, per warp: at entry, cycles spent classifying, and when the classifier
+// last returned.
 static __shared__ unsigned __rl_warp_start[32];
 static __shared__ unsigned __rl_warp_spent[32];
 static __shared__ unsigned __rl_warp_last[32];
-static __shared__ unsigned __rl_warp_execs[32];  // its hook executions, estimated
+#endif
 // Per warp, the sites ([0]) and loops ([1]) it has classified, by id modulo 64: a hook's first
 // execution in a warp is classified whatever the draw, so that an access made once per thread after
 // a long loop is counted exactly rather than drawn at one in 1024 and weighted by as much.
@@ -331,10 +339,28 @@ static __device__ __forceinline__ unsigned __rl_clock() {
   return now;
 }
 
+// The clock as the time rule reads it, and the cycles warp `w` has spent classifying; without a
+// time rule neither is kept, so that the classifier reads no clock and keeps no more state.
+static __device__ __forceinline__ unsigned __rl_budget_clock() {
+#if RELAYOUT_TIME_RULE_
+  return __rl_clock();
+#else
+  return 0;
+#endif
+}
+static __device__ __forceinline__ unsigned __rl_spent(unsigned w) {
+#if RELAYOUT_TIME_RULE_
+  return __rl_warp_spent[w];
+#else
+  (void)w;
+  return 0;
+#endif
+}
+
 // What a warp may still spend classifying at clock `now`: its time budget's share of its time so
 // far, plus the credit (no limit without a time rule).
 static __device__ __forceinline__ float __rl_budget_left(unsigned w, unsigned now, unsigned spent) {
-#if (RELAYOUT_EXEC_BUDGET) > 0
+#if RELAYOUT_TIME_RULE_
   return (float)(now - __rl_warp_start[w]) * (0.01f * (RELAYOUT_EXEC_BUDGET)) + (float)(RELAYOUT_EXEC_CREDIT) -
          (float)spent;
 #else
@@ -343,12 +369,13 @@ static __device__ __forceinline__ float __rl_budget_left(unsigned w, unsigned no
 #endif
 }
 
-// Whether the warp's trace is still being taken: a traced warp (or one not asked yet) records the
-// executions of its count rule's full-rate start, within its time budget.
+// Whether the warp's trace is still being taken: a traced warp (or one not asked yet) records its
+// first RELAYOUT_TRACE_DEPTH hook executions, within its time budget, however few of them the
+// count rule classifies: the model replays runs of one warp's accesses as long as its slice holds.
 static __device__ __forceinline__ bool __rl_tracing(unsigned w, unsigned now, unsigned spent) {
 #if (RELAYOUT_TRACE_CAPACITY) > 0
-  const bool fullRate = (RELAYOUT_FULL_EXECS) == 0 || __rl_warp_execs[w] < (RELAYOUT_FULL_EXECS);
-  return __rl_trace_warp[w] != 2 && fullRate && __rl_budget_left(w, now, spent) >= 0.0f;
+  return __rl_trace_warp[w] != 2 && __rl_warp_execs[w] < (RELAYOUT_TRACE_DEPTH) &&
+         __rl_budget_left(w, now, spent) >= 0.0f;
 #else
   (void)w, (void)now, (void)spent;
   return false;
@@ -358,43 +385,57 @@ static __device__ __forceinline__ bool __rl_tracing(unsigned w, unsigned now, un
 // What the classifier does with this execution of hook `id` (a site, else a loop), decided by the
 // first lane of the lanes on it from the warp's clock hash `h` and state: bit 0 classify, bit 1
 // trace, bits 8 on the shift of the classified counts; 0: nothing (then the lane also closes a gate
-// left open for the trace once the warp has taken it). The hook's first execution in the warp is
-// classified at weight 1 (within the time budget); any other at 2^shift when drawn. `now` is the
-// clock at the decision.
+// left open for the trace once the warp has taken it; otherwise __rl_budget_charge sets the gate).
+// The hook's first execution in the warp is classified at weight 1 (within the time budget); any
+// other at 2^shift when drawn. `now` is the time rule's clock at the decision.
 static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, unsigned now) {
   const unsigned w = (__rl_thread_index() / 32) & 31;
   unsigned long long& seen = __rl_warp_seen[site ? 0 : 1][w];
   const unsigned long long bit = 1ull << (id & 63);
   unsigned shift = __rl_warp_shift[w], plan = 0;
-  if (!(seen & bit) && __rl_budget_left(w, now, __rl_warp_spent[w]) >= 0.0f) {
+  if (!(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
     seen |= bit;
     shift = 0, plan = 1u;
   } else if (h <= (0xFFFFFFFFu >> shift)) {
     plan = 1u;
   }
-  if (site && __rl_tracing(w, now, __rl_warp_spent[w])) plan |= 2u;
-  if (!(plan & 2u)) __rl_warp_gate[w] = 0xFFFFFFFFu >> __rl_warp_shift[w];
+  if (site && __rl_tracing(w, now, __rl_spent(w))) plan |= 2u;
+  if (plan == 0) __rl_warp_gate[w] = 0xFFFFFFFFu >> __rl_warp_shift[w];
   return plan ? plan | shift << 8 : 0u;
 }
 
-// The plan of the lanes `mask` on hook `id`, made by their `leader` (which also reads the clock into
-// `start`) from one draw for the warp, the first active lane's hash `h`: lanes that reached the
-// call apart agree.
+// The plan of the lanes `mask` on hook `id`, made by their `leader` (which also reads the time
+// rule's clock into `start`) from one draw for the warp, the first active lane's hash `h`: lanes
+// that reached the call apart agree.
 static __device__ __forceinline__ unsigned __rl_group_plan(unsigned active, unsigned mask, unsigned lane,
                                                            unsigned leader, unsigned h, unsigned id, bool site,
                                                            unsigned& start) {
   h = __shfl_sync(active, h, __ffs(active) - 1);
   unsigned plan = 0;
   start = 0;
-  if (lane == leader) start = __rl_clock(), plan = __rl_budget_plan(h, id, site, start);
+  if (lane == leader) start = __rl_budget_clock(), plan = __rl_budget_plan(h, id, site, start);
   return __shfl_sync(mask, plan, leader);
 }
 
-// After the classifier's work, which started at `start` and was planned as `plan`: charges it to
-// the warp and sets the shift for the next draws, the larger of the count rule's and the time
-// rule's (above). The gate stays open while the warp traces.
+// After the classifier's work, which started at `start` and was planned as `plan`: counts the
+// warp's executions, charges the work to the warp's time, and sets the shift for the next draws,
+// the larger of the count rule's and the time rule's (above). The gate stays open while the warp
+// traces.
 static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
   const unsigned w = (__rl_thread_index() / 32) & 31;
+  const unsigned oldShift = plan >> 8;
+  const bool wasOpen = __rl_warp_gate[w] == 0xFFFFFFFFu;
+  // The warp's executions so far, estimated as the counters are: every one reaches the classifier
+  // while the gate is open, else a classified one stands for 2^shift.
+  const unsigned seen = wasOpen ? 1u : (plan & 1u) ? 1u << oldShift : 0u;
+  const unsigned execs = __rl_warp_execs[w] + seen < seen ? 0xFFFFFFFFu : __rl_warp_execs[w] + seen;
+  __rl_warp_execs[w] = execs;
+  unsigned shift = 0;
+#if (RELAYOUT_FULL_EXECS) > 0
+  shift = execs / (RELAYOUT_FULL_EXECS);
+  if (shift > (RELAYOUT_MAX_EXEC_SHIFT)) shift = RELAYOUT_MAX_EXEC_SHIFT;
+#endif
+#if RELAYOUT_TIME_RULE_
   const unsigned now = __rl_clock();
   const unsigned cost = now - start + 64;  // and about what the call and return take
   unsigned spent = __rl_warp_spent[w] + cost;
@@ -403,22 +444,9 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
     __rl_warp_start[w] = now - ((now - __rl_warp_start[w]) >> 1);
     spent >>= 1;
   }
-  const unsigned oldShift = plan >> 8;
-  const bool wasOpen = __rl_warp_gate[w] == 0xFFFFFFFFu;
-  // The warp's executions so far, estimated as the counters are: every one reaches the classifier
-  // while the gate is open, else a classified one stands for 2^shift.
-  const unsigned seen = wasOpen ? 1u : (plan & 1u) ? 1u << oldShift : 0u;
-  const unsigned execs = __rl_warp_execs[w] + seen < seen ? 0xFFFFFFFFu : __rl_warp_execs[w] + seen;
   const unsigned gap = start - __rl_warp_last[w];  // the user's code since the last call
   __rl_warp_spent[w] = spent;
   __rl_warp_last[w] = now;
-  __rl_warp_execs[w] = execs;
-  unsigned shift = 0;
-#if (RELAYOUT_FULL_EXECS) > 0
-  shift = execs / (RELAYOUT_FULL_EXECS);
-  if (shift > (RELAYOUT_MAX_EXEC_SHIFT)) shift = RELAYOUT_MAX_EXEC_SHIFT;
-#endif
-#if (RELAYOUT_EXEC_BUDGET) > 0
   const float left = __rl_budget_left(w, now, spent);
   if (left < (float)cost) {
     // About 2^oldShift executions ran in the gap (one if the gate was open); one call every 2^s of
@@ -430,7 +458,8 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
     if (timed > shift) shift = timed > 31 ? 31 : timed;
   }
 #else
-  (void)gap;
+  const unsigned now = 0, spent = 0;
+  (void)start;
 #endif
   __rl_warp_shift[w] = (unsigned char)shift;
   const bool tracing = (plan & 2u) && __rl_tracing(w, now, spent);
@@ -660,13 +689,16 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #endif
 #if RELAYOUT_EXEC_SAMPLING_
   if ((threadInBlock & 31) == 0) {
-    const unsigned w = (threadInBlock / 32) & 31, now = __rl_clock();
+    const unsigned w = (threadInBlock / 32) & 31;
     __rl_warp_gate[w] = 0xFFFFFFFFu;
     __rl_warp_shift[w] = 0;
+    __rl_warp_execs[w] = 0;
+#if RELAYOUT_TIME_RULE_
+    const unsigned now = __rl_clock();
     __rl_warp_start[w] = now;
     __rl_warp_spent[w] = 0;
     __rl_warp_last[w] = now;
-    __rl_warp_execs[w] = 0;
+#endif
     __rl_warp_seen[0][w] = 0;
     __rl_warp_seen[1][w] = 0;
   }
