@@ -2,7 +2,8 @@
 // `relayout optimize --verify`. The CUDA driver loads it into the program when
 // CUDA_INJECTION64_PATH names it and calls InitializeInjection() while it initializes; at exit the
 // total goes to the file named by $RELAYOUT_KERNEL_TIME as one JSON line per process:
-//   {"format":"relayout-kernel-time","version":1,"kernel_ns":N,"kernels":K}
+//   {"format":"relayout-kernel-time","version":1,"kernel_ns":N,"kernels":K,
+//    "by_kernel":{"MANGLED":{"launches":L,"ns":T},...}}
 // (docs/formats.md, "Verification"). Nothing else of relayout is linked: only CUPTI.
 #include <cupti.h>
 
@@ -10,7 +11,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
+#include <string>
 
 namespace {
 
@@ -19,6 +22,13 @@ std::atomic<uint64_t> gKernels{0};
 std::atomic<bool> gWritten{false};
 std::once_flag gInitOnce;
 std::atomic<bool> gActive{false};  // CUPTI records kernels
+
+// Per kernel (its mangled name), launches and summed time: which kernel a slow-down is in.
+struct KernelTotal {
+  uint64_t launches = 0, ns = 0;
+};
+std::mutex gByKernelMutex;
+std::map<std::string, KernelTotal> gByKernel;
 
 const char* cuptiText(CUptiResult r) {
   const char* s = nullptr;
@@ -40,8 +50,13 @@ void CUPTIAPI onBufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, si
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
     const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
     // A forced flush may hand over a record whose kernel had not finished: it has no end yet.
-    if (k->end > k->start) gKernelNs += k->end - k->start;
+    const uint64_t ns = k->end > k->start ? k->end - k->start : 0;
+    gKernelNs += ns;
     ++gKernels;
+    std::lock_guard<std::mutex> lock(gByKernelMutex);
+    KernelTotal& total = gByKernel[k->name ? k->name : "?"];
+    ++total.launches;
+    total.ns += ns;
   }
   std::free(buffer);
 }
@@ -70,8 +85,24 @@ void writeTotal() {
     std::fprintf(stderr, "relayout-kerneltime: cannot write %s\n", path);
     return;
   }
-  std::fprintf(out, "{\"format\":\"relayout-kernel-time\",\"version\":1,\"kernel_ns\":%llu,\"kernels\":%llu}\n",
+  std::fprintf(out,
+               "{\"format\":\"relayout-kernel-time\",\"version\":1,\"kernel_ns\":%llu,\"kernels\":%llu,\"by_kernel\":{",
                static_cast<unsigned long long>(gKernelNs.load()), static_cast<unsigned long long>(gKernels.load()));
+  const char* separator = "";
+  std::lock_guard<std::mutex> lock(gByKernelMutex);
+  for (const auto& [name, total] : gByKernel) {
+    std::fputs(separator, out);
+    separator = ",";
+    // A mangled name is letters, digits, '_', '.' and '$'; anything else is written escaped.
+    std::fputc('"', out);
+    for (unsigned char c : name) {
+      if (c == '"' || c == '\\' || c < 0x20) std::fprintf(out, "\\u%04x", c);
+      else std::fputc(c, out);
+    }
+    std::fprintf(out, "\":{\"launches\":%llu,\"ns\":%llu}", static_cast<unsigned long long>(total.launches),
+                 static_cast<unsigned long long>(total.ns));
+  }
+  std::fputs("}}\n", out);
   std::fclose(out);
 }
 

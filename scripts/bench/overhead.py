@@ -251,16 +251,21 @@ def run(args):
                 rc, text = None, partial.decode(errors="replace") if isinstance(partial, bytes) else partial
             wall = time.time() - t0
             open(os.path.join(work, "output.txt"), "w").write(text)
-            ns = None
+            ns, by_kernel = None, {}
             try:
                 if variant == "original":
-                    ns = sum(json.loads(l)["kernel_ns"] for l in open(env["RELAYOUT_KERNEL_TIME"]))
+                    for line in open(env["RELAYOUT_KERNEL_TIME"]):
+                        for name, k in json.loads(line).get("by_kernel", {}).items():
+                            by_kernel[name] = by_kernel.get(name, 0) + k["ns"]
+                        ns = (ns or 0) + json.loads(line)["kernel_ns"]
                 else:
-                    ns = sum(k["total_ns"] for k in json.load(open(env["RELAYOUT_PROFILE"]))["kernels"])
+                    for k in json.load(open(env["RELAYOUT_PROFILE"]))["kernels"]:
+                        by_kernel[k["mangled"]] = by_kernel.get(k["mangled"], 0) + k["total_ns"]
+                    ns = sum(by_kernel.values())
             except (OSError, ValueError, KeyError):
                 pass
             row = {"name": p["name"], "kind": p["kind"], "variant": variant, "run": i, "exit": rc,
-                   "check": p["check"] in text, "kernel_ns": ns, "wall_s": round(wall, 3),
+                   "check": p["check"] in text, "kernel_ns": ns, "by_kernel": by_kernel, "wall_s": round(wall, 3),
                    "output": os.path.relpath(os.path.join(work, "output.txt"), out)}
             results = [r for r in results if not (r["name"] == p["name"] and r["variant"] == variant and
                                                   r["run"] == i)] + [row]
@@ -291,6 +296,29 @@ def decisions(out, p, variant, mode, relayout):
             for s in json.load(open(plan))["structs"]}
 
 
+def kernel_costs(mine, count=3):
+    """The `count` kernels whose traced time exceeds the original's most: (name, original ms, traced ms),
+    medians over the runs that recorded kernels."""
+    def medians(variant):
+        per = {}
+        for r in mine:
+            if r["variant"] == variant and r["exit"] == 0:
+                for name, ns in (r.get("by_kernel") or {}).items():
+                    per.setdefault(name, []).append(ns)
+        return {name: statistics.median(v) for name, v in per.items()}
+    original, traced = medians("original"), medians("traced")
+    if not original or not traced:
+        return []
+    demangle = shutil.which("c++filt") or shutil.which("llvm-cxxfilt-22")
+    added = sorted(traced, key=lambda n: traced[n] - original.get(n, 0), reverse=True)[:count]
+    names = added
+    if demangle:
+        names = subprocess.run([demangle], input="\n".join(added), capture_output=True, text=True).stdout.split("\n")
+    # The function's name alone, without its parameters: enough to find it in the source.
+    short = [re.sub(r"\(.*", "", n).split(" ")[-1] for n in names]
+    return [(s, original.get(n, 0) / 1e6, traced[n] / 1e6) for s, n in zip(short, added)]
+
+
 def geomean(values):
     values = [v for v in values if v]
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
@@ -319,6 +347,11 @@ def report(args):
             return masked(open(os.path.join(out, row["output"])).read()) if row else None
 
         base = median_ns("original")
+        if base and median_ns("traced") and median_ns("traced") > 1.5 * base:
+            slowest = kernel_costs(mine)
+            if slowest:
+                notes.append("%s: the kernels that added most time, traced over original: %s" % (
+                    p["name"], "; ".join("`%s` %.3f → %.3f ms" % k for k in slowest)))
         cells = {}
         for variant in ("sampled", "traced", "everywhere", "full"):
             ns = median_ns(variant)

@@ -85,9 +85,12 @@
 #define RELAYOUT_TIME_RULE_ 0
 #endif
 // A grid with fewer than RELAYOUT_MIN_BLOCKS * RELAYOUT_BLOCK_PERIOD blocks classifies one block in
-// fewer, so that a small grid still gives RELAYOUT_MIN_BLOCKS (or all of its blocks); and no
-// kernel classifies more than RELAYOUT_MAX_BLOCKS blocks over the run (0: no cap). The profile
-// records blocks run and classified per kernel, so the analysis scales either back.
+// fewer, so that a small grid still gives RELAYOUT_MIN_BLOCKS (or all of its blocks); a grid with
+// more than RELAYOUT_MAX_BLOCKS * RELAYOUT_BLOCK_PERIOD classifies one block in more, spread over
+// the grid, so that it classifies about RELAYOUT_MAX_BLOCKS (0: no cap); and when every launch
+// classifies (RELAYOUT_SAMPLE_LAUNCHES 0), no kernel classifies more than RELAYOUT_MAX_BLOCKS blocks
+// over the run. The profile records blocks run and classified per kernel, so the analysis scales
+// either back.
 #ifndef RELAYOUT_MIN_BLOCKS
 #define RELAYOUT_MIN_BLOCKS 1
 #endif
@@ -140,9 +143,9 @@ static __device__ unsigned long long __rl_kernel_blocks[RELAYOUT_KERNEL_ROWS_ * 
 // Per kernel row, the grid ids (+1, 0 = free) of the first launches admitted to classification.
 static __device__ unsigned long long
     __rl_launch_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_INSTANCE_ROWS_ * RELAYOUT_LAUNCH_SLOTS_];
+#endif
 // Whether this block classifies: decided once per block by __rl_enter.
 static __shared__ unsigned __rl_block_on;
-#endif
 #if (RELAYOUT_EXEC_PERIOD) > 1
 // Per warp of the block (at most 32), the state of its sampling sequence; seeded by __rl_enter.
 static __shared__ unsigned __rl_warp_seed[32];
@@ -175,8 +178,11 @@ static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPE
 #define RELAYOUT_TRACE_SLICE_ ((RELAYOUT_TRACE_CAPACITY) / RELAYOUT_KERNEL_ROWS_)
 // A few warps of each traced launch are traced for long, rather than every warp for its first
 // accesses: the model sees a warp reuse its sectors (nbody's loop over all bodies) only in long
-// runs of one warp's accesses. A kernel's slice has room for RELAYOUT_TRACE_DEPTH warp accesses
-// of each of its traced warps; the first warps to access memory in a launch take the tickets.
+// runs of one warp's accesses. The first warps to access memory in a launch take the tickets; each
+// ticket owns a region of its kernel's slice, room for RELAYOUT_TRACE_DEPTH accesses of 32 lanes,
+// so that a traced access reserves its records in shared memory: with one global cursor per
+// kernel, every traced access waited for an atomic that all traced warps contended for, and a
+// launch took as long as its traced warps' 256 round trips (3.8x in a rasterizer).
 #ifndef RELAYOUT_TRACE_DEPTH
 #define RELAYOUT_TRACE_DEPTH 256
 #endif
@@ -184,13 +190,22 @@ static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPE
   ((RELAYOUT_TRACE_SLICE_) / (32 * (RELAYOUT_TRACE_DEPTH) * RELAYOUT_TRACE_SLOTS_) > 0                 \
        ? (RELAYOUT_TRACE_SLICE_) / (32 * (RELAYOUT_TRACE_DEPTH) * RELAYOUT_TRACE_SLOTS_)               \
        : 1)
+// Records per ticket: a slice too small for one full region per slot shares what it has.
+#define RELAYOUT_TRACE_REGION_                                                                       \
+  ((RELAYOUT_TRACE_SLICE_) / (RELAYOUT_TRACE_WARPS_ * RELAYOUT_TRACE_SLOTS_) < 32ull * (RELAYOUT_TRACE_DEPTH)  \
+       ? (RELAYOUT_TRACE_SLICE_) / (RELAYOUT_TRACE_WARPS_ * RELAYOUT_TRACE_SLOTS_)                     \
+       : 32ull * (RELAYOUT_TRACE_DEPTH))
+static_assert((RELAYOUT_TRACE_CAPACITY) < (1ull << 32), "relayout: trace records are indexed with 32 bits");
 static __device__ RelayoutTraceRecord __rl_trace_records[RELAYOUT_TRACE_ROWS_];
 // Per kernel row and traced launch: warps that asked to trace (those below RELAYOUT_TRACE_WARPS_ do).
 static __device__ unsigned __rl_trace_tickets[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_TRACE_SLOTS_];
 // Per warp of the block: 0 not decided yet (reset by __rl_enter), 1 traced, 2 not traced.
 static __shared__ unsigned char __rl_trace_warp[32];
-// Per kernel row, records asked for, including those that did not fit in its slice.
-static __device__ unsigned long long __rl_trace_requested[RELAYOUT_KERNEL_ROWS_];
+// Per traced warp of the block: its next record and the end of its region, in __rl_trace_records.
+static __shared__ unsigned __rl_trace_next[32];
+static __shared__ unsigned __rl_trace_end[32];
+// Per kernel row, records a traced warp asked for that did not fit in its region.
+static __device__ unsigned long long __rl_trace_dropped[RELAYOUT_KERNEL_ROWS_];
 // Per kernel row, the grid ids (+1, 0 = free) of the first launches admitted to the trace.
 static __device__ unsigned long long __rl_trace_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_TRACE_SLOTS_];
 #endif
@@ -244,36 +259,47 @@ static __device__ int __rl_trace_slot(unsigned long long grid) {
 #endif
 }
 
-// Whether the calling warp traces (called by one lane): decided at its first traced access.
-static __device__ bool __rl_trace_warp_on(unsigned row, unsigned long long grid) {
-  volatile unsigned char* state = &__rl_trace_warp[(__rl_thread_index() / 32) & 31];
+// Whether the calling warp traces (called by one lane of warp `w`): decided at its first traced
+// access, which also gives a traced warp its region.
+static __device__ bool __rl_trace_warp_on(unsigned w, unsigned row, unsigned long long grid) {
+  volatile unsigned char* state = &__rl_trace_warp[w];
   if (*state == 0) {
     const int slot = __rl_trace_slot(grid);
-    *state = slot >= 0 && atomicAdd(&__rl_trace_tickets[row * RELAYOUT_TRACE_SLOTS_ + slot], 1u) <
-                              (unsigned)(RELAYOUT_TRACE_WARPS_)
-                 ? 1
-                 : 2;
+    const unsigned ticket =
+        slot >= 0 ? atomicAdd(&__rl_trace_tickets[row * RELAYOUT_TRACE_SLOTS_ + slot], 1u) : ~0u;
+    *state = 2;
+    if (ticket < (unsigned)(RELAYOUT_TRACE_WARPS_)) {
+      const unsigned long long start = (unsigned long long)row * (RELAYOUT_TRACE_SLICE_) +
+                                       ((unsigned)slot * (RELAYOUT_TRACE_WARPS_) + ticket) * (RELAYOUT_TRACE_REGION_);
+      __rl_trace_next[w] = (unsigned)start;
+      __rl_trace_end[w] = (unsigned)(start + (RELAYOUT_TRACE_REGION_));
+      *state = 1;
+    }
   }
   return *state == 1;
 }
 
-// One record per active lane, consecutive in the kernel's slice, reserved by the first lane with
-// one atomic. A warp access that does not fit whole writes nothing; the host counts it as dropped.
+// One record per active lane, consecutive in the warp's region, reserved by the lanes' leader. A
+// warp access that does not fit whole writes nothing, is counted as dropped, and ends the warp's
+// trace.
 static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned mask, unsigned lane,
                                   unsigned lanesBelow, unsigned leader) {
   const unsigned long long grid = __rl_grid_id();
   const unsigned n = __popc(mask);
   const unsigned row = __rl_kernel_row();
-  unsigned long long base = ~0ull;
-  if (lane == leader && __rl_trace_warp_on(row, grid))
-    base = atomicAdd(&__rl_trace_requested[row], (unsigned long long)n);
-  base = __shfl_sync(mask, base, leader);
-  if (base == ~0ull) return;
-  if (base + n > (RELAYOUT_TRACE_SLICE_)) {  // the slice is full: the warp stops asking
-    if (lane == leader) __rl_trace_warp[(__rl_thread_index() / 32) & 31] = 2;
-    return;
+  const unsigned w = (__rl_thread_index() / 32) & 31;
+  unsigned base = ~0u;
+  if (lane == leader && __rl_trace_warp_on(w, row, grid)) {
+    // Atomic: the lanes of a diverged warp may reach here apart, each group with its own leader.
+    base = atomicAdd(&__rl_trace_next[w], n);
+    if (base > __rl_trace_end[w] || n > __rl_trace_end[w] - base) {
+      atomicAdd(&__rl_trace_dropped[row], (unsigned long long)n);
+      __rl_trace_warp[w] = 2;
+      base = ~0u;
+    }
   }
-  base += (unsigned long long)row * (RELAYOUT_TRACE_SLICE_);
+  base = __shfl_sync(mask, base, leader);
+  if (base == ~0u) return;
   const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
   RelayoutTraceRecord r;
   r.addr = a;
@@ -290,12 +316,16 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
 #endif
 
 static __device__ __forceinline__ bool __rl_sampled_block() {
-#if (RELAYOUT_BLOCK_PERIOD) > 1
+#if (RELAYOUT_BLOCK_PERIOD) > 1 || (RELAYOUT_MAX_BLOCKS) > 0
   const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
-  // The usual case divides by a constant: without --sample-launches this runs in every hook.
-  if (blocks >= (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS))
-    return __rl_block_index() % (RELAYOUT_BLOCK_PERIOD) == 0;
-  const unsigned long long period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
+  unsigned long long period = RELAYOUT_BLOCK_PERIOD;
+  if (blocks < (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS))
+    period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
+#if (RELAYOUT_MAX_BLOCKS) > 0
+  else if (blocks > (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MAX_BLOCKS))
+    period = (blocks + (RELAYOUT_MAX_BLOCKS) - 1) / (RELAYOUT_MAX_BLOCKS);
+#endif
+  if (blocks >> 32 == 0) return (unsigned)__rl_block_index() % (unsigned)period == 0;  // the cheap division
   return __rl_block_index() % period == 0;
 #else
   return true;
@@ -303,13 +333,7 @@ static __device__ __forceinline__ bool __rl_sampled_block() {
 }
 
 // Whether this thread's block classifies its accesses.
-static __device__ __forceinline__ bool __rl_active() {
-#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
-  return __rl_block_on != 0;
-#else
-  return __rl_sampled_block();
-#endif
-}
+static __device__ __forceinline__ bool __rl_active() { return __rl_block_on != 0; }
 
 // Whether the warp classifies this execution of a hook: about one in RELAYOUT_EXEC_PERIOD. The
 // first active lane steps the warp's sequence and shares the draw, so the warp agrees.
@@ -649,22 +673,26 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
       "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 63));
 }
 
-// The first thread of a block counts it, decides whether it classifies, and returns that.
+// The first thread of a block that __rl_sampled_block chose decides whether it classifies (its
+// launch is among the first; or, when every launch classifies, its kernel has classified fewer than
+// RELAYOUT_MAX_BLOCKS), counts it, and returns that. The run's cap is not kept with launch
+// sampling: it counts per kernel, so one instance of a kernel template used it up for the others. Block 0, always chosen, counts its launch's blocks for them all: one atomic per
+// block on one counter queued behind each other and made short kernels up to 2x slower.
 static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned instance) {
-  bool on = __rl_sampled_block();
+  bool on = true;
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   const unsigned row = kernel * RELAYOUT_INSTANCE_ROWS_ +
                        (instance < RELAYOUT_INSTANCE_ROWS_ ? instance : RELAYOUT_INSTANCE_ROWS_ - 1);
-  if (on)
-    on = __rl_admitted_slot(&__rl_launch_grids[row * RELAYOUT_LAUNCH_SLOTS_], RELAYOUT_SAMPLE_LAUNCHES,
-                            __rl_grid_id()) >= 0;
+  on = __rl_admitted_slot(&__rl_launch_grids[row * RELAYOUT_LAUNCH_SLOTS_], RELAYOUT_SAMPLE_LAUNCHES,
+                          __rl_grid_id()) >= 0;
 #else
   (void)instance;
 #endif
-#if (RELAYOUT_MAX_BLOCKS) > 0
+#if (RELAYOUT_MAX_BLOCKS) > 0 && (RELAYOUT_SAMPLE_LAUNCHES) == 0
   if (on && *(volatile unsigned long long*)&__rl_kernel_blocks[kernel * 2 + 1] >= (RELAYOUT_MAX_BLOCKS)) on = false;
 #endif
-  atomicAdd(&__rl_kernel_blocks[kernel * 2], 1ull);
+  if (__rl_block_index() == 0)
+    atomicAdd(&__rl_kernel_blocks[kernel * 2], (unsigned long long)gridDim.x * gridDim.y * gridDim.z);
   if (on) atomicAdd(&__rl_kernel_blocks[kernel * 2 + 1], 1ull);
   return on;
 }
@@ -672,13 +700,17 @@ static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned i
 
 // Put first in the body of every kernel of the unit by the instrumenter, with the kernel's id (and, for
 // a kernel template's instantiations, the index of the one that runs, for launch sampling).
-// Every thread stores the same id, so no barrier is needed for it; deciding whether the block
-// classifies its launch takes one atomic, and a barrier to share the answer.
+// Every thread stores the same id, so no barrier is needed for it. Whether the block may classify
+// is the same sum in every thread, and most blocks stop there; one that may takes one atomic to
+// decide and a barrier to share the answer.
 static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned instance = 0) {
 #ifdef __CUDA_ARCH__
   __rl_kernel_id = kernel;
+  if (!__rl_sampled_block()) {  // the same in every thread of the block: no barrier needed
+    __rl_block_on = 0;
+    return;
+  }
   const unsigned threadInBlock = __rl_thread_index();
-  const bool first = threadInBlock == 0;
 #if (RELAYOUT_EXEC_PERIOD) > 1
   // Every lane stores the same seed, so the warp needs no barrier before its first draw.
   __rl_warp_seed[(threadInBlock / 32) & 31] =
@@ -703,15 +735,8 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
     __rl_warp_seen[1][w] = 0;
   }
 #endif
-#if (RELAYOUT_TRACE_CAPACITY) > 0 || RELAYOUT_EXEC_SAMPLING_
-  __syncwarp(__activemask());  // every lane of the warp is here: a kernel body starts converged
-#endif
-#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
-  if (first) __rl_block_on = __rl_enter_block(kernel, instance);
-  __syncthreads();
-#else
-  if (first) __rl_enter_block(kernel, instance);
-#endif
+  if (threadInBlock == 0) __rl_block_on = __rl_enter_block(kernel, instance);
+  __syncthreads();  // also orders the warps' state above before any hook
 #else
   (void)kernel;
   (void)instance;
@@ -733,7 +758,7 @@ static __device__ __forceinline__ bool __rl_plain_block() {
 // First in a kernel's copy that still calls hooked functions (a constructor or an operator the
 // copy could not rename): their hooks then see a block that does not classify.
 static __device__ __forceinline__ void __rl_plain_enter() {
-#if defined(__CUDA_ARCH__) && (RELAYOUT_SAMPLE_LAUNCHES) > 0
+#if defined(__CUDA_ARCH__)
   __rl_block_on = 0;
 #endif
 }
@@ -857,26 +882,31 @@ static int __rl_fetch_kernel_blocks(unsigned long long* out, unsigned) {
   return (int)RELAYOUT_FROM_SYMBOL_(out, __rl_kernel_blocks, sizeof(__rl_kernel_blocks));
 }
 
-// Hands the host one run of whole warp accesses: each kernel's slice ends with the last access
-// that fit, so the slices' filled parts are moved together, and a zero record ends them.
+// Hands the host one run of whole warp accesses: each traced warp's region holds whole groups up
+// to its first zero record, so the regions' filled parts are moved together, and a zero record
+// ends them. `requested` counts them and the dropped ones.
 static int __rl_fetch_trace(RelayoutTraceRecord* out, unsigned long long* requested) {
 #if (RELAYOUT_TRACE_CAPACITY) > 0
-  unsigned long long perRow[RELAYOUT_KERNEL_ROWS_];
-  cudaError_t err = RELAYOUT_FROM_SYMBOL_(perRow, __rl_trace_requested, sizeof perRow);
+  unsigned long long dropped[RELAYOUT_KERNEL_ROWS_];
+  cudaError_t err = RELAYOUT_FROM_SYMBOL_(dropped, __rl_trace_dropped, sizeof dropped);
   if (err == cudaSuccess) err = RELAYOUT_FROM_SYMBOL_(out, __rl_trace_records, sizeof(__rl_trace_records));
   if (err != cudaSuccess) return (int)err;
   size_t kept = 0;
   *requested = 0;
+  const size_t regions = (size_t)(RELAYOUT_TRACE_WARPS_) * RELAYOUT_TRACE_SLOTS_;
   for (size_t row = 0; row < RELAYOUT_KERNEL_ROWS_; ++row) {
-    *requested += perRow[row];
-    const size_t start = row * (RELAYOUT_TRACE_SLICE_);
-    const size_t filled = perRow[row] < (RELAYOUT_TRACE_SLICE_) ? (size_t)perRow[row] : (RELAYOUT_TRACE_SLICE_);
-    size_t whole = 0;
-    while (whole < filled && out[start + whole].group != 0 && whole + out[start + whole].group <= filled)
-      whole += out[start + whole].group;
-    if (whole && start != kept) std::memmove(&out[kept], &out[start], whole * sizeof *out);
-    kept += whole;
+    *requested += dropped[row];
+    for (size_t region = 0; region < regions; ++region) {
+      const size_t start = row * (RELAYOUT_TRACE_SLICE_) + region * (RELAYOUT_TRACE_REGION_);
+      size_t whole = 0;
+      while (whole < (RELAYOUT_TRACE_REGION_) && out[start + whole].group != 0 &&
+             whole + out[start + whole].group <= (RELAYOUT_TRACE_REGION_))
+        whole += out[start + whole].group;
+      if (whole && start != kept) std::memmove(&out[kept], &out[start], whole * sizeof *out);
+      kept += whole;
+    }
   }
+  *requested += kept;
   if (kept < (RELAYOUT_TRACE_CAPACITY)) std::memset(&out[kept], 0, sizeof *out);
   return 0;
 #else
