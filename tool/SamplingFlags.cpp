@@ -44,8 +44,8 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                           "block in fewer (or all)"),
                  cl::value_desc("N"), cl::init(kDefaultMinBlocks), cl::sub(command)),
       maxBlocks_("max-blocks",
-                 cl::desc("A launch classifies about N blocks at most, one in blocks/N spread over its grid; with "
-                          "--sample-launches 0 no kernel classifies more than N over the run (0: no cap)"),
+                 cl::desc("A launch classifies about N blocks at most, one in blocks/N spread over its grid (0: no "
+                          "cap)"),
                  cl::value_desc("N"), cl::init(kDefaultMaxBlocks), cl::sub(command)),
       plainClones_("plain-clones",
                    cl::desc("Run a plain copy of the original code in launches and blocks that classify nothing "

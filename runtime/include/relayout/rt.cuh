@@ -87,10 +87,8 @@
 // A grid with fewer than RELAYOUT_MIN_BLOCKS * RELAYOUT_BLOCK_PERIOD blocks classifies one block in
 // fewer, so that a small grid still gives RELAYOUT_MIN_BLOCKS (or all of its blocks); a grid with
 // more than RELAYOUT_MAX_BLOCKS * RELAYOUT_BLOCK_PERIOD classifies one block in more, spread over
-// the grid, so that it classifies about RELAYOUT_MAX_BLOCKS (0: no cap); and when every launch
-// classifies (RELAYOUT_SAMPLE_LAUNCHES 0), no kernel classifies more than RELAYOUT_MAX_BLOCKS blocks
-// over the run. The profile records blocks run and classified per kernel, so the analysis scales
-// either back.
+// the grid, so that it classifies about RELAYOUT_MAX_BLOCKS (0: no cap). The profile records blocks
+// run and classified per kernel, so the analysis scales either back.
 #ifndef RELAYOUT_MIN_BLOCKS
 #define RELAYOUT_MIN_BLOCKS 1
 #endif
@@ -143,9 +141,9 @@ static __device__ unsigned long long __rl_kernel_blocks[RELAYOUT_KERNEL_ROWS_ * 
 // Per kernel row, the grid ids (+1, 0 = free) of the first launches admitted to classification.
 static __device__ unsigned long long
     __rl_launch_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_INSTANCE_ROWS_ * RELAYOUT_LAUNCH_SLOTS_];
-#endif
 // Whether this block classifies: decided once per block by __rl_enter.
 static __shared__ unsigned __rl_block_on;
+#endif
 #if (RELAYOUT_EXEC_PERIOD) > 1
 // Per warp of the block (at most 32), the state of its sampling sequence; seeded by __rl_enter.
 static __shared__ unsigned __rl_warp_seed[32];
@@ -333,7 +331,13 @@ static __device__ __forceinline__ bool __rl_sampled_block() {
 }
 
 // Whether this thread's block classifies its accesses.
-static __device__ __forceinline__ bool __rl_active() { return __rl_block_on != 0; }
+static __device__ __forceinline__ bool __rl_active() {
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
+  return __rl_block_on != 0;
+#else
+  return __rl_sampled_block();
+#endif
+}
 
 // Whether the warp classifies this execution of a hook: about one in RELAYOUT_EXEC_PERIOD. The
 // first active lane steps the warp's sequence and shares the draw, so the warp agrees.
@@ -674,9 +678,9 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 }
 
 // The first thread of a block that __rl_sampled_block chose decides whether it classifies (its
-// launch is among the first; or, when every launch classifies, its kernel has classified fewer than
-// RELAYOUT_MAX_BLOCKS), counts it, and returns that. The run's cap is not kept with launch
-// sampling: it counts per kernel, so one instance of a kernel template used it up for the others. Block 0, always chosen, counts its launch's blocks for them all: one atomic per
+// launch is among the first), counts it, and returns that. (A cap on the blocks a kernel classifies
+// over the run, kept here before, counted per kernel, so one instance of a kernel template used it
+// up for the others; __rl_sampled_block's spread bounds each launch instead.) Block 0, always chosen, counts its launch's blocks for them all: one atomic per
 // block on one counter queued behind each other and made short kernels up to 2x slower.
 static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned instance) {
   bool on = true;
@@ -687,9 +691,6 @@ static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned i
                           __rl_grid_id()) >= 0;
 #else
   (void)instance;
-#endif
-#if (RELAYOUT_MAX_BLOCKS) > 0 && (RELAYOUT_SAMPLE_LAUNCHES) == 0
-  if (on && *(volatile unsigned long long*)&__rl_kernel_blocks[kernel * 2 + 1] >= (RELAYOUT_MAX_BLOCKS)) on = false;
 #endif
   if (__rl_block_index() == 0)
     atomicAdd(&__rl_kernel_blocks[kernel * 2], (unsigned long long)gridDim.x * gridDim.y * gridDim.z);
@@ -707,7 +708,9 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #ifdef __CUDA_ARCH__
   __rl_kernel_id = kernel;
   if (!__rl_sampled_block()) {  // the same in every thread of the block: no barrier needed
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
     __rl_block_on = 0;
+#endif
     return;
   }
   const unsigned threadInBlock = __rl_thread_index();
@@ -735,8 +738,13 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
     __rl_warp_seen[1][w] = 0;
   }
 #endif
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   if (threadInBlock == 0) __rl_block_on = __rl_enter_block(kernel, instance);
   __syncthreads();  // also orders the warps' state above before any hook
+#else
+  __syncwarp(__activemask());  // every lane of the warp is here: a kernel body starts converged
+  if (threadInBlock == 0) __rl_enter_block(kernel, instance);
+#endif
 #else
   (void)kernel;
   (void)instance;
@@ -758,7 +766,7 @@ static __device__ __forceinline__ bool __rl_plain_block() {
 // First in a kernel's copy that still calls hooked functions (a constructor or an operator the
 // copy could not rename): their hooks then see a block that does not classify.
 static __device__ __forceinline__ void __rl_plain_enter() {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && (RELAYOUT_SAMPLE_LAUNCHES) > 0
   __rl_block_on = 0;
 #endif
 }
