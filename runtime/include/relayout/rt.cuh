@@ -178,9 +178,8 @@ static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPE
 // accesses: the model sees a warp reuse its sectors (nbody's loop over all bodies) only in long
 // runs of one warp's accesses. The first warps to access memory in a launch take the tickets; each
 // ticket owns a region of its kernel's slice, room for RELAYOUT_TRACE_DEPTH accesses of 32 lanes,
-// so that a traced access reserves its records in shared memory: with one global cursor per
-// kernel, every traced access waited for an atomic that all traced warps contended for, and a
-// launch took as long as its traced warps' 256 round trips (3.8x in a rasterizer).
+// so that a traced access reserves its records in shared memory rather than waiting for an atomic
+// on one global cursor per kernel that every traced warp contended for.
 #ifndef RELAYOUT_TRACE_DEPTH
 #define RELAYOUT_TRACE_DEPTH 256
 #endif
@@ -678,10 +677,11 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 }
 
 // The first thread of a block that __rl_sampled_block chose decides whether it classifies (its
-// launch is among the first), counts it, and returns that. (A cap on the blocks a kernel classifies
-// over the run, kept here before, counted per kernel, so one instance of a kernel template used it
-// up for the others; __rl_sampled_block's spread bounds each launch instead.) Block 0, always chosen, counts its launch's blocks for them all: one atomic per
-// block on one counter queued behind each other and made short kernels up to 2x slower.
+// launch is among the first), counts it, and returns that. Block 0, always chosen, counts its
+// launch's blocks for them all: an atomic per block on one counter made short kernels up to 2x
+// slower. (The cap on the blocks a kernel classifies over the run, kept here before, counted per
+// kernel, so one instance of a kernel template used it up for the others; __rl_sampled_block
+// bounds each launch instead.)
 static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned instance) {
   bool on = true;
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
