@@ -17,13 +17,12 @@
 
 namespace {
 
-std::atomic<uint64_t> gKernelNs{0};
-std::atomic<uint64_t> gKernels{0};
 std::atomic<bool> gWritten{false};
 std::once_flag gInitOnce;
 std::atomic<bool> gActive{false};  // CUPTI records kernels
 
-// Per kernel (its mangled name), launches and summed time: which kernel a slow-down is in.
+// Per kernel (its mangled name), launches and summed time: which kernel a slow-down is in; the
+// totals are their sums.
 struct KernelTotal {
   uint64_t launches = 0, ns = 0;
 };
@@ -50,13 +49,10 @@ void CUPTIAPI onBufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, si
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
     const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
     // A forced flush may hand over a record whose kernel had not finished: it has no end yet.
-    const uint64_t ns = k->end > k->start ? k->end - k->start : 0;
-    gKernelNs += ns;
-    ++gKernels;
     std::lock_guard<std::mutex> lock(gByKernelMutex);
     KernelTotal& total = gByKernel[k->name ? k->name : "?"];
     ++total.launches;
-    total.ns += ns;
+    if (k->end > k->start) total.ns += k->end - k->start;
   }
   std::free(buffer);
 }
@@ -85,11 +81,13 @@ void writeTotal() {
     std::fprintf(stderr, "relayout-kerneltime: cannot write %s\n", path);
     return;
   }
+  std::lock_guard<std::mutex> lock(gByKernelMutex);
+  KernelTotal all;
+  for (const auto& [name, total] : gByKernel) all.launches += total.launches, all.ns += total.ns;
   std::fprintf(out,
                "{\"format\":\"relayout-kernel-time\",\"version\":1,\"kernel_ns\":%llu,\"kernels\":%llu,\"by_kernel\":{",
-               static_cast<unsigned long long>(gKernelNs.load()), static_cast<unsigned long long>(gKernels.load()));
+               static_cast<unsigned long long>(all.ns), static_cast<unsigned long long>(all.launches));
   const char* separator = "";
-  std::lock_guard<std::mutex> lock(gByKernelMutex);
   for (const auto& [name, total] : gByKernel) {
     std::fputs(separator, out);
     separator = ",";

@@ -255,9 +255,10 @@ def run(args):
             try:
                 if variant == "original":
                     for line in open(env["RELAYOUT_KERNEL_TIME"]):
-                        for name, k in json.loads(line).get("by_kernel", {}).items():
+                        process = json.loads(line)
+                        for name, k in process.get("by_kernel", {}).items():
                             by_kernel[name] = by_kernel.get(name, 0) + k["ns"]
-                        ns = (ns or 0) + json.loads(line)["kernel_ns"]
+                        ns = (ns or 0) + process["kernel_ns"]
                 else:
                     for k in json.load(open(env["RELAYOUT_PROFILE"]))["kernels"]:
                         by_kernel[k["mangled"]] = by_kernel.get(k["mangled"], 0) + k["total_ns"]
@@ -346,8 +347,8 @@ def report(args):
             row = next((r for r in mine if r["variant"] == variant and r["run"] == i), None)
             return masked(open(os.path.join(out, row["output"])).read()) if row else None
 
-        base = median_ns("original")
-        if base and median_ns("traced") and median_ns("traced") > 1.5 * base:
+        base, traced = median_ns("original"), median_ns("traced")
+        if base and traced and traced > 1.5 * base:
             slowest = kernel_costs(mine)
             if slowest:
                 notes.append("%s: the kernels that added most time, traced over original: %s" % (

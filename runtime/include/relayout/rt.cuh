@@ -315,12 +315,17 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
 static __device__ __forceinline__ bool __rl_sampled_block() {
 #if (RELAYOUT_BLOCK_PERIOD) > 1 || (RELAYOUT_MAX_BLOCKS) > 0
   const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
-  unsigned long long period = RELAYOUT_BLOCK_PERIOD;
-  if (blocks < (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS))
-    period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
+  const bool small = blocks < (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS);
 #if (RELAYOUT_MAX_BLOCKS) > 0
-  else if (blocks > (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MAX_BLOCKS))
-    period = (blocks + (RELAYOUT_MAX_BLOCKS) - 1) / (RELAYOUT_MAX_BLOCKS);
+  const bool large = blocks > (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MAX_BLOCKS);
+#else
+  const bool large = false;
+#endif
+  // The usual case divides by a constant: without --sample-launches this runs in every hook.
+  if (!small && !large) return __rl_block_index() % (RELAYOUT_BLOCK_PERIOD) == 0;
+  unsigned long long period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
+#if (RELAYOUT_MAX_BLOCKS) > 0
+  if (large) period = (blocks + (RELAYOUT_MAX_BLOCKS)-1) / (RELAYOUT_MAX_BLOCKS);
 #endif
   if (blocks >> 32 == 0) return (unsigned)__rl_block_index() % (unsigned)period == 0;  // the cheap division
   return __rl_block_index() % period == 0;
