@@ -16,6 +16,7 @@ constexpr unsigned kDefaultBlockPeriod = 8, kDefaultLaunches = 1, kDefaultExecPe
 // classifying warps of a short kernel are its slowest). No time budget: with one,
 // the picks of two samples and of several corpus programs moved away from full profiling's.
 constexpr unsigned kDefaultFullExecutions = 16, kDefaultExecBudget = 0, kDefaultMinBlocks = 16, kDefaultMaxBlocks = 256;
+constexpr unsigned kDefaultSiteWarps = 0;
 
 SamplingFlags::SamplingFlags(cl::SubCommand& command)
     : blocks_("sample-blocks", cl::desc("Classify warps in one thread block of every N (1: all)"), cl::value_desc("N"),
@@ -47,6 +48,16 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                  cl::desc("A launch classifies about N blocks at most, one in blocks/N spread over its grid (0: no "
                           "cap)"),
                  cl::value_desc("N"), cl::init(kDefaultMaxBlocks), cl::sub(command)),
+      siteWarps_("site-warps",
+                 cl::desc("A launch with more classifying warps than 2N splits its access sites among them: each "
+                          "warp classifies one site in 2, 4, ... 16, counted with that weight, so that about N "
+                          "warps classify each site (0: every warp classifies every site)"),
+                 cl::value_desc("N"), cl::init(kDefaultSiteWarps), cl::sub(command)),
+      drawIterations_("draw-iterations",
+                      cl::desc("Write the body of an innermost loop twice, as written and hooked, and draw each "
+                               "iteration of a classifying warp as a whole: an iteration not drawn runs the code as "
+                               "written (default false; needs --plain-clones)"),
+                      cl::init(false), cl::sub(command)),
       plainClones_("plain-clones",
                    cl::desc("Run a plain copy of the original code in launches and blocks that classify nothing "
                             "(default true; false runs the instrumented code everywhere, as a comparison)"),
@@ -61,6 +72,7 @@ InstrumentOptions profilingDefaults() {
   options.execBudget = kDefaultExecBudget;
   options.minBlocks = kDefaultMinBlocks;
   options.maxBlocks = kDefaultMaxBlocks;
+  options.siteWarps = kDefaultSiteWarps;
   options.traceCapacity = InstrumentOptions::kDefaultTraceCapacity;
   options.traceLaunches = 2;
   return options;
@@ -83,6 +95,8 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
   options.execBudget = execBudget_;
   options.minBlocks = minBlocks_;
   options.maxBlocks = maxBlocks_;
+  options.siteWarps = siteWarps_;
+  options.drawIterations = drawIterations_;
   options.plainClones = plainClones_;
   return llvm::Error::success();
 }

@@ -355,6 +355,9 @@ class Assembler {
     return out;
   }
 
+  // Loop bodies are written twice only beside plain clones, whose copies their calls go to.
+  bool drawsIterations() const { return options_.drawIterations && options_.plainClones; }
+
   // The file's text with its hooks; ids as numbers in a private main source, else as the including
   // unit's base for the file plus the local id.
   std::string hookedText(const FileUnion& file) const {
@@ -363,6 +366,9 @@ class Assembler {
       return fmt::format("RELAYOUT_{}_BASE_{} + {}", kind, file.key, local);
     };
     std::vector<Wrap> wraps;
+    const PlainCloneText plain(files_);
+    const std::optional<IterationDraws> draws =
+        drawsIterations() ? std::optional<IterationDraws>(std::in_place, file, plain) : std::nullopt;
     for (auto& [range, access] : file.accesses) {
       unsigned first = file.siteLocal.at(range);
       if (!access.whole) {
@@ -377,7 +383,13 @@ class Assembler {
       wraps.push_back({range.first, range.second, "(*__rl_struct(&(", fmt::format("), {}{}))", firstId, offsets)});
     }
     for (auto& [offset, raw] : file.loops) {
-      std::string counter = fmt::format("__rl_loop({});", id("LOOP", file.loopLocal.at(offset)));
+      const std::string loopId = id("LOOP", file.loopLocal.at(offset));
+      if (draws && draws->drawn(offset)) {
+        auto [open, close] = draws->bodyWrap(offset, loopId);
+        wraps.push_back({raw.begin, raw.end, open, close});
+        continue;
+      }
+      std::string counter = fmt::format("__rl_loop({});", loopId);
       if (raw.addBraces) wraps.push_back({raw.begin, raw.end, " { " + counter, " }"});
       else wraps.push_back({raw.begin, raw.end, " " + counter, ""});
     }
@@ -390,7 +402,7 @@ class Assembler {
       wraps.push_back(
           {raw.at, raw.at, fmt::format(" __rl_enter({}{});", id("KERNEL", file.kernelLocal.at(offset)), instance), ""});
     }
-    if (options_.plainClones) PlainCloneText(files_).addTo(file, wraps);
+    if (options_.plainClones) plain.addTo(file, wraps);
     return applyWraps(file.text, wraps);
   }
 
@@ -442,6 +454,8 @@ class Assembler {
     if (options_.execBudget) text += fmt::format("#define RELAYOUT_EXEC_BUDGET {}\n", options_.execBudget);
     if (options_.minBlocks > 1) text += fmt::format("#define RELAYOUT_MIN_BLOCKS {}\n", options_.minBlocks);
     if (options_.maxBlocks) text += fmt::format("#define RELAYOUT_MAX_BLOCKS {}\n", options_.maxBlocks);
+    if (options_.siteWarps) text += fmt::format("#define RELAYOUT_SITE_WARPS {}\n", options_.siteWarps);
+    if (drawsIterations()) text += "#define RELAYOUT_DRAW_ITERATIONS 1\n";
     if (options_.sampleLaunches) text += fmt::format("#define RELAYOUT_SAMPLE_LAUNCHES {}\n", options_.sampleLaunches);
     if (options_.traceCapacity)
       text += fmt::format("#define RELAYOUT_TRACE_CAPACITY {}\n#define RELAYOUT_TRACE_LAUNCHES {}\n",

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,10 @@ struct FileUnion {
   }
 };
 
+// Keeps diagnostics and line tables on the original lines around inserted copies: the text after
+// it is on the line of `offset`.
+std::string lineDirective(const FileUnion& file, unsigned offset);
+
 // A hook's text around a range of one file: [begin, end).
 struct Wrap {
   unsigned begin = 0, end = 0;
@@ -53,6 +59,12 @@ class PlainCloneText {
  public:
   explicit PlainCloneText(const std::map<std::string, FileUnion>& files) : files_(files) {}
   void addTo(const FileUnion& file, std::vector<Wrap>& wraps) const;
+  // Whether a call in [begin, end) of `file` may reach hooks.
+  bool callsHooks(const FileUnion& file, unsigned begin, unsigned end) const;
+  // The original text of [begin, end) with `inserts` (by offset) and `__rl_plain` after the name of
+  // each call there that is renamed.
+  std::string plainCopy(const FileUnion& file, unsigned begin, unsigned end,
+                        std::map<unsigned, std::string> inserts) const;
 
  private:
   bool hasClone(const FilePlace& definition) const;
@@ -60,10 +72,29 @@ class PlainCloneText {
   bool hasHooks(const FilePlace& definition, std::set<FilePlace>& seen) const;
   bool renamed(const RawCall& call) const;
   bool reachesHooks(const FilePlace& definition, std::set<FilePlace>& seen) const;
-  std::string plainCopy(const FileUnion& file, unsigned begin, unsigned end,
-                        std::map<unsigned, std::string> inserts) const;
 
   const std::map<std::string, FileUnion>& files_;  // by absolute path
+};
+
+// Loops drawn by iteration (rt.cuh, __rl_iteration): a loop whose body can be written twice, as
+// written and hooked, so that an iteration the warp does not draw runs the original code (the copy
+// calls the plain clones). A body is left alone when a copy could change what it does or fail to
+// build: a static or __shared__ variable, a label or goto, inline asm, a lambda, a barrier or a
+// warp-synchronous call (the warp's lanes could take different copies), or no hook to draw for.
+class IterationDraws {
+ public:
+  IterationDraws(const FileUnion& file, const PlainCloneText& plain);
+  bool drawn(unsigned loopOffset) const { return drawn_.count(loopOffset) != 0; }
+  // The text that opens a drawn loop's body (its draw and its copy as written, then the hooked
+  // copy's branch and scope) and the one that closes it. `id` is the loop id's expression.
+  std::pair<std::string, std::string> bodyWrap(unsigned loopOffset, const std::string& id) const;
+
+ private:
+  bool copyable(const RawLoop& loop) const;
+
+  const FileUnion& file_;
+  const PlainCloneText& plain_;
+  std::set<unsigned> drawn_;
 };
 
 }  // namespace relayout

@@ -59,8 +59,15 @@ bool PlainCloneText::reachesHooks(const FilePlace& definition, std::set<FilePlac
   return false;
 }
 
-// The original text of [begin, end) with `inserts` (by offset) and `__rl_plain` after the name of
-// each call there that is renamed.
+bool PlainCloneText::callsHooks(const FileUnion& file, unsigned begin, unsigned end) const {
+  for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
+    for (const FilePlace& callee : it->second.callees) {
+      std::set<FilePlace> seen;
+      if (hasHooks(callee, seen)) return true;
+    }
+  return false;
+}
+
 std::string PlainCloneText::plainCopy(const FileUnion& file, unsigned begin, unsigned end,
                                       std::map<unsigned, std::string> inserts) const {
   for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
@@ -76,8 +83,7 @@ std::string PlainCloneText::plainCopy(const FileUnion& file, unsigned begin, uns
   return out.append(file.text, done, end - done);
 }
 
-// Keeps diagnostics and line tables on the original lines around inserted copies.
-static std::string lineDirective(const FileUnion& file, unsigned offset) {
+std::string lineDirective(const FileUnion& file, unsigned offset) {
   return fmt::format("\n#line {} {}\n", file.lineOf(offset), cStringLiteral(file.path));
 }
 

@@ -95,6 +95,39 @@
 #ifndef RELAYOUT_MAX_BLOCKS
 #define RELAYOUT_MAX_BLOCKS 0
 #endif
+// Site splitting in a classifying block (with execution sampling): a launch whose classifying
+// warps number more than 2 * RELAYOUT_SITE_WARPS splits its sites among them, each warp
+// classifying one site id in 2^k (by id modulo 64, picked by a hash of the warp's index) at
+// weight 2^k, so that about RELAYOUT_SITE_WARPS warps classify each site, up to
+// k = RELAYOUT_MAX_SITE_SPLIT. A short kernel lasts as long as its slowest warp; when every
+// classifying warp classifies every hook's first executions, that warp makes as many classifier
+// calls as the kernel has hooks (0: no splitting, the default: docs/results/overhead-h100.md has
+// what it gained and cost).
+#ifndef RELAYOUT_SITE_WARPS
+#define RELAYOUT_SITE_WARPS 0
+#endif
+#ifndef RELAYOUT_MAX_SITE_SPLIT
+#define RELAYOUT_MAX_SITE_SPLIT 4
+#endif
+#if (RELAYOUT_MAX_SITE_SPLIT) < 0 || (RELAYOUT_MAX_SITE_SPLIT) > 5
+#error "RELAYOUT_MAX_SITE_SPLIT is the log2 of a period of site ids modulo 64, at most 5"
+#endif
+// Loop bodies the instrumenter wrote twice and draws per iteration (__rl_iteration); the hooks
+// then also read the warp's draw in force. Without execution sampling every iteration runs hooked.
+// Off by default (--draw-iterations): see docs/results/overhead-h100.md.
+#ifndef RELAYOUT_DRAW_ITERATIONS
+#define RELAYOUT_DRAW_ITERATIONS 0
+#endif
+#if RELAYOUT_EXEC_SAMPLING_ && RELAYOUT_DRAW_ITERATIONS
+#define RELAYOUT_ITERATION_DRAWS_ 1
+#else
+#define RELAYOUT_ITERATION_DRAWS_ 0
+#endif
+#if RELAYOUT_EXEC_SAMPLING_ && (RELAYOUT_SITE_WARPS) > 0
+#define RELAYOUT_SITE_SPLIT_ 1
+#else
+#define RELAYOUT_SITE_SPLIT_ 0
+#endif
 // Each site's counters are kept in several copies picked by SM id, summed when fetched: with one
 // copy the atomics contend (2.1x slower at block period 1 on an H200; 132 copies gain nothing
 // over 32).
@@ -166,6 +199,19 @@ static __shared__ unsigned __rl_warp_last[32];
 // execution in a warp is classified whatever the draw, so that an access made once per thread after
 // a long loop is counted exactly rather than drawn at one in 1024 and weighted by as much.
 static __shared__ unsigned long long __rl_warp_seen[2][32];
+#endif
+#if RELAYOUT_ITERATION_DRAWS_
+// Per warp, the draw of the loop iteration it runs hooked (__rl_iteration, even), else 1: inside
+// one, every hook calls and classifies by that draw, so that the accesses it makes, in its body
+// and in what it calls, are drawn with the iteration.
+static __shared__ unsigned __rl_warp_draw[32];
+#endif
+#if RELAYOUT_SITE_SPLIT_
+// Per warp, the sites (by id modulo 64) whose hooks call the classifier: all of them while the
+// warp may still trace (the trace replays a warp's every access), else those it classifies.
+static __shared__ unsigned long long __rl_warp_filter[32];
+// The block's launch's site split k (the block classifies one site in 2^k per warp).
+static __shared__ unsigned __rl_site_split;
 #endif
 // One counter per loop id: loop body executions, active lanes summed (the paper's Count).
 static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPES) * RELAYOUT_LOOP_ROWS_];
@@ -312,6 +358,24 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
 }
 #endif
 
+// One block in this many classifies, for a grid of `blocks` too small or too large for
+// RELAYOUT_BLOCK_PERIOD alone (see RELAYOUT_MIN_BLOCKS).
+static __device__ __forceinline__ unsigned long long __rl_block_period(unsigned long long blocks) {
+#if (RELAYOUT_BLOCK_PERIOD) == 1 && (RELAYOUT_MAX_BLOCKS) == 0
+  (void)blocks;
+  return 1;  // every block classifies
+#else
+  unsigned long long period = RELAYOUT_BLOCK_PERIOD;
+  if (blocks < (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS))
+    period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
+#if (RELAYOUT_MAX_BLOCKS) > 0
+  if (blocks > (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MAX_BLOCKS))
+    period = (blocks + (RELAYOUT_MAX_BLOCKS)-1) / (RELAYOUT_MAX_BLOCKS);
+#endif
+  return period;
+#endif
+}
+
 static __device__ __forceinline__ bool __rl_sampled_block() {
 #if (RELAYOUT_BLOCK_PERIOD) > 1 || (RELAYOUT_MAX_BLOCKS) > 0
   const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
@@ -323,16 +387,37 @@ static __device__ __forceinline__ bool __rl_sampled_block() {
 #endif
   // The usual case divides by a constant: without --sample-launches this runs in every hook.
   if (!small && !large) return __rl_block_index() % (RELAYOUT_BLOCK_PERIOD) == 0;
-  unsigned long long period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
-#if (RELAYOUT_MAX_BLOCKS) > 0
-  if (large) period = (blocks + (RELAYOUT_MAX_BLOCKS)-1) / (RELAYOUT_MAX_BLOCKS);
-#endif
+  const unsigned long long period = __rl_block_period(blocks);
   if (blocks >> 32 == 0) return (unsigned)__rl_block_index() % (unsigned)period == 0;  // the cheap division
   return __rl_block_index() % period == 0;
 #else
   return true;
 #endif
 }
+
+#if RELAYOUT_SITE_SPLIT_
+// The launch's site split: log2 of the sites per classifying warp's one, so that about
+// RELAYOUT_SITE_WARPS of the launch's classifying warps classify each site.
+static __device__ unsigned __rl_launch_site_split() {
+  const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+  const unsigned long long period = __rl_block_period(blocks);
+  const unsigned long long warps = (blocks + period - 1) / period * ((blockDim.x * blockDim.y * blockDim.z + 31) / 32);
+  unsigned split = 0;
+  while (split < (RELAYOUT_MAX_SITE_SPLIT) && warps >> (split + 1) >= (RELAYOUT_SITE_WARPS)) ++split;
+  return split;
+}
+
+// The sites (by id modulo 64) warp `w` of this block classifies under split k: every 2^k-th id
+// from an offset drawn by a Fibonacci hash of the warp's index in its grid, so that consecutive
+// warps, and the warps of blocks a sampling period apart, spread over the offsets.
+static __device__ __forceinline__ unsigned long long __rl_site_subset(unsigned w, unsigned split) {
+  if (split == 0) return ~0ull;
+  const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+  const unsigned warp = (unsigned)__rl_block_index() * warpsPerBlock + w;
+  const unsigned offset = (warp * 2654435761u) >> (32 - split);
+  return ~0ull / ((1ull << (1u << split)) - 1) << offset;  // bits 0, 2^k, 2*2^k, ... shifted
+}
+#endif
 
 // Whether this thread's block classifies its accesses.
 static __device__ __forceinline__ bool __rl_active() {
@@ -420,18 +505,30 @@ static __device__ __forceinline__ bool __rl_tracing(unsigned w, unsigned now, un
 // left open for the trace once the warp has taken it; otherwise __rl_budget_charge sets the gate).
 // The hook's first execution in the warp is classified at weight 1 (within the time budget); any
 // other at 2^shift when drawn. `now` is the time rule's clock at the decision.
-static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, unsigned now) {
+static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, bool iterated, unsigned now) {
   const unsigned w = (__rl_thread_index() / 32) & 31;
   unsigned long long& seen = __rl_warp_seen[site ? 0 : 1][w];
   const unsigned long long bit = 1ull << (id & 63);
+#if RELAYOUT_SITE_SPLIT_
+  const unsigned long long subset = __rl_site_subset(w, __rl_site_split);
+  const bool mine = !site || (subset & bit);
+#else
+  const bool mine = true;
+#endif
   unsigned shift = __rl_warp_shift[w], plan = 0;
-  if (!(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
+  if (mine && !iterated && !(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
     seen |= bit;
     shift = 0, plan = 1u;
-  } else if (h <= (0xFFFFFFFFu >> shift)) {
+  } else if (mine && h <= (0xFFFFFFFFu >> shift)) {
     plan = 1u;
   }
-  if (site && __rl_tracing(w, now, __rl_spent(w))) plan |= 2u;
+  if (site && __rl_tracing(w, now, __rl_spent(w))) {
+    plan |= 2u;
+  } else if (site) {
+#if RELAYOUT_SITE_SPLIT_
+    __rl_warp_filter[w] = subset;  // no (more) trace: only the warp's own sites call
+#endif
+  }
   if (plan == 0) __rl_warp_gate[w] = 0xFFFFFFFFu >> __rl_warp_shift[w];
   return plan ? plan | shift << 8 : 0u;
 }
@@ -441,11 +538,11 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
 // that reached the call apart agree.
 static __device__ __forceinline__ unsigned __rl_group_plan(unsigned active, unsigned mask, unsigned lane,
                                                            unsigned leader, unsigned h, unsigned id, bool site,
-                                                           unsigned& start) {
+                                                           bool iterated, unsigned& start) {
   h = __shfl_sync(active, h, __ffs(active) - 1);
   unsigned plan = 0;
   start = 0;
-  if (lane == leader) start = __rl_budget_clock(), plan = __rl_budget_plan(h, id, site, start);
+  if (lane == leader) start = __rl_budget_clock(), plan = __rl_budget_plan(h, id, site, iterated, start);
   return __shfl_sync(mask, plan, leader);
 }
 
@@ -502,24 +599,33 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
 // Out of line, reached only through __rl_hook_call (which calls it through its address, so it
 // shares __rl_count_loop's prototype), so that the user's code stays close to the original. `h`
 // is the hook's clock hash under execution sampling, else 0.
-static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned h) {
+// `iterated`: the access is in a loop body whose iteration the warp drew as a whole
+// (__rl_iteration), with hash `h`: it is classified when that hash passes the warp's current
+// period, without a first-execution rule, since the body's plain iterations are not seen.
+static __device__ __forceinline__ void __rl_classify_access(unsigned id, unsigned long long a, unsigned h,
+                                                            bool iterated) {
   const unsigned active = __activemask();
   unsigned lane, lanesBelow;
   // %laneid, not threadIdx.x % 32: warps of 2D/3D blocks are cut from the linear thread index.
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lanesBelow));
   // Lanes that reached this shared function from different sites can run it together: each site's
-  // lanes are one access, so they classify (and trace) apart.
-  const unsigned mask = __match_any_sync(active, id);
+  // lanes are one access, so they classify (and trace) apart; so do lanes of different draws.
+  const unsigned mask =
+      iterated ? __match_any_sync(active, (unsigned long long)h << 32 | id) : __match_any_sync(active, id);
   const unsigned leader = __ffs(mask) - 1;
 #if RELAYOUT_EXEC_SAMPLING_
   unsigned start;
-  const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, true, start);
+  const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, true, iterated, start);
   if (plan == 0) return;
+#if RELAYOUT_SITE_SPLIT_
+  const unsigned shift = (plan >> 8) + __rl_site_split;  // and the warps that left this site to this one
+#else
   const unsigned shift = plan >> 8;
+#endif
   const bool classify = plan & 1u, trace = plan & 2u;
 #else
-  (void)h;
+  (void)h, (void)iterated;
   if (!__rl_sampled_exec()) return;
   const unsigned shift = 0;
   const bool classify = true, trace = true;
@@ -592,8 +698,21 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
 #endif
 }
 
+static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned h) {
+#if RELAYOUT_ITERATION_DRAWS_
+  const unsigned draw = __rl_warp_draw[(__rl_thread_index() / 32) & 31];
+  if ((draw & 1u) == 0) return __rl_classify_access(id, a, draw, true);
+#endif
+  __rl_classify_access(id, a, h, false);
+}
+
 // The first active lane adds the warp's active lanes: one atomic per warp and iteration.
 static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long long, unsigned h) {
+  bool iterated = false;
+#if RELAYOUT_ITERATION_DRAWS_
+  const unsigned draw = __rl_warp_draw[(__rl_thread_index() / 32) & 31];
+  if ((draw & 1u) == 0) h = draw, iterated = true;
+#endif
   const unsigned active = __activemask();
   unsigned lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
@@ -601,11 +720,11 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   const unsigned leader = __ffs(mask) - 1;
 #if RELAYOUT_EXEC_SAMPLING_
   unsigned start;
-  const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, false, start);
+  const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, false, iterated, start);
   if (plan == 0) return;
   const unsigned shift = plan >> 8;
 #else
-  (void)h;
+  (void)h, (void)iterated;
   if (!__rl_sampled_exec()) return;
   const unsigned shift = 0;
 #endif
@@ -628,18 +747,37 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // warp's mask at %5); no state is written on this path, so a hook that does not call costs two
 // shared loads, a clock read, a multiply and a branch. Leaves the hash in %rl_h; skips to RL_DONE
 // when the hook ran before in the warp and the hash is above the gate.
-#define RELAYOUT_EXEC_DRAW_PTX_                        \
-  "ld.volatile.shared.u32 %%rl_g, [%3];\n\t"           \
-  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t"           \
-  "mov.u32 %%rl_h, %%clock;\n\t"                       \
-  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t"        \
-  "shr.b64 %%rl_m, %%rl_m, %6;\n\t"                    \
-  "and.b64 %%rl_m, %%rl_m, 1;\n\t"                     \
-  "setp.eq.u64 %%rl_q, %%rl_m, 0;\n\t"                 \
-  "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t" \
-  "@!%%rl_q bra RL_DONE;\n\t"
+#define RELAYOUT_EXEC_DRAW_PTX_(FILTER_LOAD, FILTER_TEST)                        \
+  "ld.volatile.shared.u32 %%rl_g, [%3];\n\t"                                     \
+  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t" RELAYOUT_DRAW_LOAD_PTX_ FILTER_LOAD \
+  "mov.u32 %%rl_h, %%clock;\n\t"                                                 \
+  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t"                                  \
+  "shr.b64 %%rl_m, %%rl_m, %6;\n\t"                                              \
+  "and.b64 %%rl_m, %%rl_m, 1;\n\t"                                               \
+  "setp.eq.u64 %%rl_q, %%rl_m, 0;\n\t"                                           \
+  "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t" RELAYOUT_DRAW_TEST_PTX_ FILTER_TEST "@!%%rl_q bra RL_DONE;\n\t"
 #else
-#define RELAYOUT_EXEC_DRAW_PTX_ "mov.u32 %%rl_h, 0;\n\t"
+#define RELAYOUT_EXEC_DRAW_PTX_(FILTER_LOAD, FILTER_TEST) "mov.u32 %%rl_h, 0;\n\t"
+#endif
+#if RELAYOUT_ITERATION_DRAWS_
+// Inside a drawn iteration (the warp's draw at %8 is even) every hook calls.
+#define RELAYOUT_DRAW_LOAD_PTX_ "ld.volatile.shared.u32 %%rl_s, [%8];\n\t"
+#define RELAYOUT_DRAW_TEST_PTX_ "and.b32 %%rl_s, %%rl_s, 1;\n\tsetp.eq.or.u32 %%rl_q, %%rl_s, 0, %%rl_q;\n\t"
+#else
+#define RELAYOUT_DRAW_LOAD_PTX_ ""
+#define RELAYOUT_DRAW_TEST_PTX_ ""
+#endif
+#if RELAYOUT_SITE_SPLIT_
+// A site's hook also needs bit %6 of its warp's filter (at %7), loaded with the gate and the mask
+// and tested in the same branch, so that the loads do not wait for each other.
+#define RELAYOUT_SITE_FILTER_LOAD_PTX_ "ld.volatile.shared.u64 %%rl_f, [%7];\n\t"
+#define RELAYOUT_SITE_FILTER_TEST_PTX_ \
+  "shr.b64 %%rl_f, %%rl_f, %6;\n\t"    \
+  "and.b64 %%rl_f, %%rl_f, 1;\n\t"     \
+  "setp.ne.and.u64 %%rl_q, %%rl_f, 0, %%rl_q;\n\t"
+#else
+#define RELAYOUT_SITE_FILTER_LOAD_PTX_ ""
+#define RELAYOUT_SITE_FILTER_TEST_PTX_ ""
 #endif
 
 // A hook's inline half: when `on`, draws whether the warp may classify this execution and, if so,
@@ -649,36 +787,56 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // original. The asm is one instruction to the compiler, which fuses across it as it would without
 // it; ptxas sees the branch, after the arithmetic is fixed. The call is indirect, through the
 // function's address, so that the asm need not name a symbol the compiler may mangle or drop.
+// Kind: 0 a site, 1 a loop.
+template <unsigned Kind>
 static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsigned, unsigned long long, unsigned),
-                                                      unsigned id, unsigned long long a, unsigned kind) {
+                                                      unsigned id, unsigned long long a) {
 #if RELAYOUT_EXEC_SAMPLING_
   const unsigned warp = (__rl_thread_index() / 32) & 31;
   const unsigned gate = (unsigned)__cvta_generic_to_shared(&__rl_warp_gate[warp]);
-  const unsigned seen = (unsigned)__cvta_generic_to_shared(&__rl_warp_seen[kind][warp]);
+  const unsigned seen = (unsigned)__cvta_generic_to_shared(&__rl_warp_seen[Kind][warp]);
 #else
   const unsigned gate = 0, seen = 0;
-  (void)kind;
 #endif
-  asm volatile(
-      "{\n\t"
-      ".reg .pred %%rl_p, %%rl_q;\n\t"
-      ".reg .b32 %%rl_g, %%rl_h;\n\t"
-      ".reg .b64 %%rl_m;\n\t"
-      "setp.eq.u32 %%rl_p, %0, 0;\n\t"
-      "@%%rl_p bra RL_DONE;\n\t" RELAYOUT_EXEC_DRAW_PTX_
-      "{\n\t"
-      ".param .b32 rl_id;\n\t"
-      ".param .b64 rl_a;\n\t"
-      ".param .b32 rl_hash;\n\t"
-      "st.param.b32 [rl_id], %1;\n\t"
-      "st.param.b64 [rl_a], %2;\n\t"
-      "st.param.b32 [rl_hash], %%rl_h;\n\t"
-      "rl_proto: .callprototype _ (.param .b32 _, .param .b64 _, .param .b32 _);\n\t"
-      "call %4, (rl_id, rl_a, rl_hash), rl_proto;\n\t"
-      "}\n"
-      "RL_DONE:\n\t"
-      "}" ::"r"((unsigned)on),
-      "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 63));
+#if RELAYOUT_SITE_SPLIT_
+  const unsigned filter = (unsigned)__cvta_generic_to_shared(&__rl_warp_filter[warp]);
+#else
+  const unsigned filter = 0;
+#endif
+#if RELAYOUT_ITERATION_DRAWS_
+  const unsigned draw = (unsigned)__cvta_generic_to_shared(&__rl_warp_draw[warp]);
+#else
+  const unsigned draw = 0;
+#endif
+#define RELAYOUT_HOOK_PTX_(DRAW)                                                  \
+  "{\n\t"                                                                         \
+  ".reg .pred %%rl_p, %%rl_q;\n\t"                                                \
+  ".reg .b32 %%rl_g, %%rl_h, %%rl_s;\n\t"                                         \
+  ".reg .b64 %%rl_m, %%rl_f;\n\t"                                                 \
+  "setp.eq.u32 %%rl_p, %0, 0;\n\t"                                                \
+  "@%%rl_p bra RL_DONE;\n\t" DRAW                                                 \
+  "{\n\t"                                                                         \
+  ".param .b32 rl_id;\n\t"                                                        \
+  ".param .b64 rl_a;\n\t"                                                         \
+  ".param .b32 rl_hash;\n\t"                                                      \
+  "st.param.b32 [rl_id], %1;\n\t"                                                 \
+  "st.param.b64 [rl_a], %2;\n\t"                                                  \
+  "st.param.b32 [rl_hash], %%rl_h;\n\t"                                           \
+  "rl_proto: .callprototype _ (.param .b32 _, .param .b64 _, .param .b32 _);\n\t" \
+  "call %4, (rl_id, rl_a, rl_hash), rl_proto;\n\t"                                \
+  "}\n"                                                                           \
+  "RL_DONE:\n\t"                                                                  \
+  "}"
+  if constexpr (Kind == 0) {
+    asm volatile(RELAYOUT_HOOK_PTX_(RELAYOUT_EXEC_DRAW_PTX_(RELAYOUT_SITE_FILTER_LOAD_PTX_,
+                                                            RELAYOUT_SITE_FILTER_TEST_PTX_))::"r"((unsigned)on),
+                 "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 63), "r"(filter), "r"(draw));
+  } else {
+    (void)filter;
+    asm volatile(RELAYOUT_HOOK_PTX_(RELAYOUT_EXEC_DRAW_PTX_("", ""))::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate),
+                 "l"(slow), "r"(seen), "r"(id & 63), "r"(filter), "r"(draw));
+  }
+#undef RELAYOUT_HOOK_PTX_
 }
 
 // The first thread of a block that __rl_sampled_block chose decides whether it classifies (its
@@ -741,6 +899,19 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #endif
     __rl_warp_seen[0][w] = 0;
     __rl_warp_seen[1][w] = 0;
+#if RELAYOUT_ITERATION_DRAWS_
+    __rl_warp_draw[w] = 1;
+#endif
+  }
+#endif
+#if RELAYOUT_SITE_SPLIT_
+  {
+    const unsigned split = __rl_launch_site_split();
+    __rl_site_split = split;  // every thread stores the same
+    // A warp that may trace calls on every site until the classifier finds it does not (or no more).
+    if ((threadInBlock & 31) == 0)
+      __rl_warp_filter[(threadInBlock / 32) & 31] =
+          (RELAYOUT_TRACE_CAPACITY) > 0 ? ~0ull : __rl_site_subset((threadInBlock / 32) & 31, split);
   }
 #endif
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
@@ -820,11 +991,59 @@ static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain
 // Put first in every loop body of device code by the instrumenter: counts the body's executions.
 static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #ifdef __CUDA_ARCH__
-  __rl_hook_call((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), __rl_count_loop, id, 0, 1);
+  __rl_hook_call<1>((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), __rl_count_loop, id, 0);
 #else
   (void)id;
 #endif
 }
+
+// Put first in a loop body that the instrumenter wrote twice, as written and hooked (docs/formats.md,
+// "Sampling"): draws whether the warp runs this iteration hooked (where __rl_loop counts it).
+// An odd value runs the copy as written: an iteration the warp does not draw runs the original code
+// and pays one draw, not one per access. An even one is the draw's hash, which the hooked copy puts
+// in force for its accesses (__rl_draw_scope): each is classified when the hash passes the warp's
+// period at that access, at its weight, which stays unbiased since the period only grows within an
+// iteration (without a time rule). An iteration inside a drawn one uses its draw.
+static __host__ __device__ __forceinline__ unsigned __rl_iteration(unsigned id) {
+#ifdef __CUDA_ARCH__
+  (void)id;
+  if (!__rl_active()) return 1u;
+#if RELAYOUT_ITERATION_DRAWS_
+  const unsigned w = (__rl_thread_index() / 32) & 31;
+  const unsigned gate = *(volatile unsigned*)&__rl_warp_gate[w];
+  unsigned h = *(volatile unsigned*)&__rl_warp_draw[w];
+  if (h & 1u) h = (__rl_clock() * 2654435761u) & ~1u;  // the gate is odd: h <= gate as before
+  return h <= gate ? h : 1u;
+#else
+  return 0u;
+#endif
+#else
+  (void)id;
+  return 1u;
+#endif
+}
+
+// Declared first in the hooked copy of a drawn loop body: puts the iteration's draw in force until
+// the body is left, however it is (a `continue`, `break` or `return` too).
+struct __rl_draw_scope {
+  unsigned saved;
+  __host__ __device__ explicit __rl_draw_scope(unsigned draw) : saved(1u) {
+#if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
+    unsigned& state = __rl_warp_draw[(__rl_thread_index() / 32) & 31];
+    saved = state;
+    state = draw;
+#else
+    (void)draw;
+#endif
+  }
+  __host__ __device__ ~__rl_draw_scope() {
+#if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
+    __rl_warp_draw[(__rl_thread_index() / 32) & 31] = saved;
+#endif
+  }
+  __rl_draw_scope(const __rl_draw_scope&) = delete;
+  __rl_draw_scope& operator=(const __rl_draw_scope&) = delete;
+};
 
 // Returns p unchanged, so that (*__rl_site(ID, &(EXPR))) is the same lvalue as EXPR. Only lanes
 // whose address is in global memory classify: a member function hooked on `this` also runs on
@@ -832,8 +1051,8 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 #ifdef __CUDA_ARCH__
-  __rl_hook_call((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), __rl_classify, id,
-                 reinterpret_cast<unsigned long long>(p), 0);
+  __rl_hook_call<0>((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), __rl_classify, id,
+                    reinterpret_cast<unsigned long long>(p));
 #else
   (void)id;
 #endif

@@ -19,6 +19,10 @@ RELAYOUT_PASSTHROUGH_HD_ T* __rl_struct(T* p, unsigned, Offsets...) {
   return p;
 }
 RELAYOUT_PASSTHROUGH_HD_ void __rl_loop(unsigned) {}
+RELAYOUT_PASSTHROUGH_HD_ unsigned __rl_iteration(unsigned) { return 1u; }  // the copy as written
+struct __rl_draw_scope {
+  RELAYOUT_PASSTHROUGH_HD_ explicit __rl_draw_scope(unsigned) {}
+};
 RELAYOUT_PASSTHROUGH_HD_ void __rl_enter(unsigned, unsigned = 0) {}
 RELAYOUT_PASSTHROUGH_HD_ bool __rl_plain_block() { return false; }
 RELAYOUT_PASSTHROUGH_HD_ void __rl_plain_enter() {}

@@ -28,6 +28,13 @@ struct InstrumentOptions {
   // (0 = no cap).
   unsigned minBlocks = 1;
   unsigned maxBlocks = 0;
+  // A launch with more classifying warps than twice `siteWarps` splits its sites among them, so
+  // that about `siteWarps` warps classify each site, each at its weight (0 = every warp classifies
+  // every site). Needs execution sampling (fullExecutions or execBudget).
+  unsigned siteWarps = 0;
+  // Innermost loops whose body can be copied are drawn per iteration: a warp runs an iteration it
+  // does not draw as written (IterationDraws, FileUnion.h).
+  bool drawIterations = false;
   // Trace mode (docs/formats.md, "Trace"): records per unit, 0 = no trace; and the first
   // launches of each kernel traced, 0 = all.
   unsigned long long traceCapacity = 0;
