@@ -49,14 +49,15 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                           "cap)"),
                  cl::value_desc("N"), cl::init(kDefaultMaxBlocks), cl::sub(command)),
       siteWarps_("site-warps",
-                 cl::desc("A launch with more classifying warps than 2N splits its access sites among them: each "
-                          "warp classifies one site in 2, 4, ... 16, counted with that weight, so that about N "
-                          "warps classify each site (0: every warp classifies every site)"),
+                 cl::desc("Experimental: a launch with more classifying warps than 2N splits its access sites "
+                          "among them, each warp classifying one site in 2, 4, ... 16 at that weight, so that about N "
+                          "warps classify each site (0: off, the default; needs execution sampling)"),
                  cl::value_desc("N"), cl::init(kDefaultSiteWarps), cl::sub(command)),
       drawIterations_("draw-iterations",
-                      cl::desc("Write the body of an innermost loop twice, as written and hooked, and draw each "
-                               "iteration of a classifying warp as a whole: an iteration not drawn runs the code as "
-                               "written (default false; needs --plain-clones)"),
+                      cl::desc("Experimental: write each loop body that can be copied twice, as written and hooked, "
+                               "and draw each iteration of a classifying warp whole, so that an iteration not drawn "
+                               "runs the code as written. The profiled run may round differently (the compiler "
+                               "merges the copies' last additions); default false"),
                       cl::init(false), cl::sub(command)),
       plainClones_("plain-clones",
                    cl::desc("Run a plain copy of the original code in launches and blocks that classify nothing "
@@ -95,6 +96,8 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
   options.execBudget = execBudget_;
   options.minBlocks = minBlocks_;
   options.maxBlocks = maxBlocks_;
+  if (siteWarps_ && !fullExecutions_ && !execBudget_)
+    return usageError("--site-warps needs execution sampling: --full-executions or --exec-budget above 0");
   options.siteWarps = siteWarps_;
   options.drawIterations = drawIterations_;
   options.plainClones = plainClones_;
