@@ -49,7 +49,7 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                           "cap)"),
                  cl::value_desc("N"), cl::init(kDefaultMaxBlocks), cl::sub(command)),
       siteWarps_("site-warps",
-                 cl::desc("Experimental: a launch with more classifying warps than 2N splits its access sites "
+                 cl::desc("Experimental: a launch with at least 2N classifying warps splits its access sites "
                           "among them, each warp classifying one site in 2, 4, ... 16 at that weight, so that about N "
                           "warps classify each site (0: off, the default; needs execution sampling)"),
                  cl::value_desc("N"), cl::init(kDefaultSiteWarps), cl::sub(command)),

@@ -96,7 +96,7 @@
 #define RELAYOUT_MAX_BLOCKS 0
 #endif
 // Site splitting in a classifying block (with execution sampling): a launch whose classifying
-// warps number more than 2 * RELAYOUT_SITE_WARPS splits its sites among them, each warp
+// warps number at least 2 * RELAYOUT_SITE_WARPS splits its sites among them, each warp
 // classifying one site id in 2^k (by id modulo 64, picked by a hash of the warp's index) at
 // weight 2^k, so that about RELAYOUT_SITE_WARPS warps classify each site, up to
 // k = RELAYOUT_MAX_SITE_SPLIT. A short kernel lasts as long as its slowest warp; when every
@@ -745,7 +745,8 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // Execution sampling, in PTX: a hash of the SM's clock (Knuth's 2654435761 as -1640531535)
 // against the warp's gate, and whether the warp has classified this hook before (bit %6 of the
 // warp's mask at %5); no state is written on this path, so a hook that does not call costs two
-// shared loads, a clock read, a multiply and a branch. Leaves the hash in %rl_h; skips to RL_DONE
+// shared loads (four with both experiments on: the draw in force, the site filter), a clock read,
+// a multiply and a branch. Leaves the hash in %rl_h; skips to RL_DONE
 // when the hook ran before in the warp and the hash is above the gate.
 #define RELAYOUT_EXEC_DRAW_PTX_(FILTER_LOAD, FILTER_TEST)                        \
   "ld.volatile.shared.u32 %%rl_g, [%3];\n\t"                                     \

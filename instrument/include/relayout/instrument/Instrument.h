@@ -28,7 +28,7 @@ struct InstrumentOptions {
   // (0 = no cap).
   unsigned minBlocks = 1;
   unsigned maxBlocks = 0;
-  // A launch with more classifying warps than twice `siteWarps` splits its sites among them, so
+  // A launch with at least twice `siteWarps` classifying warps splits its sites among them, so
   // that about `siteWarps` warps classify each site, each at its weight (0 = every warp classifies
   // every site). Needs execution sampling (fullExecutions or execBudget).
   unsigned siteWarps = 0;
