@@ -86,7 +86,8 @@ class IterationDraws {
   IterationDraws(const FileUnion& file, const PlainCloneText& plain);
   bool drawn(unsigned loopOffset) const { return drawn_.count(loopOffset) != 0; }
   // The text that opens a drawn loop's body (its draw and its copy as written, then the hooked
-  // copy's branch and scope) and the one that closes it. `id` is the loop id's expression.
+  // copy's branch, its scope and the loop's count) and the one that closes it. `id` is the loop
+  // id's expression.
   std::pair<std::string, std::string> bodyWrap(unsigned loopOffset, const std::string& id) const;
 
  private:

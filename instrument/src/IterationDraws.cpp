@@ -34,8 +34,8 @@ std::pair<std::string, std::string> IterationDraws::bodyWrap(unsigned loopOffset
   // Known limit (docs/results/overhead-h100.md): where both copies end by adding to the same
   // variable (`rho += m * w`), the compiler adds once after them, on a PHI of the two products, so
   // the multiply and the add are no longer fused and the copy as written rounds differently.
-  std::string open = fmt::format("{} const unsigned {} = __rl_iteration({}); if ({} & 1u) {{",
-                                 loop.addBraces ? " {" : "", draw, id, draw);
+  std::string open =
+      fmt::format("{} const unsigned {} = __rl_iteration(); if ({} & 1u) {{", loop.addBraces ? " {" : "", draw, draw);
   open += lineDirective(file_, loop.begin) + plain_.plainCopy(file_, loop.begin, loop.end, {}) +
           fmt::format("\n}} else {{ __rl_draw_scope __rl_scope{}({}); __rl_loop({});", loopOffset, draw, id) +
           lineDirective(file_, loop.begin);

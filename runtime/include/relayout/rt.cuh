@@ -522,13 +522,10 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
   } else if (mine && h <= (0xFFFFFFFFu >> shift)) {
     plan = 1u;
   }
-  if (site && __rl_tracing(w, now, __rl_spent(w))) {
-    plan |= 2u;
-  } else if (site) {
+  if (site && __rl_tracing(w, now, __rl_spent(w))) plan |= 2u;
 #if RELAYOUT_SITE_SPLIT_
-    __rl_warp_filter[w] = subset;  // no (more) trace: only the warp's own sites call
+  else if (site) __rl_warp_filter[w] = subset;  // no (more) trace: only the warp's own sites call
 #endif
-  }
   if (plan == 0) __rl_warp_gate[w] = 0xFFFFFFFFu >> __rl_warp_shift[w];
   return plan ? plan | shift << 8 : 0u;
 }
@@ -596,14 +593,27 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
 }
 #endif
 
+// Whether the warp runs a loop iteration it drew as a whole (__rl_iteration); if so, `h` becomes
+// that draw's hash. A hook there is classified when the hash passes the warp's current period,
+// without a first-execution rule, since the body's iterations run as written are not seen.
+static __device__ __forceinline__ bool __rl_in_drawn_iteration(unsigned& h) {
+#if RELAYOUT_ITERATION_DRAWS_
+  const unsigned draw = __rl_warp_draw[(__rl_thread_index() / 32) & 31];
+  if ((draw & 1u) == 0) {
+    h = draw;
+    return true;
+  }
+#else
+  (void)h;
+#endif
+  return false;
+}
+
 // Out of line, reached only through __rl_hook_call (which calls it through its address, so it
 // shares __rl_count_loop's prototype), so that the user's code stays close to the original. `h`
 // is the hook's clock hash under execution sampling, else 0.
-// `iterated`: the access is in a loop body whose iteration the warp drew as a whole
-// (__rl_iteration), with hash `h`: it is classified when that hash passes the warp's current
-// period, without a first-execution rule, since the body's plain iterations are not seen.
-static __device__ __forceinline__ void __rl_classify_access(unsigned id, unsigned long long a, unsigned h,
-                                                            bool iterated) {
+static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned h) {
+  const bool iterated = __rl_in_drawn_iteration(h);
   const unsigned active = __activemask();
   unsigned lane, lanesBelow;
   // %laneid, not threadIdx.x % 32: warps of 2D/3D blocks are cut from the linear thread index.
@@ -698,21 +708,9 @@ static __device__ __forceinline__ void __rl_classify_access(unsigned id, unsigne
 #endif
 }
 
-static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned h) {
-#if RELAYOUT_ITERATION_DRAWS_
-  const unsigned draw = __rl_warp_draw[(__rl_thread_index() / 32) & 31];
-  if ((draw & 1u) == 0) return __rl_classify_access(id, a, draw, true);
-#endif
-  __rl_classify_access(id, a, h, false);
-}
-
 // The first active lane adds the warp's active lanes: one atomic per warp and iteration.
 static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long long, unsigned h) {
-  bool iterated = false;
-#if RELAYOUT_ITERATION_DRAWS_
-  const unsigned draw = __rl_warp_draw[(__rl_thread_index() / 32) & 31];
-  if ((draw & 1u) == 0) h = draw, iterated = true;
-#endif
+  const bool iterated = __rl_in_drawn_iteration(h);
   const unsigned active = __activemask();
   unsigned lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
@@ -1005,9 +1003,8 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 // in force for its accesses (__rl_draw_scope): each is classified when the hash passes the warp's
 // period at that access, at its weight, which stays unbiased since the period only grows within an
 // iteration (without a time rule). An iteration inside a drawn one uses its draw.
-static __host__ __device__ __forceinline__ unsigned __rl_iteration(unsigned id) {
+static __host__ __device__ __forceinline__ unsigned __rl_iteration() {
 #ifdef __CUDA_ARCH__
-  (void)id;
   if (!__rl_active()) return 1u;
 #if RELAYOUT_ITERATION_DRAWS_
   const unsigned w = (__rl_thread_index() / 32) & 31;
@@ -1019,7 +1016,6 @@ static __host__ __device__ __forceinline__ unsigned __rl_iteration(unsigned id) 
   return 0u;
 #endif
 #else
-  (void)id;
   return 1u;
 #endif
 }

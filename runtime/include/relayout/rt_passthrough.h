@@ -19,7 +19,7 @@ RELAYOUT_PASSTHROUGH_HD_ T* __rl_struct(T* p, unsigned, Offsets...) {
   return p;
 }
 RELAYOUT_PASSTHROUGH_HD_ void __rl_loop(unsigned) {}
-RELAYOUT_PASSTHROUGH_HD_ unsigned __rl_iteration(unsigned) { return 1u; }  // the copy as written
+RELAYOUT_PASSTHROUGH_HD_ unsigned __rl_iteration() { return 1u; }  // the copy as written
 struct __rl_draw_scope {
   RELAYOUT_PASSTHROUGH_HD_ explicit __rl_draw_scope(unsigned) {}
 };

@@ -32,8 +32,8 @@ struct InstrumentOptions {
   // that about `siteWarps` warps classify each site, each at its weight (0 = every warp classifies
   // every site). Needs execution sampling (fullExecutions or execBudget).
   unsigned siteWarps = 0;
-  // Innermost loops whose body can be copied are drawn per iteration: a warp runs an iteration it
-  // does not draw as written (IterationDraws, FileUnion.h).
+  // Loops whose body can be copied are drawn per iteration: a warp runs an iteration it does not
+  // draw as written (IterationDraws, FileUnion.h). Experimental, off by default.
   bool drawIterations = false;
   // Trace mode (docs/formats.md, "Trace"): records per unit, 0 = no trace; and the first
   // launches of each kernel traced, 0 = all.
