@@ -96,13 +96,23 @@ using AccessMap = std::map<std::pair<unsigned, unsigned>, RawAccess, OuterFirst>
 // of its original text under the name NAME__rl_plain, beside it, whose calls to other cloned
 // functions are renamed the same way; launches that classify nothing run the kernels' clones, and
 // the unsampled blocks of a launch that classifies branch at entry to the kernel's original body.
+// A call operator has no name to change: its copy takes a first parameter of type
+// __rl_plain_tag instead, and the copies' calls to it pass `__rl_plain_tag{}`.
+// How a copy, and a copy's call, is told apart from the original: the mark written at `markAt`.
+enum class CloneMark {
+  renamed,           // `__rl_plain` after the name
+  tagged,            // `__rl_plain_tag` (a call: `__rl_plain_tag{}`) after the `(`, alone
+  taggedBeforeMore,  // the same followed by `, `: the parameters or arguments written follow
+};
+
 // A function's text as written: a definition (cloned after its `}`) or a declaration (cloned after
 // its `;`, so that calls before the definition and out-of-line members find the clone).
 struct RawFunctionText {
   unsigned begin = 0, end = 0;  // [begin, end): template header and specifiers included
-  unsigned nameAt = 0, nameLength = 0;
+  unsigned markAt = 0;          // after the name, or after the parameter list's `(`
+  CloneMark mark = CloneMark::renamed;
   bool definition = false;
-  bool cloneable = false;  // a definition that gets a copy (not an operator, constructor, virtual...)
+  bool cloneable = false;  // a definition that gets a copy (not a constructor, other operator, virtual...)
   bool kernel = false;
   unsigned bodyBegin = 0, bodyEnd = 0;  // a definition's braces: [`{`, `}` + 1)
   // A kernel whose body can be copied into its own instrumented body for the blocks that do not
@@ -111,14 +121,18 @@ struct RawFunctionText {
   FilePlace definitionPlace;  // the definition's (file, begin): what calls and launches name
 };
 
-// A call in device code to a project device function, by the offset of the callee's name.
+// A call in device code, by the offset of the callee's name (a call operator's: of its `(`).
 struct RawCall {
-  unsigned nameLength = 0;
+  unsigned markAt = 0;  // where a copy's call is marked: after the name, or after the `(`
+  CloneMark mark = CloneMark::renamed;
   // Renamable: a plain name or member name spelled in the file, found without a using-declaration
-  // and naming no operator or constructor; a clone's call is renamed only when every unit and
-  // instantiation calls there a function that has a clone.
+  // (or a call operator's parentheses), naming a function that has a copy; a clone's call is
+  // marked only when every unit and instantiation calls there a function that has a clone.
   bool renamable = false;
-  std::set<FilePlace> callees;  // their definitions' places; an empty FilePlace: one without a clone
+  // Their definitions' places; an empty FilePlace: one without a clone. A function outside the
+  // project (a library functor, a builtin) is not listed: it has no hooks, but the call is not
+  // renamable.
+  std::set<FilePlace> callees;
 };
 
 // A host launch `K<<<grid, ...>>>(args)` of a kernel of the unit that has a clone.

@@ -6,6 +6,23 @@
 
 namespace relayout {
 
+namespace {
+
+// The one spelling of each mark (Collection.h, CloneMark), in a copy's declaration or its call.
+std::string cloneMarkText(CloneMark mark, bool call) {
+  switch (mark) {
+    case CloneMark::renamed:
+      return "__rl_plain";
+    case CloneMark::tagged:
+      return call ? "__rl_plain_tag{}" : "__rl_plain_tag";
+    case CloneMark::taggedBeforeMore:
+      return call ? "__rl_plain_tag{}, " : "__rl_plain_tag, ";
+  }
+  return "";
+}
+
+}  // namespace
+
 const RawFunctionText* PlainCloneText::definitionText(const FilePlace& definition) const {
   auto file = files_.find(definition.file);
   if (definition.file.empty() || file == files_.end()) return nullptr;
@@ -71,7 +88,7 @@ bool PlainCloneText::callsHooks(const FileUnion& file, unsigned begin, unsigned 
 std::string PlainCloneText::plainCopy(const FileUnion& file, unsigned begin, unsigned end,
                                       std::map<unsigned, std::string> inserts) const {
   for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
-    if (renamed(it->second)) inserts[it->first + it->second.nameLength] += "__rl_plain";
+    if (renamed(it->second)) inserts[it->second.markAt] += cloneMarkText(it->second.mark, true);
   std::string out;
   unsigned done = begin;
   for (auto& [at, text] : inserts) {
@@ -90,7 +107,7 @@ std::string lineDirective(const FileUnion& file, unsigned offset) {
 void PlainCloneText::addTo(const FileUnion& file, std::vector<Wrap>& wraps) const {
   for (auto& [begin, text] : file.functionTexts) {
     if (!hasClone(text.definitionPlace)) continue;
-    std::map<unsigned, std::string> inserts{{text.nameAt + text.nameLength, "__rl_plain"}};
+    std::map<unsigned, std::string> inserts{{text.markAt, cloneMarkText(text.mark, false)}};
     std::set<FilePlace> seen;
     if (text.definition && text.kernel && reachesHooks(text.definitionPlace, seen))
       inserts[text.bodyBegin + 1] = " __rl_plain_enter();";

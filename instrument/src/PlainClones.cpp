@@ -13,15 +13,20 @@ namespace relayout {
 
 namespace {
 
-// Functions whose copy can carry another name: not constructors, destructors, operators or
-// conversions (no name to change), not virtual (a copy would change the vtable), not lambdas.
-bool hasRenamableName(const clang::FunctionDecl* fn) {
-  if (!fn->getDeclName().isIdentifier() || fn->getName().empty()) return false;
+// Functions that get a copy: one with a name takes another (NAME__rl_plain); a call operator,
+// which has no name to change, takes a first parameter of type __rl_plain_tag. Not constructors,
+// destructors, other operators or conversions, not virtual (a copy would change the vtable), not
+// lambdas (their calls cannot be marked).
+std::optional<CloneMark> cloneMarkOf(const clang::FunctionDecl* fn) {
+  if (fn->isMain() || fn->isDeleted() || fn->isDefaulted()) return std::nullopt;
   if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fn)) {
-    if (method->isVirtual() || method->getParent()->isLambda()) return false;
-    if (method->getParent()->isLocalClass()) return false;
+    if (method->isVirtual() || method->getParent()->isLambda()) return std::nullopt;
+    if (method->getParent()->isLocalClass()) return std::nullopt;
+    if (method->getOverloadedOperator() == clang::OO_Call && !method->isStatic())
+      return fn->getNumParams() > 0 ? CloneMark::taggedBeforeMore : CloneMark::tagged;
   }
-  return !fn->isMain() && !fn->isDeleted() && !fn->isDefaulted();
+  if (!fn->getDeclName().isIdentifier() || fn->getName().empty()) return std::nullopt;
+  return CloneMark::renamed;
 }
 
 // A body copied into the kernel itself must not declare what may exist once per function.
@@ -71,24 +76,49 @@ std::optional<FilePlace> SiteCollector::namePlace(clang::SourceLocation loc) con
   return projectPlace(loc);
 }
 
+// Where a declaration's copy is marked (CloneMark): after its name, or after the `(` of its
+// parameter list, in `file`.
+std::optional<unsigned> SiteCollector::cloneMarkPlace(const clang::FunctionDecl* fn, CloneMark mark,
+                                                      const std::string& file) const {
+  std::optional<FilePlace> place;
+  unsigned after = 0;
+  if (mark == CloneMark::renamed) {
+    place = namePlace(fn->getLocation());
+    after = unsigned(fn->getName().size());
+  } else {
+    const clang::FunctionTypeLoc type = fn->getFunctionTypeLoc();
+    if (type.isNull() || type.getLParenLoc().isMacroID()) return std::nullopt;
+    // `operator()(void)` would take the tag before `void`: such a declaration keeps no copy.
+    if (mark == CloneMark::tagged) {
+      std::optional<clang::Token> next = clang::Lexer::findNextToken(type.getLParenLoc(), sm_, context_.getLangOpts());
+      if (!next || !next->is(clang::tok::r_paren)) return std::nullopt;
+    }
+    place = projectPlace(type.getLParenLoc());
+    after = 1;
+  }
+  if (!place || place->file != file) return std::nullopt;
+  return place->offset + after;
+}
+
 void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
   if (clonePlaces_.count(written)) return;
   const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(written->getBody());
   auto range = declarationRange(written, true);
-  auto name = namePlace(written->getLocation());
   auto open = body ? projectPlace(body->getLBracLoc()) : std::nullopt;
   auto close = body ? projectPlace(body->getRBracLoc()) : std::nullopt;
-  if (!range || !name || !open || !close || name->file != range->first.file || open->file != range->first.file ||
-      close->file != range->first.file || name->offset < range->first.offset || close->offset >= range->second)
+  if (!range || !open || !close || open->file != range->first.file || close->file != range->first.file ||
+      close->offset >= range->second)
     return;
+  const std::optional<CloneMark> mark = cloneMarkOf(written);
+  const std::optional<unsigned> markAt = mark ? cloneMarkPlace(written, *mark, range->first.file) : std::nullopt;
   RawFunctionText text;
   text.begin = range->first.offset;
   text.end = range->second;
-  text.nameAt = name->offset;
-  text.nameLength = unsigned(written->getName().size());
   text.definition = true;
   // Without a copy, its range still tells whether calls to it reach hooks.
-  text.cloneable = hasRenamableName(written);
+  const unsigned markOffset = markAt.value_or(0);
+  text.cloneable = markOffset > text.begin && markOffset <= open->offset;
+  if (text.cloneable) text.markAt = markOffset, text.mark = *mark;
   text.kernel = written->hasAttr<clang::CUDAGlobalAttr>();
   text.bodyBegin = open->offset;
   text.bodyEnd = close->offset + 1;
@@ -108,13 +138,14 @@ void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
   for (const clang::FunctionDecl* redecl : written->redecls()) {
     if (redecl == written || redecl->isThisDeclarationADefinition() || redecl->getFriendObjectKind()) continue;
     auto declRange = declarationRange(redecl, false);
-    auto declName = namePlace(redecl->getLocation());
-    if (!declRange || !declName || declName->file != declRange->first.file) continue;
+    if (!declRange) continue;
+    std::optional<unsigned> declMark = cloneMarkPlace(redecl, text.mark, declRange->first.file);
+    if (!declMark || *declMark <= declRange->first.offset || *declMark >= declRange->second) continue;
     RawFunctionText decl;
     decl.begin = declRange->first.offset;
     decl.end = declRange->second;
-    decl.nameAt = declName->offset;
-    decl.nameLength = text.nameLength;
+    decl.markAt = *declMark;
+    decl.mark = text.mark;
     decl.definitionPlace = range->first;
     FileFindings& declFile = files_[declRange->first.file];
     declFile.path = declRange->first.file;
@@ -122,14 +153,30 @@ void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
   }
 }
 
+// Every call in device code is noted where its copy's mark would go, so that a call some
+// instantiation or unit cannot mark (a library functor, a lambda) is marked in none.
 void SiteCollector::noteCall(const clang::Expr* call, const clang::FunctionDecl* callee) {
-  if (!callee || !isProjectDeviceFunction(callee)) return;
+  if (!callee) return;
+  const bool inProject = isProjectDeviceFunction(callee);
   PendingCall pending;
-  pending.callee = writtenCallee(callee);
-  clang::SourceLocation nameLoc;
+  pending.callee = inProject ? writtenCallee(callee) : nullptr;
+  const std::optional<CloneMark> mark = cloneMarkOf(callee);
+  std::optional<FilePlace> place;
   bool renamable = false;
-  if (const auto* c = llvm::dyn_cast<clang::CallExpr>(call); c && !llvm::isa<clang::CXXOperatorCallExpr>(c)) {
+  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call)) {
+    // `object(args)`: the mark goes after the `(` that follows the object.
+    if (op->getOperator() == clang::OO_Call && op->getNumArgs() > 0) {
+      std::optional<clang::Token> paren =
+          clang::Lexer::findNextToken(op->getArg(0)->getEndLoc(), sm_, context_.getLangOpts());
+      if (paren && paren->is(clang::tok::l_paren)) place = namePlace(paren->getLocation());
+      const bool written = op->getNumArgs() > 1 && !llvm::isa<clang::CXXDefaultArgExpr>(op->getArg(1));
+      pending.mark = written ? CloneMark::taggedBeforeMore : CloneMark::tagged;
+      pending.markLength = 1;
+      renamable = place && mark && *mark != CloneMark::renamed;
+    }
+  } else if (const auto* c = llvm::dyn_cast<clang::CallExpr>(call)) {
     const clang::Expr* target = c->getCallee()->IgnoreParenImpCasts();
+    clang::SourceLocation nameLoc;
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(target)) {
       nameLoc = ref->getLocation();
       renamable = !llvm::isa<clang::UsingShadowDecl>(ref->getFoundDecl());
@@ -137,19 +184,19 @@ void SiteCollector::noteCall(const clang::Expr* call, const clang::FunctionDecl*
       nameLoc = member->getMemberLoc();
       renamable = !llvm::isa<clang::UsingShadowDecl>(member->getFoundDecl().getDecl());
     }
+    place = nameLoc.isValid() ? namePlace(nameLoc) : std::nullopt;
+    pending.markLength = callee->getDeclName().isIdentifier() ? unsigned(callee->getName().size()) : 0;
+    renamable = renamable && place && mark == CloneMark::renamed;
   }
-  std::optional<FilePlace> place = nameLoc.isValid() ? namePlace(nameLoc) : std::nullopt;
-  if (place) {
-    pending.at = *place;
-    pending.nameLength = unsigned(callee->getName().size());
-  } else {
+  if (!place) {
+    if (!inProject) return;
     // Still recorded, by the call's start, so that a clone holding it turns the hooks off.
-    std::optional<FilePlace> start = projectPlace(sm_.getExpansionLoc(call->getBeginLoc()));
-    if (!start) return;
-    pending.at = *start;
+    place = projectPlace(sm_.getExpansionLoc(call->getBeginLoc()));
+    if (!place) return;
     renamable = false;
   }
-  pending.renamable = renamable && hasRenamableName(callee);
+  pending.at = *place;
+  pending.renamable = renamable && inProject;
   pendingCalls_.push_back(std::move(pending));
 }
 
@@ -245,8 +292,10 @@ void SiteCollector::resolveClones() {
     file.path = pending.at.file;
     auto [it, added] = file.calls.try_emplace(pending.at.offset);
     RawCall& call = it->second;
-    call.nameLength = pending.nameLength;
+    call.markAt = pending.at.offset + pending.markLength;
+    call.mark = pending.mark;
     call.renamable = (added || call.renamable) && pending.renamable;
+    if (!pending.callee) continue;  // outside the project: no hooks, no copy
     auto place = clonePlaces_.find(pending.callee);
     call.callees.insert(place != clonePlaces_.end() ? place->second : FilePlace{});
   }

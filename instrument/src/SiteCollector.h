@@ -112,6 +112,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   // PlainClones.cpp
   std::optional<std::pair<FilePlace, unsigned>> declarationRange(const clang::FunctionDecl* fn, bool definition) const;
   std::optional<FilePlace> namePlace(clang::SourceLocation loc) const;
+  std::optional<unsigned> cloneMarkPlace(const clang::FunctionDecl* fn, CloneMark mark, const std::string& file) const;
   void notePlainClone(const clang::FunctionDecl* definition);
   void noteCall(const clang::Expr* call, const clang::FunctionDecl* callee);
   bool isProjectDeviceFunction(const clang::FunctionDecl* fn) const;
@@ -120,10 +121,11 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   std::optional<std::string> spelledTemplateArguments(const clang::FunctionDecl* kernel) const;
   void resolveClones();
   struct PendingCall {
-    FilePlace at;
-    unsigned nameLength = 0;
+    FilePlace at;             // the callee's name, or a call operator's `(`
+    unsigned markLength = 0;  // from `at` to the mark: the name's length, or 1
+    CloneMark mark = CloneMark::renamed;
     bool renamable = false;
-    const clang::FunctionDecl* callee = nullptr;
+    const clang::FunctionDecl* callee = nullptr;  // none outside the project
   };
   struct PendingLaunch {
     std::string file;

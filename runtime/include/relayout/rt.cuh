@@ -146,7 +146,7 @@
 #include <cstring>
 
 #include "relayout/rt_abi.h"
-#include "relayout/rt_same.h"
+#include "relayout/rt_common.h"
 #include "relayout/warp_classify.h"
 
 #define RELAYOUT_SITE_ROWS_ ((RELAYOUT_NUM_SITES) > 0 ? (RELAYOUT_NUM_SITES) : 1)

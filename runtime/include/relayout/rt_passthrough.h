@@ -2,7 +2,7 @@
 // it did (e.g. a host-only .cpp built beside an instrumented program): such a unit counts nothing.
 #pragma once
 
-#include "relayout/rt_same.h"
+#include "relayout/rt_common.h"
 
 #if defined(__CUDACC__)
 #define RELAYOUT_PASSTHROUGH_HD_ __host__ __device__ __forceinline__

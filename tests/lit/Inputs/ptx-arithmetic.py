@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
-"""ptx-arithmetic.py FILE.ptx: checks, in the PTX of an instrumented unit (built with -lineinfo),
-that every kernel's instrumented path computes what its plain copy computes: the same
-floating-point operations (with their rounding and types) on the same source lines, counting the
-functions each calls, transitively. A hook that cut a multiply and an add into separate blocks
-would turn an fma on a line into mul + add there, and show up here. Counts are not compared:
-loops may unroll differently around the hooks without changing what one iteration computes.
+"""ptx-arithmetic.py FILE.ptx [--original ORIGINAL.ptx [--plain-only]]: checks, in the PTX of an instrumented unit
+(built with -lineinfo), that every kernel's instrumented path computes what its plain copy
+computes: the same floating-point operations (with their rounding and types) on the same source
+lines, counting the functions each calls, transitively. A hook that cut a multiply and an add into
+separate blocks would turn an fma on a line into mul + add there, and show up here. Counts are not
+compared: loops may unroll differently around the hooks without changing what one iteration
+computes.
+With --original (the same unit built from the original sources, same flags), every plain copy
+must also be the original function's PTX, instruction for instruction (names, labels and
+line-table lines aside): unsampled code runs the code as written, with its rounding, unrolling
+and registers. --plain-only skips the first check: where the compiler attributes an instruction
+to line 0 in one path and to a source line in the other, it reports a difference that is not one.
 Prints one line per kernel; exit status 1 on a difference or when no kernel has a plain copy."""
+import difflib
 import re
 import subprocess
 import sys
@@ -58,18 +65,74 @@ def where(loc):
     return "file %s line %s" % loc if loc else "no line"
 
 
-def main():
-    funcs = functions(sys.argv[1])
-    names = list(funcs)
-    demangled = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True,
-                               check=True).stdout.split("\n")
-    by_demangled = dict(zip(demangled, names))
+def demangle(names):
+    return subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True,
+                          check=True).stdout.split("\n")
+
+
+def code(lines, own_name):
+    """A function's instructions without what differs between two builds of the same code: its
+    own and its callees' (mangled) names, label and stack-frame numbers, line-table entries."""
+    out, depth = [], 0
+    for line in lines:
+        text = line.split("//")[0].strip()
+        if not text or text.startswith((".loc", "$L__tmp", "$L__func_end")):
+            continue
+        text = re.sub(r"\b_Z\w+", "NAME", text.replace(own_name, "SELF"))
+        out.append(re.sub(r"(\$L__BB|__local_depot)\d+", r"\1N", text))
+        depth += text.count("{") - text.count("}")
+        if depth == 0 and "}" in text:
+            break  # the body ends; what follows is the file's (line tables, other sections)
+    return out
+
+
+def compare_with_original(funcs, demangled, names, path):
+    """Each plain copy against the function of the original build it copies: 'same code' or a
+    'DIFFERENT code' line with the first instructions that differ."""
+    original = functions(path)
+    original_names = list(original)
+    by_original = dict(zip(demangle(original_names), original_names))
     compared, different = 0, 0
     for pretty, mangled in zip(demangled, names):
         if "__rl_plain" not in pretty:
             continue
+        name = pretty.replace("__rl_plain", "")
+        source = by_original.get(name)
+        if source is None:
+            print("MISSING from the original build: %s" % name)
+            different += 1
+            continue
+        compared += 1
+        mine, theirs = code(funcs[mangled], mangled), code(original[source], source)
+        if mine == theirs:
+            print("same code: %s (%d instructions)" % (name, len(mine)))
+            continue
+        different += 1
+        print("DIFFERENT code: %s (%d instructions, the original %d)" % (name, len(mine), len(theirs)))
+        for line in list(difflib.unified_diff(theirs, mine, "original", "plain copy", lineterm="", n=1))[:12]:
+            print("  " + line)
+    return compared, different
+
+
+def main():
+    args = sys.argv[1:]
+    original, plain_only = None, "--plain-only" in args
+    if plain_only:
+        args.remove("--plain-only")
+    if "--original" in args:
+        at = args.index("--original")
+        original = args[at + 1]
+        del args[at:at + 2]
+    funcs = functions(args[0])
+    names = list(funcs)
+    demangled = demangle(names)
+    by_demangled = dict(zip(demangled, names))
+    compared, different = 0, 0
+    for pretty, mangled in zip(demangled, names):
+        if "__rl_plain" not in pretty or plain_only:
+            continue
         hooked = by_demangled.get(pretty.replace("__rl_plain", ""))
-        if hooked is None or not any(".entry" in l for l in open(sys.argv[1]) if hooked in l):
+        if hooked is None or not any(".entry" in l for l in open(args[0]) if hooked in l):
             continue
         plain, instrumented = arithmetic(funcs, mangled, set()), arithmetic(funcs, hooked, set())
         compared += 1
@@ -83,8 +146,12 @@ def main():
             print("  only in the plain copy: %s at %s" % (op, where(loc)))
         for loc, op in sorted(instrumented - plain, key=str):
             print("  only instrumented: %s at %s" % (op, where(loc)))
-    if compared == 0:
-        print("no kernel with a plain copy in " + sys.argv[1])
+    if compared == 0 and not plain_only:
+        print("no kernel with a plain copy in " + args[0])
+    if original:
+        copies, differing = compare_with_original(funcs, demangled, names, original)
+        different += differing
+        compared = copies if plain_only else compared and copies
     return 1 if different or compared == 0 else 0
 
 
