@@ -200,6 +200,21 @@ void SiteCollector::noteCall(const clang::Expr* call, const clang::FunctionDecl*
   pendingCalls_.push_back(std::move(pending));
 }
 
+// A call through a pointer (`quantity(c)` where an instantiation passes a device function's
+// address): where another instantiation calls a functor there, its mark would not compile here.
+void SiteCollector::noteIndirectCall(const clang::CallExpr* call) {
+  std::optional<clang::Token> paren =
+      clang::Lexer::findNextToken(call->getCallee()->getEndLoc(), sm_, context_.getLangOpts());
+  std::optional<FilePlace> place =
+      paren && paren->is(clang::tok::l_paren) ? namePlace(paren->getLocation()) : std::nullopt;
+  if (!place) return;
+  PendingCall pending;
+  pending.at = *place;
+  pending.markLength = 1;
+  pending.mark = CloneMark::tagged;
+  pendingCalls_.push_back(std::move(pending));
+}
+
 bool SiteCollector::isProjectDeviceFunction(const clang::FunctionDecl* fn) const {
   const clang::FunctionDecl* definition = writtenFunction(fn)->getDefinition();
   return definition && isDeviceFunction(definition) && inProjectFile(definition->getLocation());

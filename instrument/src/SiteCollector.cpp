@@ -221,6 +221,8 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
   if (const clang::FunctionDecl* callee = call->getDirectCallee()) {
     if (isDeviceFunction(callee)) callees_[function_].insert(callee->getCanonicalDecl());
     if (!llvm::isa<clang::CUDAKernelCallExpr>(call) && !inConstexpr_) noteCall(call, callee);
+  } else if (!inConstexpr_) {
+    noteIndirectCall(call);
   }
   checkCallOnElement(call);
   return true;

@@ -115,6 +115,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   std::optional<unsigned> cloneMarkPlace(const clang::FunctionDecl* fn, CloneMark mark, const std::string& file) const;
   void notePlainClone(const clang::FunctionDecl* definition);
   void noteCall(const clang::Expr* call, const clang::FunctionDecl* callee);
+  void noteIndirectCall(const clang::CallExpr* call);
   bool isProjectDeviceFunction(const clang::FunctionDecl* fn) const;
   // The definition as written (a template's pattern) that a call or launch reaches.
   static const clang::FunctionDecl* writtenCallee(const clang::FunctionDecl* fn);

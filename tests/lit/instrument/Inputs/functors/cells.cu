@@ -27,6 +27,13 @@ __global__ void countMaterial(const Cell* cells, int rows, int width, int materi
     counts[row] = countIf(cells + row * width, width, [=](const Cell& c) { return c.material == material; });
 }
 
+__global__ void rowMeans(const Cell* cells, int rows, int width, float* heat, float* conductivity) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  heat[row] = rowMean(cells + row * width, width, Heat{});
+  conductivity[row] = rowMean(cells + row * width, width, &conductivityOf);
+}
+
 void step(const Cell* in, Cell* out, int n, float rate, const Cell* reference, cudaStream_t stream) {
   relax<<<(n + 255) / 256, 256, 0, stream>>>(in, out, n, Relax{rate}, Ambient{reference});
 }
@@ -34,4 +41,8 @@ void step(const Cell* in, Cell* out, int n, float rate, const Cell* reference, c
 void census(const Cell* cells, int rows, int width, float threshold, int* hot, int* steel, cudaStream_t stream) {
   countHot<<<(rows + 127) / 128, 128, 0, stream>>>(cells, rows, width, Hot{threshold}, hot);
   countMaterial<<<(rows + 127) / 128, 128, 0, stream>>>(cells, rows, width, 2, steel);
+}
+
+void means(const Cell* cells, int rows, int width, float* heat, float* conductivity, cudaStream_t stream) {
+  rowMeans<<<(rows + 127) / 128, 128, 0, stream>>>(cells, rows, width, heat, conductivity);
 }

@@ -32,3 +32,17 @@ __device__ int countIf(const Cell* cells, int n, Predicate predicate) {
     if (predicate(cells[i])) ++count;
   return count;
 }
+
+// The mean of a quantity over a row, the quantity a functor or a device function's address.
+template <class Quantity>
+__device__ float rowMean(const Cell* cells, int width, Quantity quantity) {
+  float sum = 0.0f;
+  for (int i = 0; i < width; ++i) sum += quantity(cells[i]);
+  return sum / width;
+}
+
+struct Heat {
+  __device__ float operator()(const Cell& c) const { return c.temperature * c.conductivity; }
+};
+
+__device__ inline float conductivityOf(const Cell& c) { return c.conductivity; }
