@@ -61,8 +61,8 @@ class PlainCloneText {
   void addTo(const FileUnion& file, std::vector<Wrap>& wraps) const;
   // Whether a call in [begin, end) of `file` may reach hooks.
   bool callsHooks(const FileUnion& file, unsigned begin, unsigned end) const;
-  // The original text of [begin, end) with `inserts` (by offset) and `__rl_plain` after the name of
-  // each call there that is renamed.
+  // The original text of [begin, end) with `inserts` (by offset) and the clone mark of each call
+  // there that goes to a clone (Collection.h, CloneMark).
   std::string plainCopy(const FileUnion& file, unsigned begin, unsigned end,
                         std::map<unsigned, std::string> inserts) const;
 

@@ -153,6 +153,13 @@ void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
   }
 }
 
+// The `(` that opens the arguments after a called object or pointer, where it is spelled in a
+// project file: a call operator's copy is marked after it.
+std::optional<FilePlace> SiteCollector::openParenAfter(const clang::Expr* called) const {
+  std::optional<clang::Token> paren = clang::Lexer::findNextToken(called->getEndLoc(), sm_, context_.getLangOpts());
+  return paren && paren->is(clang::tok::l_paren) ? namePlace(paren->getLocation()) : std::nullopt;
+}
+
 // Every call in device code is noted where its copy's mark would go, so that a call some
 // instantiation or unit cannot mark (a library functor, a lambda) is marked in none.
 void SiteCollector::noteCall(const clang::Expr* call, const clang::FunctionDecl* callee) {
@@ -166,9 +173,7 @@ void SiteCollector::noteCall(const clang::Expr* call, const clang::FunctionDecl*
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call)) {
     // `object(args)`: the mark goes after the `(` that follows the object.
     if (op->getOperator() == clang::OO_Call && op->getNumArgs() > 0) {
-      std::optional<clang::Token> paren =
-          clang::Lexer::findNextToken(op->getArg(0)->getEndLoc(), sm_, context_.getLangOpts());
-      if (paren && paren->is(clang::tok::l_paren)) place = namePlace(paren->getLocation());
+      place = openParenAfter(op->getArg(0));
       const bool written = op->getNumArgs() > 1 && !llvm::isa<clang::CXXDefaultArgExpr>(op->getArg(1));
       pending.mark = written ? CloneMark::taggedBeforeMore : CloneMark::tagged;
       pending.markLength = 1;
@@ -203,10 +208,7 @@ void SiteCollector::noteCall(const clang::Expr* call, const clang::FunctionDecl*
 // A call through a pointer (`quantity(c)` where an instantiation passes a device function's
 // address): where another instantiation calls a functor there, its mark would not compile here.
 void SiteCollector::noteIndirectCall(const clang::CallExpr* call) {
-  std::optional<clang::Token> paren =
-      clang::Lexer::findNextToken(call->getCallee()->getEndLoc(), sm_, context_.getLangOpts());
-  std::optional<FilePlace> place =
-      paren && paren->is(clang::tok::l_paren) ? namePlace(paren->getLocation()) : std::nullopt;
+  std::optional<FilePlace> place = openParenAfter(call->getCallee());
   if (!place) return;
   PendingCall pending;
   pending.at = *place;

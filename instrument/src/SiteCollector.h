@@ -114,6 +114,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   std::optional<FilePlace> namePlace(clang::SourceLocation loc) const;
   std::optional<unsigned> cloneMarkPlace(const clang::FunctionDecl* fn, CloneMark mark, const std::string& file) const;
   void notePlainClone(const clang::FunctionDecl* definition);
+  std::optional<FilePlace> openParenAfter(const clang::Expr* called) const;
   void noteCall(const clang::Expr* call, const clang::FunctionDecl* callee);
   void noteIndirectCall(const clang::CallExpr* call);
   bool isProjectDeviceFunction(const clang::FunctionDecl* fn) const;
@@ -122,7 +123,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   std::optional<std::string> spelledTemplateArguments(const clang::FunctionDecl* kernel) const;
   void resolveClones();
   struct PendingCall {
-    FilePlace at;             // the callee's name, or a call operator's `(`
+    FilePlace at;             // the callee's name, or the `(` of a call operator or through a pointer
     unsigned markLength = 0;  // from `at` to the mark: the name's length, or 1
     CloneMark mark = CloneMark::renamed;
     bool renamable = false;

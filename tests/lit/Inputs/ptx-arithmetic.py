@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""ptx-arithmetic.py FILE.ptx [--original ORIGINAL.ptx [--plain-only]]: checks, in the PTX of an instrumented unit
-(built with -lineinfo), that every kernel's instrumented path computes what its plain copy
-computes: the same floating-point operations (with their rounding and types) on the same source
-lines, counting the functions each calls, transitively. A hook that cut a multiply and an add into
-separate blocks would turn an fma on a line into mul + add there, and show up here. Counts are not
-compared: loops may unroll differently around the hooks without changing what one iteration
-computes.
+"""ptx-arithmetic.py FILE.ptx [--original ORIGINAL.ptx [--plain-only]]: checks, in the PTX of an
+instrumented unit (built with -lineinfo), that every kernel's instrumented path computes what its
+plain copy computes: the same floating-point operations (with their rounding and types) on the
+same source lines, counting the functions each calls, transitively. A hook that cut a multiply and
+an add into separate blocks would turn an fma on a line into mul + add there, and show up here.
+Counts are not compared: loops may unroll differently around the hooks without changing what one
+iteration computes.
 With --original (the same unit built from the original sources, same flags), every plain copy
 must also be the original function's PTX, instruction for instruction (names, labels and
 line-table lines aside): unsampled code runs the code as written, with its rounding, unrolling
 and registers. --plain-only skips the first check: where the compiler attributes an instruction
 to line 0 in one path and to a source line in the other, it reports a difference that is not one.
 Prints one line per kernel; exit status 1 on a difference or when no kernel has a plain copy."""
+import argparse
 import difflib
 import re
 import subprocess
@@ -115,15 +116,16 @@ def compare_with_original(funcs, demangled, names, path):
 
 
 def main():
-    args = sys.argv[1:]
-    original, plain_only = None, "--plain-only" in args
-    if plain_only:
-        args.remove("--plain-only")
-    if "--original" in args:
-        at = args.index("--original")
-        original = args[at + 1]
-        del args[at:at + 2]
-    funcs = functions(args[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("ptx", help="the instrumented unit's PTX")
+    parser.add_argument("--original", help="the original unit's PTX, built with the same flags")
+    parser.add_argument("--plain-only", action="store_true",
+                        help="only compare the plain copies with --original")
+    args = parser.parse_args()
+    if args.plain_only and not args.original:
+        parser.error("--plain-only needs --original")
+    original, plain_only = args.original, args.plain_only
+    funcs = functions(args.ptx)
     names = list(funcs)
     demangled = demangle(names)
     by_demangled = dict(zip(demangled, names))
@@ -132,7 +134,7 @@ def main():
         if "__rl_plain" not in pretty or plain_only:
             continue
         hooked = by_demangled.get(pretty.replace("__rl_plain", ""))
-        if hooked is None or not any(".entry" in l for l in open(args[0]) if hooked in l):
+        if hooked is None or not any(".entry" in l for l in open(args.ptx) if hooked in l):
             continue
         plain, instrumented = arithmetic(funcs, mangled, set()), arithmetic(funcs, hooked, set())
         compared += 1
@@ -147,7 +149,7 @@ def main():
         for loc, op in sorted(instrumented - plain, key=str):
             print("  only instrumented: %s at %s" % (op, where(loc)))
     if compared == 0 and not plain_only:
-        print("no kernel with a plain copy in " + args[0])
+        print("no kernel with a plain copy in " + args.ptx)
     if original:
         copies, differing = compare_with_original(funcs, demangled, names, original)
         different += differing
