@@ -115,9 +115,15 @@ struct RawFunctionText {
   bool cloneable = false;  // a definition that gets a copy (not a constructor, other operator, virtual...)
   bool kernel = false;
   unsigned bodyBegin = 0, bodyEnd = 0;  // a definition's braces: [`{`, `}` + 1)
-  // A kernel whose body can be copied into its own instrumented body for the blocks that do not
-  // classify: no static __shared__ variables (they would be allocated twice) and no labels.
-  bool branchable = false;
+  // Where the blocks of a kernel that do not classify branch to a copy of the rest of its body.
+  // A copy would allocate the body's static __shared__ variables a second time, so both paths
+  // share them: the declarations that name nothing local are moved up to the branch (`hoisted`,
+  // their statements' ranges), and the branch follows the last of the others, which must then be
+  // statements at the top of the body. Unset where that cannot be (a label, a nested declaration
+  // that names a local, a name declared twice). PlainCloneText also refuses a branch after code
+  // that runs hooks.
+  std::optional<unsigned> branchAt;
+  std::vector<std::pair<unsigned, unsigned>> hoisted;
   FilePlace definitionPlace;  // the definition's (file, begin): what calls and launches name
 };
 

@@ -44,15 +44,24 @@ bool PlainCloneText::hasHooks(const FilePlace& definition, std::set<FilePlace>& 
   const RawFunctionText* text = definitionText(definition);
   if (!text) return true;
   if (!seen.insert(definition).second) return false;
-  const FileUnion& file = files_.at(definition.file);
-  auto access = file.accesses.lower_bound({text->begin, ~0u});
-  if (access != file.accesses.end() && access->first.first < text->end) return true;
-  auto loop = file.loops.lower_bound(text->begin);
-  if (loop != file.loops.end() && loop->first < text->end) return true;
-  for (auto it = file.calls.lower_bound(text->begin); it != file.calls.end() && it->first < text->end; ++it)
+  return rangeHasHooks(files_.at(definition.file), text->begin, text->end, seen);
+}
+
+bool PlainCloneText::rangeHasHooks(const FileUnion& file, unsigned begin, unsigned end,
+                                   std::set<FilePlace>& seen) const {
+  auto access = file.accesses.lower_bound({begin, ~0u});
+  if (access != file.accesses.end() && access->first.first < end) return true;
+  auto loop = file.loops.lower_bound(begin);
+  if (loop != file.loops.end() && loop->first < end) return true;
+  for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
     for (const FilePlace& callee : it->second.callees)
       if (hasHooks(callee, seen)) return true;
   return false;
+}
+
+bool PlainCloneText::runsHooks(const FileUnion& file, unsigned begin, unsigned end) const {
+  std::set<FilePlace> seen;
+  return rangeHasHooks(file, begin, end, seen);
 }
 
 bool PlainCloneText::renamed(const RawCall& call) const {
@@ -104,6 +113,25 @@ std::string lineDirective(const FileUnion& file, unsigned offset) {
   return fmt::format("\n#line {} {}\n", file.lineOf(offset), cStringLiteral(file.path));
 }
 
+// The branch of a kernel's unsampled blocks (Collection.h, RawFunctionText::branchAt), with the
+// declarations of static __shared__ variables moved up to it: in both paths, their statements
+// where they were written are left out (`#if 0`), and one copy precedes the branch.
+void PlainCloneText::addBranch(const FileUnion& file, const RawFunctionText& text, std::vector<Wrap>& wraps) const {
+  const unsigned at = *text.branchAt;
+  std::string moved;
+  std::map<unsigned, std::string> leftOut;
+  for (auto [begin, end] : text.hoisted) {
+    moved += lineDirective(file, begin) + file.text.substr(begin, end - begin);
+    leftOut[begin] = "\n#if 0  // moved up by relayout\n";
+    leftOut[end] = "\n#endif" + lineDirective(file, end);
+    wraps.push_back({begin, end, leftOut[begin], leftOut[end]});
+  }
+  wraps.push_back({at, at,
+                   moved + " if (__rl_plain_block()) {" + lineDirective(file, at) +
+                       plainCopy(file, at, text.bodyEnd - 1, leftOut) + "\n return; }" + lineDirective(file, at),
+                   ""});
+}
+
 void PlainCloneText::addTo(const FileUnion& file, std::vector<Wrap>& wraps) const {
   for (auto& [begin, text] : file.functionTexts) {
     if (!hasClone(text.definitionPlace)) continue;
@@ -115,13 +143,11 @@ void PlainCloneText::addTo(const FileUnion& file, std::vector<Wrap>& wraps) cons
                      lineDirective(file, text.begin) + plainCopy(file, text.begin, text.end, inserts) +
                          lineDirective(file, text.end),
                      ""});
-    // The blocks of a classifying launch that do not classify run the original body.
-    if (text.definition && text.kernel && text.branchable && file.kernels.count(text.bodyBegin + 1))
-      wraps.push_back({text.bodyBegin + 1, text.bodyBegin + 1,
-                       " if (__rl_plain_block()) {" + lineDirective(file, text.bodyBegin + 1) +
-                           plainCopy(file, text.bodyBegin + 1, text.bodyEnd - 1, {}) + "\n return; }" +
-                           lineDirective(file, text.bodyBegin + 1),
-                       ""});
+    // The blocks of a classifying launch that do not classify run the original body, from the
+    // branch on, where nothing before it runs a hook.
+    if (text.definition && text.kernel && text.branchAt && file.kernels.count(text.bodyBegin + 1) &&
+        !runsHooks(file, text.bodyBegin + 1, *text.branchAt))
+      addBranch(file, text, wraps);
   }
   for (auto& [begin, launch] : file.launches) {
     auto kernelFile = files_.find(launch.kernelEntry.file);

@@ -6,7 +6,6 @@
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/QualTypeNames.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 
 namespace relayout {
@@ -29,21 +28,6 @@ std::optional<CloneMark> cloneMarkOf(const clang::FunctionDecl* fn) {
   return CloneMark::renamed;
 }
 
-// A body copied into the kernel itself must not declare what may exist once per function.
-class BranchBlocker : public clang::RecursiveASTVisitor<BranchBlocker> {
- public:
-  bool blocked = false;
-  bool VisitVarDecl(clang::VarDecl* var) {
-    if (var->hasAttr<clang::CUDASharedAttr>() && !var->hasExternalStorage()) blocked = true;
-    if (var->isStaticLocal()) blocked = true;
-    return !blocked;
-  }
-  bool VisitLabelStmt(clang::LabelStmt*) {
-    blocked = true;
-    return false;
-  }
-};
-
 }  // namespace
 
 // The file range [begin, end) of a declaration with its template header and specifiers.
@@ -63,6 +47,16 @@ std::optional<std::pair<FilePlace, unsigned>> SiteCollector::declarationRange(co
   }
   auto from = projectPlace(r.getBegin()), to = projectPlace(end);
   if (!from || !to || from->file != to->file || to->offset <= from->offset) return std::nullopt;
+  return std::make_pair(*from, to->offset);
+}
+
+// The file range [begin, end) of the tokens of `range`, where all of it is spelled in one project file.
+std::optional<std::pair<FilePlace, unsigned>> SiteCollector::spelledRange(clang::SourceRange range) const {
+  clang::CharSourceRange r =
+      clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(range), sm_, context_.getLangOpts());
+  if (r.isInvalid()) return std::nullopt;
+  auto from = projectPlace(r.getBegin()), to = projectPlace(r.getEnd());
+  if (!from || !to || from->file != to->file) return std::nullopt;
   return std::make_pair(*from, to->offset);
 }
 
@@ -122,11 +116,7 @@ void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
   text.kernel = written->hasAttr<clang::CUDAGlobalAttr>();
   text.bodyBegin = open->offset;
   text.bodyEnd = close->offset + 1;
-  if (text.kernel) {
-    BranchBlocker blocker;
-    blocker.TraverseStmt(const_cast<clang::CompoundStmt*>(body));
-    text.branchable = !blocker.blocked;
-  }
+  if (text.kernel) noteKernelBranch(written, body, *open, text);
   text.definitionPlace = range->first;
   clonePlaces_[written] = range->first;
   FileFindings& file = files_[range->first.file];
@@ -247,16 +237,8 @@ bool SiteCollector::VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* launch) {
     if (!args) return true;
     deduced = *args;
   }
-  const clang::LangOptions& lo = context_.getLangOpts();
-  auto rangeOf = [&](clang::SourceRange range) -> std::optional<std::pair<FilePlace, unsigned>> {
-    clang::CharSourceRange r = clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(range), sm_, lo);
-    if (r.isInvalid()) return std::nullopt;
-    auto from = projectPlace(r.getBegin()), to = projectPlace(r.getEnd());
-    if (!from || !to || from->file != to->file) return std::nullopt;
-    return std::make_pair(*from, to->offset);
-  };
-  auto callee = rangeOf(ref->getSourceRange());
-  auto grid = rangeOf(config->getArg(0)->IgnoreImplicit()->getSourceRange());
+  auto callee = spelledRange(ref->getSourceRange());
+  auto grid = spelledRange(config->getArg(0)->IgnoreImplicit()->getSourceRange());
   auto name = namePlace(ref->getLocation());
   if (!callee || !grid || !name || grid->first.file != callee->first.file || name->file != callee->first.file)
     return true;

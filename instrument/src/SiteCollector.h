@@ -113,6 +113,9 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   std::optional<std::pair<FilePlace, unsigned>> declarationRange(const clang::FunctionDecl* fn, bool definition) const;
   std::optional<FilePlace> namePlace(clang::SourceLocation loc) const;
   std::optional<unsigned> cloneMarkPlace(const clang::FunctionDecl* fn, CloneMark mark, const std::string& file) const;
+  void noteKernelBranch(const clang::FunctionDecl* kernel, const clang::CompoundStmt* body, const FilePlace& open,
+                        RawFunctionText& text) const;
+  std::optional<std::pair<FilePlace, unsigned>> spelledRange(clang::SourceRange range) const;
   void notePlainClone(const clang::FunctionDecl* definition);
   std::optional<FilePlace> openParenAfter(const clang::Expr* called) const;
   void noteCall(const clang::Expr* call, const clang::FunctionDecl* callee);
