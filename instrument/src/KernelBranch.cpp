@@ -106,6 +106,13 @@ class NamesInFunction : public clang::RecursiveASTVisitor<NamesInFunction> {
     if (decl->getDeclName().isIdentifier()) referenced[decl->getName().str()].insert(decl->getCanonicalDecl());
     return true;
   }
+  // A name a template looks up when instantiated: it may mean anything.
+  bool VisitOverloadExpr(clang::OverloadExpr* ref) { return unknown(ref->getName()); }
+  bool VisitDependentScopeDeclRefExpr(clang::DependentScopeDeclRefExpr* ref) { return unknown(ref->getDeclName()); }
+  bool unknown(const clang::DeclarationName& name) {
+    if (name.isIdentifier()) referenced[name.getAsIdentifierInfo()->getName().str()].insert(nullptr);
+    return true;
+  }
   bool onlyOne(const clang::VarDecl* var) const {
     const std::string name = var->getName().str();
     auto uses = referenced.find(name);
