@@ -130,6 +130,10 @@ void SiteCollector::noteKernelBranch(const clang::FunctionDecl* kernel, const cl
   OncePerFunctionStatements found;
   found.TraverseStmt(const_cast<clang::CompoundStmt*>(body));
   if (found.refused) return;
+  if (found.statements.empty()) {  // most kernels: nothing to share, the branch at the `{`
+    text.branchAt = open.offset + 1;
+    return;
+  }
   NamesInFunction names;
   for (const clang::ParmVarDecl* param : kernel->parameters()) names.VisitNamedDecl(const_cast<clang::ParmVarDecl*>(param));
   names.TraverseStmt(const_cast<clang::CompoundStmt*>(body));
