@@ -20,7 +20,9 @@ cp "$build"/runtime/relayout_*selftest "$out/bin/"
 cp "$root/tests/gpu/check_attribution.py" "$out/"
 all=(--sample-blocks 1 --max-blocks 0 --sample-launches 0 --sample-executions 1)
 for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1" \
-            "trace:${all[*]} --trace --trace-launches 2" "overflow:${all[*]} --trace --trace-capacity 100"; do
+            "trace:${all[*]} --trace --trace-launches 2" "overflow:${all[*]} --trace --trace-capacity 100" \
+            "split:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8" \
+            "splittrace:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8 --trace"; do
   variant=${spec%%:*}
   read -r -a extra <<<"${spec#*:}"
   "$relayout" instrument "$root/tests/gpu/attribution.cu" -o "$out/src/$variant" "${extra[@]}" -- -arch=sm_90 -std=c++17 \
@@ -39,9 +41,10 @@ check() { if "$@" >>run.log 2>&1; then echo "PASS $*"; else echo "FAIL $*"; stat
 for t in bin/relayout_*selftest; do
   check env RELAYOUT_PROFILE="profiles/$(basename "$t").json" timeout 120 "$t"
 done
-for v in agg sampled trace overflow; do
+for v in agg sampled trace overflow split splittrace; do
   RELAYOUT_PROFILE="profiles/attribution.$v.json" timeout 120 "bin/attribution-$v" >>run.log 2>&1 || { echo "FAIL attribution $v: exit $?"; status=1; continue; }
-  case $v in sampled) opts="--period 4 --launches 3" ;; trace) opts="--trace full" ;; overflow) opts="--trace overflow" ;; *) opts= ;; esac
+  case $v in sampled) opts="--period 4 --launches 3" ;; trace) opts="--trace full" ;; overflow) opts="--trace overflow" ;;
+    split | splittrace) opts="--approx 5" ;; *) opts= ;; esac
   check python3 check_attribution.py "profiles/attribution.$v.json" "src/$v/attribution.sites.json" $opts
 done
 RELAYOUT_PROFILE=profiles/attribution.exit-path.json timeout 120 bin/attribution-agg --exit >>run.log 2>&1

@@ -95,14 +95,14 @@
 #ifndef RELAYOUT_MAX_BLOCKS
 #define RELAYOUT_MAX_BLOCKS 0
 #endif
-// Site splitting in a classifying block (with execution sampling): a launch whose classifying
-// warps number at least 2 * RELAYOUT_SITE_WARPS splits its sites among them, each warp
-// classifying one site id in 2^k (by id modulo 64, picked by a hash of the warp's index) at
-// weight 2^k, so that about RELAYOUT_SITE_WARPS warps classify each site, up to
-// k = RELAYOUT_MAX_SITE_SPLIT. A short kernel lasts as long as its slowest warp; when every
-// classifying warp classifies every hook's first executions, that warp makes as many classifier
-// calls as the kernel has hooks (0: no splitting, the default: docs/results/overhead-h100.md has
-// what it gained and cost).
+// Shared work in a launch with many classifying warps (with execution sampling): a launch whose
+// classifying warps number at least 2 * RELAYOUT_SITE_WARPS has each of them start at period 2^k
+// rather than 1 and classify the first execution of one hook id in 2^k (by id modulo 64, picked
+// by a hash of the warp's index), both at weight 2^k, so that about RELAYOUT_SITE_WARPS warps
+// classify each hook's first executions, up to k = RELAYOUT_MAX_SITE_SPLIT. A short kernel lasts
+// as long as its slowest warp, and a warp that classifies every hook's first execution and its
+// first RELAYOUT_FULL_EXECS executions at full rate makes a classifier call for about every hook
+// of the kernel (0: every warp does, as before).
 #ifndef RELAYOUT_SITE_WARPS
 #define RELAYOUT_SITE_WARPS 0
 #endif
@@ -195,9 +195,15 @@ static __shared__ unsigned __rl_warp_start[32];
 static __shared__ unsigned __rl_warp_spent[32];
 static __shared__ unsigned __rl_warp_last[32];
 #endif
-// Per warp, the sites ([0]) and loops ([1]) it has classified, by id modulo 64: a hook's first
+// Per warp, the sites ([0]) and loops ([1]) it has run, by id modulo 32 (bits 0-31): a hook's first
 // execution in a warp is classified whatever the draw, so that an access made once per thread after
-// a long loop is counted exactly rather than drawn at one in 1024 and weighted by as much.
+// a long loop is counted exactly rather than drawn at one in 1024 and weighted by as much. With a
+// split launch, the hooks whose first executions other warps classify count as run from the
+// start, and bits 32-63 hold those whose first execution has not come yet: it is not classified
+// (the hook skips it without a call, or the classifier of a warp that traces), and clears its bit.
+// One word, so that a hook reads both with one load. (A hook sharing its id modulo 32 with one that
+// ran before in the warp is drawn from its first execution on, in every warp: unbiased, only less
+// exact.)
 static __shared__ unsigned long long __rl_warp_seen[2][32];
 #endif
 #if RELAYOUT_ITERATION_DRAWS_
@@ -207,10 +213,7 @@ static __shared__ unsigned long long __rl_warp_seen[2][32];
 static __shared__ unsigned __rl_warp_draw[32];
 #endif
 #if RELAYOUT_SITE_SPLIT_
-// Per warp, the sites (by id modulo 64) whose hooks call the classifier: all of them while the
-// warp may still trace (the trace replays a warp's every access), else those it classifies.
-static __shared__ unsigned long long __rl_warp_filter[32];
-// The block's launch's site split k (the block classifies one site in 2^k per warp).
+// The block's launch's split k: the least shift of its warps, and the weight of a first execution.
 static __shared__ unsigned __rl_site_split;
 #endif
 // One counter per loop id: loop body executions, active lanes summed (the paper's Count).
@@ -396,8 +399,8 @@ static __device__ __forceinline__ bool __rl_sampled_block() {
 }
 
 #if RELAYOUT_SITE_SPLIT_
-// The launch's site split: log2 of the sites per classifying warp's one, so that about
-// RELAYOUT_SITE_WARPS of the launch's classifying warps classify each site.
+// The launch's split k: about RELAYOUT_SITE_WARPS of its classifying warps classify each hook's
+// first executions, each at weight 2^k.
 static __device__ unsigned __rl_launch_site_split() {
   const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
   const unsigned long long period = __rl_block_period(blocks);
@@ -407,15 +410,15 @@ static __device__ unsigned __rl_launch_site_split() {
   return split;
 }
 
-// The sites (by id modulo 64) warp `w` of this block classifies under split k: every 2^k-th id
-// from an offset drawn by a Fibonacci hash of the warp's index in its grid, so that consecutive
-// warps, and the warps of blocks a sampling period apart, spread over the offsets.
-static __device__ __forceinline__ unsigned long long __rl_site_subset(unsigned w, unsigned split) {
-  if (split == 0) return ~0ull;
+// The hooks (by id modulo 32) whose first executions warp `w` of this block classifies under split
+// k: every 2^k-th id from an offset drawn by a Fibonacci hash of the warp's index in its grid, so
+// that consecutive warps, and the warps of blocks a sampling period apart, spread over the offsets.
+static __device__ __forceinline__ unsigned __rl_site_subset(unsigned w, unsigned split) {
+  if (split == 0) return ~0u;
   const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
   const unsigned warp = (unsigned)__rl_block_index() * warpsPerBlock + w;
   const unsigned offset = (warp * 2654435761u) >> (32 - split);
-  return ~0ull / ((1ull << (1u << split)) - 1) << offset;  // bits 0, 2^k, 2*2^k, ... shifted
+  return (unsigned)(0xFFFFFFFFull / ((1ull << (1u << split)) - 1)) << offset;  // bits 0, 2^k, ... shifted
 }
 #endif
 
@@ -499,33 +502,38 @@ static __device__ __forceinline__ bool __rl_tracing(unsigned w, unsigned now, un
 #endif
 }
 
+// The launch's split k (above), the least shift of its classifying warps; 0 without splitting.
+static __device__ __forceinline__ unsigned __rl_split() {
+#if RELAYOUT_SITE_SPLIT_
+  return __rl_site_split;
+#else
+  return 0;
+#endif
+}
+
 // What the classifier does with this execution of hook `id` (a site, else a loop), decided by the
 // first lane of the lanes on it from the warp's clock hash `h` and state: bit 0 classify, bit 1
 // trace, bits 8 on the shift of the classified counts; 0: nothing (then the lane also closes a gate
 // left open for the trace once the warp has taken it; otherwise __rl_budget_charge sets the gate).
-// The hook's first execution in the warp is classified at weight 1 (within the time budget); any
-// other at 2^shift when drawn. `now` is the time rule's clock at the decision.
+// The hook's first execution in the warp is classified at weight 2^k (within the time budget),
+// where the launch's split k leaves it to one warp in 2^k (the other warps skip theirs: bits 32-63
+// of __rl_warp_seen); any other at 2^shift when drawn. `now` is the time rule's clock at the
+// decision.
 static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, bool iterated, unsigned now) {
   const unsigned w = (__rl_thread_index() / 32) & 31;
   unsigned long long& seen = __rl_warp_seen[site ? 0 : 1][w];
-  const unsigned long long bit = 1ull << (id & 63);
-#if RELAYOUT_SITE_SPLIT_
-  const unsigned long long subset = __rl_site_subset(w, __rl_site_split);
-  const bool mine = !site || (subset & bit);
-#else
-  const bool mine = true;
-#endif
+  const unsigned long long bit = 1ull << (id & 31);
+  const bool tracing = __rl_tracing(w, now, __rl_spent(w));
   unsigned shift = __rl_warp_shift[w], plan = 0;
-  if (mine && !iterated && !(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
+  if (seen & bit << 32) {  // a first execution left to other warps, reached while tracing
+    seen &= ~(bit << 32);
+  } else if (!iterated && !(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
     seen |= bit;
-    shift = 0, plan = 1u;
-  } else if (mine && h <= (0xFFFFFFFFu >> shift)) {
+    shift = __rl_split(), plan = 1u;
+  } else if (h <= (0xFFFFFFFFu >> shift)) {
     plan = 1u;
   }
-  if (site && __rl_tracing(w, now, __rl_spent(w))) plan |= 2u;
-#if RELAYOUT_SITE_SPLIT_
-  else if (site) __rl_warp_filter[w] = subset;  // no (more) trace: only the warp's own sites call
-#endif
+  if (site && tracing) plan |= 2u;
   if (plan == 0) __rl_warp_gate[w] = 0xFFFFFFFFu >> __rl_warp_shift[w];
   return plan ? plan | shift << 8 : 0u;
 }
@@ -556,10 +564,10 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
   const unsigned seen = wasOpen ? 1u : (plan & 1u) ? 1u << oldShift : 0u;
   const unsigned execs = __rl_warp_execs[w] + seen < seen ? 0xFFFFFFFFu : __rl_warp_execs[w] + seen;
   __rl_warp_execs[w] = execs;
-  unsigned shift = 0;
+  unsigned shift = __rl_split();
 #if (RELAYOUT_FULL_EXECS) > 0
-  shift = execs / (RELAYOUT_FULL_EXECS);
-  if (shift > (RELAYOUT_MAX_EXEC_SHIFT)) shift = RELAYOUT_MAX_EXEC_SHIFT;
+  const unsigned counted = execs / (RELAYOUT_FULL_EXECS);
+  if (counted > shift) shift = counted > (RELAYOUT_MAX_EXEC_SHIFT) ? (RELAYOUT_MAX_EXEC_SHIFT) : counted;
 #endif
 #if RELAYOUT_TIME_RULE_
   const unsigned now = __rl_clock();
@@ -628,11 +636,7 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
   unsigned start;
   const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, true, iterated, start);
   if (plan == 0) return;
-#if RELAYOUT_SITE_SPLIT_
-  const unsigned shift = (plan >> 8) + __rl_site_split;  // and the warps that left this site to this one
-#else
   const unsigned shift = plan >> 8;
-#endif
   const bool classify = plan & 1u, trace = plan & 2u;
 #else
   (void)h, (void)iterated;
@@ -741,42 +745,37 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 #ifdef __CUDA_ARCH__
 #if RELAYOUT_EXEC_SAMPLING_
 // Execution sampling, in PTX: a hash of the SM's clock (Knuth's 2654435761 as -1640531535)
-// against the warp's gate, and whether the warp has classified this hook before (bit %6 of the
-// warp's mask at %5); no state is written on this path, so a hook that does not call costs two
-// shared loads (four with both experiments on: the draw in force, the site filter), a clock read,
-// a multiply and a branch. Leaves the hash in %rl_h; skips to RL_DONE
-// when the hook ran before in the warp and the hash is above the gate.
-#define RELAYOUT_EXEC_DRAW_PTX_(FILTER_LOAD, FILTER_TEST)                        \
-  "ld.volatile.shared.u32 %%rl_g, [%3];\n\t"                                     \
-  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t" RELAYOUT_DRAW_LOAD_PTX_ FILTER_LOAD \
-  "mov.u32 %%rl_h, %%clock;\n\t"                                                 \
-  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t"                                  \
-  "shr.b64 %%rl_m, %%rl_m, %6;\n\t"                                              \
-  "and.b64 %%rl_m, %%rl_m, 1;\n\t"                                               \
-  "setp.eq.u64 %%rl_q, %%rl_m, 0;\n\t"                                           \
-  "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t" RELAYOUT_DRAW_TEST_PTX_ FILTER_TEST "@!%%rl_q bra RL_DONE;\n\t"
+// against the warp's gate, and whether the hook has run before in the warp (bit %6 of the warp's
+// mask at %5); a hook that does not call costs two shared loads (three with --draw-iterations:
+// the draw in force), a clock read, a multiply and a branch, and writes no state. Leaves the hash
+// in %rl_h; skips to RL_DONE when the hook ran before in the warp and the hash is above the gate.
+// Bit 32 + %6 of the mask (a split launch's first execution left to other warps, which is never
+// classified here) is tested only past that branch: the hook then skips without a call and clears
+// the bit (%8 is the mask without it), unless the warp traces (its gate is open: the classifier
+// records the access and skips it).
+#define RELAYOUT_EXEC_DRAW_PTX_                                                              \
+  "ld.volatile.shared.u32 %%rl_g, [%3];\n\t"                                                 \
+  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t" RELAYOUT_DRAW_LOAD_PTX_                         \
+  "mov.u32 %%rl_h, %%clock;\n\t"                                                             \
+  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t"                                              \
+  "shr.b64 %%rl_m, %%rl_m, %6;\n\t"                                                          \
+  "and.b64 %%rl_m, %%rl_m, 0x100000001;\n\t"                                                 \
+  "setp.ne.u64 %%rl_q, %%rl_m, 1;\n\t"                                                       \
+  "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t" RELAYOUT_DRAW_TEST_PTX_ "@!%%rl_q bra RL_DONE;\n\t" \
+  "setp.gt.u64 %%rl_p, %%rl_m, 1;\n\t"                                                       \
+  "setp.ne.and.u32 %%rl_p, %%rl_g, 0xFFFFFFFF, %%rl_p;\n\t"                                  \
+  "@%%rl_p red.shared.and.b64 [%5], %8;\n\t"                                                 \
+  "@%%rl_p bra RL_DONE;\n\t"
 #else
-#define RELAYOUT_EXEC_DRAW_PTX_(FILTER_LOAD, FILTER_TEST) "mov.u32 %%rl_h, 0;\n\t"
+#define RELAYOUT_EXEC_DRAW_PTX_ "mov.u32 %%rl_h, 0;\n\t"
 #endif
 #if RELAYOUT_ITERATION_DRAWS_
-// Inside a drawn iteration (the warp's draw at %8 is even) every hook calls.
-#define RELAYOUT_DRAW_LOAD_PTX_ "ld.volatile.shared.u32 %%rl_s, [%8];\n\t"
+// Inside a drawn iteration (the warp's draw at %7 is even) every hook calls.
+#define RELAYOUT_DRAW_LOAD_PTX_ "ld.volatile.shared.u32 %%rl_s, [%7];\n\t"
 #define RELAYOUT_DRAW_TEST_PTX_ "and.b32 %%rl_s, %%rl_s, 1;\n\tsetp.eq.or.u32 %%rl_q, %%rl_s, 0, %%rl_q;\n\t"
 #else
 #define RELAYOUT_DRAW_LOAD_PTX_ ""
 #define RELAYOUT_DRAW_TEST_PTX_ ""
-#endif
-#if RELAYOUT_SITE_SPLIT_
-// A site's hook also needs bit %6 of its warp's filter (at %7), loaded with the gate and the mask
-// and tested in the same branch, so that the loads do not wait for each other.
-#define RELAYOUT_SITE_FILTER_LOAD_PTX_ "ld.volatile.shared.u64 %%rl_f, [%7];\n\t"
-#define RELAYOUT_SITE_FILTER_TEST_PTX_ \
-  "shr.b64 %%rl_f, %%rl_f, %6;\n\t"    \
-  "and.b64 %%rl_f, %%rl_f, 1;\n\t"     \
-  "setp.ne.and.u64 %%rl_q, %%rl_f, 0, %%rl_q;\n\t"
-#else
-#define RELAYOUT_SITE_FILTER_LOAD_PTX_ ""
-#define RELAYOUT_SITE_FILTER_TEST_PTX_ ""
 #endif
 
 // A hook's inline half: when `on`, draws whether the warp may classify this execution and, if so,
@@ -797,23 +796,18 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 #else
   const unsigned gate = 0, seen = 0;
 #endif
-#if RELAYOUT_SITE_SPLIT_
-  const unsigned filter = (unsigned)__cvta_generic_to_shared(&__rl_warp_filter[warp]);
-#else
-  const unsigned filter = 0;
-#endif
 #if RELAYOUT_ITERATION_DRAWS_
   const unsigned draw = (unsigned)__cvta_generic_to_shared(&__rl_warp_draw[warp]);
 #else
   const unsigned draw = 0;
 #endif
-#define RELAYOUT_HOOK_PTX_(DRAW)                                                  \
+#define RELAYOUT_HOOK_PTX_                                                        \
   "{\n\t"                                                                         \
   ".reg .pred %%rl_p, %%rl_q;\n\t"                                                \
   ".reg .b32 %%rl_g, %%rl_h, %%rl_s;\n\t"                                         \
-  ".reg .b64 %%rl_m, %%rl_f;\n\t"                                                 \
+  ".reg .b64 %%rl_m;\n\t"                                                        \
   "setp.eq.u32 %%rl_p, %0, 0;\n\t"                                                \
-  "@%%rl_p bra RL_DONE;\n\t" DRAW                                                 \
+  "@%%rl_p bra RL_DONE;\n\t" RELAYOUT_EXEC_DRAW_PTX_                              \
   "{\n\t"                                                                         \
   ".param .b32 rl_id;\n\t"                                                        \
   ".param .b64 rl_a;\n\t"                                                         \
@@ -826,15 +820,13 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
   "}\n"                                                                           \
   "RL_DONE:\n\t"                                                                  \
   "}"
-  if constexpr (Kind == 0) {
-    asm volatile(RELAYOUT_HOOK_PTX_(RELAYOUT_EXEC_DRAW_PTX_(RELAYOUT_SITE_FILTER_LOAD_PTX_,
-                                                            RELAYOUT_SITE_FILTER_TEST_PTX_))::"r"((unsigned)on),
-                 "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 63), "r"(filter), "r"(draw));
-  } else {
-    (void)filter;
-    asm volatile(RELAYOUT_HOOK_PTX_(RELAYOUT_EXEC_DRAW_PTX_("", ""))::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate),
-                 "l"(slow), "r"(seen), "r"(id & 63), "r"(filter), "r"(draw));
-  }
+#if RELAYOUT_EXEC_SAMPLING_
+  const unsigned long long unpend = ~(1ull << (32 + (id & 31)));
+#else
+  const unsigned long long unpend = 0;
+#endif
+  asm volatile(RELAYOUT_HOOK_PTX_::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 31),
+               "r"(draw), "l"(unpend));
 #undef RELAYOUT_HOOK_PTX_
 }
 
@@ -884,11 +876,19 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #if (RELAYOUT_TRACE_CAPACITY) > 0
   if ((threadInBlock & 31) == 0) __rl_trace_warp[(threadInBlock / 32) & 31] = 0;
 #endif
+#if RELAYOUT_SITE_SPLIT_
+  const unsigned split = __rl_launch_site_split();
+  __rl_site_split = split;  // every thread stores the same
+#else
+  const unsigned split = 0;
+#endif
+  (void)split;
 #if RELAYOUT_EXEC_SAMPLING_
   if ((threadInBlock & 31) == 0) {
     const unsigned w = (threadInBlock / 32) & 31;
-    __rl_warp_gate[w] = 0xFFFFFFFFu;
-    __rl_warp_shift[w] = 0;
+    // Open for the first call, which decides whether the warp traces; else at the least period.
+    __rl_warp_gate[w] = (RELAYOUT_TRACE_CAPACITY) > 0 ? 0xFFFFFFFFu : 0xFFFFFFFFu >> split;
+    __rl_warp_shift[w] = (unsigned char)split;
     __rl_warp_execs[w] = 0;
 #if RELAYOUT_TIME_RULE_
     const unsigned now = __rl_clock();
@@ -896,21 +896,16 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
     __rl_warp_spent[w] = 0;
     __rl_warp_last[w] = now;
 #endif
-    __rl_warp_seen[0][w] = 0;
-    __rl_warp_seen[1][w] = 0;
+#if RELAYOUT_SITE_SPLIT_
+    const unsigned long long others = ~__rl_site_subset(w, split);
+#else
+    const unsigned long long others = 0;
+#endif
+    __rl_warp_seen[0][w] = others | others << 32;
+    __rl_warp_seen[1][w] = others | others << 32;
 #if RELAYOUT_ITERATION_DRAWS_
     __rl_warp_draw[w] = 1;
 #endif
-  }
-#endif
-#if RELAYOUT_SITE_SPLIT_
-  {
-    const unsigned split = __rl_launch_site_split();
-    __rl_site_split = split;  // every thread stores the same
-    // A warp that may trace calls on every site until the classifier finds it does not (or no more).
-    if ((threadInBlock & 31) == 0)
-      __rl_warp_filter[(threadInBlock / 32) & 31] =
-          (RELAYOUT_TRACE_CAPACITY) > 0 ? ~0ull : __rl_site_subset((threadInBlock / 32) & 31, split);
   }
 #endif
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0

@@ -28,9 +28,9 @@ struct InstrumentOptions {
   // (0 = no cap).
   unsigned minBlocks = 1;
   unsigned maxBlocks = 0;
-  // A launch with at least twice `siteWarps` classifying warps splits its sites among them, so
-  // that about `siteWarps` warps classify each site, each at its weight (0 = every warp classifies
-  // every site). Needs execution sampling (fullExecutions or execBudget).
+  // A launch with at least twice `siteWarps` classifying warps shares out its hooks' first
+  // executions, so that about `siteWarps` warps classify each one, at its weight (0 = every warp
+  // classifies every first execution). Needs execution sampling (fullExecutions or execBudget).
   unsigned siteWarps = 0;
   // Loops whose body can be copied are drawn per iteration: a warp runs an iteration it does not
   // draw as written (IterationDraws, FileUnion.h). Experimental, off by default.
