@@ -100,11 +100,9 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
   options.execBudget = execBudget_;
   options.minBlocks = minBlocks_;
   options.maxBlocks = maxBlocks_;
-  // The default applies where execution sampling does; asked for without it, it is an error.
-  const bool sampling = fullExecutions_ || execBudget_;
-  if (siteWarps_ && !sampling && siteWarps_.getNumOccurrences())
+  if (siteWarps_ && !fullExecutions_ && !execBudget_)
     return usageError("--site-warps needs execution sampling: --full-executions or --exec-budget above 0");
-  options.siteWarps = sampling ? unsigned(siteWarps_) : 0;
+  options.siteWarps = siteWarps_;
   options.drawIterations = drawIterations_;
   options.plainClones = plainClones_;
   return llvm::Error::success();

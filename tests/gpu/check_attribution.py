@@ -30,26 +30,22 @@ def check(condition, what):
     return condition
 
 
+def take(args, flag, convert, default):
+    """The value after `flag` in args, converted, both removed from args; `default` without it."""
+    if flag not in args:
+        return default
+    i = args.index(flag)
+    value = convert(args[i + 1])
+    del args[i:i + 2]
+    return value
+
+
 def main(argv):
     args = argv[1:]
-    trace_mode, period, sampled_launches = None, 1, LAUNCHES
-    if "--trace" in args:
-        i = args.index("--trace")
-        trace_mode = args[i + 1]
-        del args[i:i + 2]
-    if "--period" in args:
-        i = args.index("--period")
-        period = int(args[i + 1])
-        del args[i:i + 2]
-    if "--launches" in args:
-        i = args.index("--launches")
-        sampled_launches = int(args[i + 1])
-        del args[i:i + 2]
-    approx = None
-    if "--approx" in args:
-        i = args.index("--approx")
-        approx = float(args[i + 1]) / 100
-        del args[i:i + 2]
+    trace_mode = take(args, "--trace", str, None)
+    period = take(args, "--period", int, 1)
+    sampled_launches = take(args, "--launches", int, LAUNCHES)
+    approx = take(args, "--approx", lambda pct: float(pct) / 100, None)
     if len(args) != 2 or trace_mode not in (None, "full", "overflow"):
         print(__doc__, file=sys.stderr)
         return 2

@@ -97,7 +97,7 @@
 #endif
 // Shared work in a launch with many classifying warps (with execution sampling): a launch whose
 // classifying warps number at least 2 * RELAYOUT_SITE_WARPS has each of them start at period 2^k
-// rather than 1 and classify the first execution of one hook id in 2^k (by id modulo 64, picked
+// rather than 1 and classify the first execution of one hook id in 2^k (by id modulo 32, picked
 // by a hash of the warp's index), both at weight 2^k, so that about RELAYOUT_SITE_WARPS warps
 // classify each hook's first executions, up to k = RELAYOUT_MAX_SITE_SPLIT. A short kernel lasts
 // as long as its slowest warp, and a warp that classifies every hook's first execution and its
@@ -110,7 +110,7 @@
 #define RELAYOUT_MAX_SITE_SPLIT 4
 #endif
 #if (RELAYOUT_MAX_SITE_SPLIT) < 0 || (RELAYOUT_MAX_SITE_SPLIT) > 5
-#error "RELAYOUT_MAX_SITE_SPLIT is the log2 of a period of site ids modulo 64, at most 5"
+#error "RELAYOUT_MAX_SITE_SPLIT is the log2 of a period of hook ids modulo 32, at most 5"
 #endif
 // Loop bodies the instrumenter wrote twice and draws per iteration (__rl_iteration); the hooks
 // then also read the warp's draw in force. Without execution sampling every iteration runs hooked.
