@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The GPU checks of relayout's runtime that `relayout batch` cannot express, because they check what a
 # profile holds rather than what a program prints: the runtime's self-tests, and tests/gpu/attribution.cu
-# instrumented four ways (every block; sampled blocks and launches; a trace; a trace that overflows),
-# its profiles checked by tests/gpu/check_attribution.py, and a profile written on the exit() path.
+# instrumented seven ways (every block and execution; sampled blocks and launches; a trace; a trace
+# that overflows; sampled executions, whose first ones are exact; and first executions shared out
+# among warps, with and without a trace), its profiles checked by tests/gpu/check_attribution.py,
+# and a profile written on the exit() path.
 #
 #   scripts/runtime-checks.sh FOLDER     (where relayout is) builds everything into FOLDER, a new folder
 #   sh FOLDER/run.sh                     (where the GPU is; needs the CUDA driver and python3) runs it
@@ -21,6 +23,7 @@ cp "$root/tests/gpu/check_attribution.py" "$out/"
 all=(--sample-blocks 1 --max-blocks 0 --sample-launches 0 --sample-executions 1)
 for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1" \
             "trace:${all[*]} --trace --trace-launches 2" "overflow:${all[*]} --trace --trace-capacity 100" \
+            "execs:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-warps 0" \
             "split:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8" \
             "splittrace:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8 --trace"; do
   variant=${spec%%:*}
@@ -41,7 +44,7 @@ check() { if "$@" >>run.log 2>&1; then echo "PASS $*"; else echo "FAIL $*"; stat
 for t in bin/relayout_*selftest; do
   check env RELAYOUT_PROFILE="profiles/$(basename "$t").json" timeout 120 "$t"
 done
-for v in agg sampled trace overflow split splittrace; do
+for v in agg sampled trace overflow execs split splittrace; do
   RELAYOUT_PROFILE="profiles/attribution.$v.json" timeout 120 "bin/attribution-$v" >>run.log 2>&1 || { echo "FAIL attribution $v: exit $?"; status=1; continue; }
   case $v in sampled) opts="--period 4 --launches 3" ;; trace) opts="--trace full" ;; overflow) opts="--trace overflow" ;;
     split | splittrace) opts="--approx 5" ;; *) opts= ;; esac

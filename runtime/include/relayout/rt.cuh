@@ -912,8 +912,13 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
   if (threadInBlock == 0) __rl_block_on = __rl_enter_block(kernel, instance);
   __syncthreads();  // also orders the warps' state above before any hook
 #else
-  __syncwarp(__activemask());  // every lane of the warp is here: a kernel body starts converged
+  const unsigned entered = __activemask();  // every lane of the warp: a kernel body starts converged
+  __syncwarp(entered);
   if (threadInBlock == 0) __rl_enter_block(kernel, instance);
+  // Lane 0 of warp 0 took the branch above: without this the other lanes may reach the first hooks
+  // before it, and the warp's access there reach the classifier in two groups (31 lanes, then
+  // one), which a split launch counted twice (attribution.cu under --site-warps: 23% high).
+  __syncwarp(entered);
 #endif
 #else
   (void)kernel;
