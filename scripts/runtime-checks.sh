@@ -20,8 +20,9 @@ relayout=$build/tool/relayout
 mkdir -p "$out/bin" "$out/src" "$out/profiles"
 cp "$build"/runtime/relayout_*selftest "$out/bin/"
 cp "$root/tests/gpu/check_attribution.py" "$out/"
-all=(--sample-blocks 1 --max-blocks 0 --sample-launches 0 --sample-executions 1)
-for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1" \
+# Exact counts: every warp classifies every hook's first execution (no --site-warps split).
+all=(--sample-blocks 1 --max-blocks 0 --sample-launches 0 --sample-executions 1 --site-warps 0)
+for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1 --site-warps 0" \
             "trace:${all[*]} --trace --trace-launches 2" "overflow:${all[*]} --trace --trace-capacity 100" \
             "execs:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-warps 0" \
             "split:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8" \

