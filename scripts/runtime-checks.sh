@@ -4,7 +4,8 @@
 # instrumented seven ways (every block and execution; sampled blocks and launches; a trace; a trace
 # that overflows; sampled executions, whose first ones are exact; and first executions shared out
 # among warps, with and without a trace), its profiles checked by tests/gpu/check_attribution.py,
-# and a profile written on the exit() path.
+# tests/gpu/growth.cu (launch sampling's growth rule, checked by check_growth.py), and a profile
+# written on the exit() path.
 #
 #   scripts/runtime-checks.sh FOLDER     (where relayout is) builds everything into FOLDER, a new folder
 #   sh FOLDER/run.sh                     (where the GPU is; needs the CUDA driver and python3) runs it
@@ -19,9 +20,19 @@ out=$1
 relayout=$build/tool/relayout
 mkdir -p "$out/bin" "$out/src" "$out/profiles"
 cp "$build"/runtime/relayout_*selftest "$out/bin/"
-cp "$root/tests/gpu/check_attribution.py" "$out/"
+cp "$root/tests/gpu/check_attribution.py" "$root/tests/gpu/check_growth.py" "$out/"
 # Exact counts: every warp classifies every hook's first execution (no --site-warps split).
 all=(--sample-blocks 1 --max-blocks 0 --sample-launches 0 --sample-executions 1 --site-warps 0)
+# Builds tests/gpu/NAME.cu instrumented with OPTIONS... as bin/NAME-VARIANT.
+build() {
+  local name=$1 variant=$2
+  shift 2
+  "$relayout" instrument "$root/tests/gpu/$name.cu" -o "$out/src/$variant" "$@" -- -arch=sm_90 -std=c++17 \
+    2>>"$out/build.log"
+  /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -I "$build/include" -I "$root/tests/gpu" \
+    "$out/src/$variant/$name.cu" -o "$out/bin/$name-$variant" "$build/lib/librelayout_rt.a" \
+    -L/usr/local/cuda/lib64 -lcupti -lcuda >>"$out/build.log" 2>&1
+}
 for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1 --site-warps 0" \
             "trace:${all[*]} --trace --trace-launches 2" "overflow:${all[*]} --trace --trace-capacity 100" \
             "execs:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-warps 0" \
@@ -29,12 +40,9 @@ for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sam
             "splittrace:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8 --trace"; do
   variant=${spec%%:*}
   read -r -a extra <<<"${spec#*:}"
-  "$relayout" instrument "$root/tests/gpu/attribution.cu" -o "$out/src/$variant" "${extra[@]}" -- -arch=sm_90 -std=c++17 \
-    2>>"$out/build.log"
-  /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -I "$build/include" -I "$root/tests/gpu" \
-    "$out/src/$variant/attribution.cu" -o "$out/bin/attribution-$variant" "$build/lib/librelayout_rt.a" \
-    -L/usr/local/cuda/lib64 -lcupti -lcuda >>"$out/build.log" 2>&1
+  build attribution "$variant" "${extra[@]}"
 done
+build growth growth --sample-blocks 1 --max-blocks 0 --sample-launches 1 --site-warps 0
 cat >"$out/run.sh" <<'SCRIPT'
 #!/bin/sh
 # Written by scripts/runtime-checks.sh: runs relayout's runtime checks where the GPU is.
@@ -51,6 +59,8 @@ for v in agg sampled trace overflow execs split splittrace; do
     split | splittrace) opts="--approx 5" ;; *) opts= ;; esac
   check python3 check_attribution.py "profiles/attribution.$v.json" "src/$v/attribution.sites.json" $opts
 done
+RELAYOUT_PROFILE=profiles/growth.json timeout 120 bin/growth-growth >>run.log 2>&1 || { echo "FAIL growth: exit $?"; status=1; }
+check python3 check_growth.py profiles/growth.json
 RELAYOUT_PROFILE=profiles/attribution.exit-path.json timeout 120 bin/attribution-agg --exit >>run.log 2>&1
 check test -s profiles/attribution.exit-path.json
 exit $status

@@ -26,8 +26,10 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
     : blocks_("sample-blocks", cl::desc("Classify warps in one thread block of every N (1: all)"), cl::value_desc("N"),
               cl::init(kDefaultBlockPeriod), cl::sub(command)),
       launches_("sample-launches",
-                cl::desc("Classify only in the first N launches of each kernel (0: all); the profile records "
-                         "the blocks each kernel ran and classified, and the analysis scales counts back up"),
+                cl::desc("Classify only in the first N launches of each kernel (0: all), and in up to 3 later "
+                         "ones whose grid has at least 4x the blocks of any classified before (a program that "
+                         "checks itself on a small problem first); the profile records the blocks each kernel "
+                         "ran and classified, and the analysis scales counts back up"),
                 cl::value_desc("N"), cl::init(kDefaultLaunches), cl::sub(command)),
       executions_("sample-executions",
                   cl::desc("Classify about one in N executions of each access by a warp, drawn at random "

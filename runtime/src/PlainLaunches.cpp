@@ -1,5 +1,6 @@
 // The host side of plain clones (rt.cuh, "Plain clones"): which launches run instrumented, and
 // how a clone's kernel records join its instrumented kernel's.
+#include "relayout/rt_common.h"
 #include "relayout/rt_host.h"
 
 #include <map>
@@ -27,12 +28,37 @@ std::string hookedName(const std::string& mangled) {
 
 }  // namespace relayout::rt
 
-extern "C" int relayout_rt_launch_hooked(const void* kernel, unsigned launches) {
+namespace {
+
+// Per kernel host function: launches run instrumented among the first ones and for growth, and
+// the most blocks of one of them.
+struct HookedLaunches {
+  unsigned first = 0, grown = 0;
+  unsigned long long largest = 0;
+};
+
+int admit(const void* kernel, unsigned launches, unsigned long long blocks, bool known) {
   static std::mutex* mutex = new std::mutex;  // never destroyed: launches may come during exit
-  static auto* counts = new std::map<const void*, unsigned>;
+  static auto* kernels = new std::map<const void*, HookedLaunches>;
   std::lock_guard<std::mutex> lock(*mutex);
-  unsigned& n = (*counts)[kernel];
-  if (n >= launches) return 0;
-  ++n;
+  HookedLaunches& k = (*kernels)[kernel];
+  if (k.first < launches) {
+    ++k.first;
+  } else if (known && k.grown < RELAYOUT_GROWTH_LAUNCHES && __rl_launch_grew(k.largest, blocks)) {
+    ++k.grown;
+  } else {
+    return 0;
+  }
+  if (known && blocks > k.largest) k.largest = blocks;
   return 1;
+}
+
+}  // namespace
+
+extern "C" int relayout_rt_launch_hooked(const void* kernel, unsigned launches) {
+  return admit(kernel, launches, 0, false);
+}
+
+extern "C" int relayout_rt_launch_hooked_grid(const void* kernel, unsigned launches, unsigned long long blocks) {
+  return admit(kernel, launches, blocks, true);
 }

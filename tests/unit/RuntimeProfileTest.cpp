@@ -2,6 +2,7 @@
 // fetch functions return known counters, written through formats' one writer (profileText) and
 // read back with core's Profile, which wraps formats' one reader.
 #include "relayout/core/Profile.h"
+#include "relayout/rt_common.h"
 #include "relayout/rt_host.h"
 
 #include <gtest/gtest.h>
@@ -410,4 +411,26 @@ TEST(RuntimeHelpers, TheFirstLaunchesOfEachKernelRunInstrumented) {
   EXPECT_EQ(relayout_rt_launch_hooked(&a, 2), 0);
   EXPECT_EQ(relayout_rt_launch_hooked(&b, 2), 1);
   EXPECT_EQ(relayout_rt_launch_hooked(&b, 2), 0);
+}
+
+TEST(RuntimeHelpers, LaterLaunchesWhoseGridGrewRunInstrumentedToo) {
+  static int check, same;  // a kernel run on a small check problem first; one that never grows
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 14), 1);
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 14), 0);
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 55), 0);    // under 4x the largest run so far
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 7502), 1);  // the timed problem
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 7502), 0);
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 30008), 1);
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 120032), 1);
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 1u << 30), 0);  // RELAYOUT_GROWTH_LAUNCHES spent
+  for (int launch = 0; launch < 5; ++launch)
+    EXPECT_EQ(relayout_rt_launch_hooked_grid(&same, 2, 512), launch < 2 ? 1 : 0) << "launch " << launch;
+}
+
+TEST(RuntimeHelpers, AGridGrowsByAFactorOfFour) {
+  EXPECT_TRUE(__rl_launch_grew(0, 1));
+  EXPECT_FALSE(__rl_launch_grew(14, 55));
+  EXPECT_TRUE(__rl_launch_grew(14, 56));
+  EXPECT_FALSE(__rl_launch_grew(0, 0));
+  EXPECT_FALSE(__rl_launch_grew(~0ull, ~0ull));  // no overflow
 }

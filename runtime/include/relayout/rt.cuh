@@ -155,7 +155,8 @@
 #define RELAYOUT_KERNEL_ROWS_ ((RELAYOUT_NUM_KERNELS) + 1)
 #define RELAYOUT_TRACE_ROWS_ ((RELAYOUT_TRACE_CAPACITY) > 0 ? (RELAYOUT_TRACE_CAPACITY) : 1)
 #define RELAYOUT_TRACE_SLOTS_ ((RELAYOUT_TRACE_LAUNCHES) > 0 ? (RELAYOUT_TRACE_LAUNCHES) : 1)
-#define RELAYOUT_LAUNCH_SLOTS_ ((RELAYOUT_SAMPLE_LAUNCHES) > 0 ? (RELAYOUT_SAMPLE_LAUNCHES) : 1)
+#define RELAYOUT_LAUNCH_SLOTS_ \
+  ((RELAYOUT_SAMPLE_LAUNCHES) > 0 ? (RELAYOUT_SAMPLE_LAUNCHES) + (RELAYOUT_GROWTH_LAUNCHES) : 1)
 // Launches are admitted per instantiation of a kernel template (the first launches of each), up to
 // this many instantiations per kernel; further ones share the last row.
 #define RELAYOUT_INSTANCE_ROWS_ 8
@@ -171,9 +172,11 @@ static __shared__ unsigned __rl_kernel_id;
 // Per kernel row: thread blocks run, and thread blocks that classified (sampling's scale).
 static __device__ unsigned long long __rl_kernel_blocks[RELAYOUT_KERNEL_ROWS_ * 2];
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
-// Per kernel row, the grid ids (+1, 0 = free) of the first launches admitted to classification.
+// Per kernel row, the grid ids (+1, 0 = free) of the launches admitted to classification: the
+// first ones, then those whose grid grew (rt_common.h); and the most blocks of one of them.
 static __device__ unsigned long long
     __rl_launch_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_INSTANCE_ROWS_ * RELAYOUT_LAUNCH_SLOTS_];
+static __device__ unsigned long long __rl_launch_largest[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_INSTANCE_ROWS_];
 // Whether this block classifies: decided once per block by __rl_enter.
 static __shared__ unsigned __rl_block_on;
 #endif
@@ -291,6 +294,30 @@ static __device__ int __rl_admitted_slot(unsigned long long* slots, unsigned cou
   }
   return -1;
 }
+
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
+// Whether launch `grid` of `blocks` blocks classifies in kernel row `row`: one of its first
+// RELAYOUT_SAMPLE_LAUNCHES launches, or a later one whose grid grew past the largest admitted
+// (one of RELAYOUT_GROWTH_LAUNCHES more slots). Every classifying block of a launch asks; they
+// agree through the slot that holds their grid id. __rl_pick applies the same rule on the host.
+static __device__ bool __rl_admitted_launch(unsigned row, unsigned long long grid, unsigned long long blocks) {
+  unsigned long long* slots = &__rl_launch_grids[row * RELAYOUT_LAUNCH_SLOTS_];
+  bool on = __rl_admitted_slot(slots, RELAYOUT_SAMPLE_LAUNCHES, grid) >= 0;
+  for (unsigned s = RELAYOUT_SAMPLE_LAUNCHES; !on && s < RELAYOUT_LAUNCH_SLOTS_; ++s) {
+    unsigned long long held = *(volatile unsigned long long*)&slots[s];
+    if (held == 0) {
+      if (!__rl_launch_grew(*(volatile unsigned long long*)&__rl_launch_largest[row], blocks)) return false;
+      held = atomicCAS(&slots[s], 0ull, grid + 1);
+    }
+    on = held == 0 || held == grid + 1;
+  }
+  if (on) {
+    __threadfence();  // a later block of a grown launch that sees the new largest also sees its slot
+    atomicMax(&__rl_launch_largest[row], blocks);
+  }
+  return on;
+}
+#endif
 
 #if (RELAYOUT_TRACE_CAPACITY) > 0
 // The slot of this launch among the first RELAYOUT_TRACE_LAUNCHES of its kernel, or -1 (0 for
@@ -841,8 +868,7 @@ static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned i
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   const unsigned row = kernel * RELAYOUT_INSTANCE_ROWS_ +
                        (instance < RELAYOUT_INSTANCE_ROWS_ ? instance : RELAYOUT_INSTANCE_ROWS_ - 1);
-  on = __rl_admitted_slot(&__rl_launch_grids[row * RELAYOUT_LAUNCH_SLOTS_], RELAYOUT_SAMPLE_LAUNCHES,
-                          __rl_grid_id()) >= 0;
+  on = __rl_admitted_launch(row, __rl_grid_id(), (unsigned long long)gridDim.x * gridDim.y * gridDim.z);
 #else
   (void)instance;
 #endif
@@ -947,7 +973,7 @@ static __device__ __forceinline__ void __rl_plain_enter() {
 }
 
 // Launches that run instrumented: the first RELAYOUT_SAMPLE_LAUNCHES of each kernel (and of each
-// template instantiation); 0: all.
+// template instantiation), and the few later ones whose grid grew (__rl_admitted_launch); 0: all.
 #if (RELAYOUT_SAMPLE_LAUNCHES) == 0
 #define RELAYOUT_HOOKED_LAUNCHES_ 0u
 #else  // only classifying blocks trace: a later launch would run hooked and record nothing
@@ -975,7 +1001,7 @@ static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain
   const unsigned long long blocks = __rl_launch_blocks;
   __rl_launch_blocks = 0;
   if ((RELAYOUT_HOOKED_LAUNCHES_) == 0 || blocks == 0 ||
-      relayout_rt_launch_hooked((const void*)hooked, RELAYOUT_HOOKED_LAUNCHES_))
+      relayout_rt_launch_hooked_grid((const void*)hooked, RELAYOUT_HOOKED_LAUNCHES_, blocks))
     return hooked;
 #if (RELAYOUT_NUM_KERNELS) == 0  // no comparison to warn about in a unit without kernels (-Werror builds)
   const unsigned row = 0;

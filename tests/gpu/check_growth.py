@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Checks a profile of tests/gpu/growth.cu (instrumented with --sample-blocks 1 --sample-launches 1).
+
+usage: check_growth.py PROFILE.json
+
+The kernel ran 3 launches of 16 blocks, 3 of 256 and 2 of 2048. Asserts that every block run was
+counted (4,912, the plain copy's included), that exactly the first launch and the first launch of
+each grown grid classified (16 + 256 + 2048 blocks), and that each of drift's sites was executed by
+their warps (4 per block). Prints PASS or the failed checks, exit status 0 or 1."""
+import json
+import sys
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    profile = json.load(open(argv[1]))
+    unit = profile["units"][0]
+    failures = []
+    blocks = {k["kernel"]: (k["blocks"], k["classified"]) for k in unit.get("kernel_blocks", [])}
+    expected = (3 * 16 + 3 * 256 + 2 * 2048, 16 + 256 + 2048)
+    if blocks.get("drift") != expected:
+        failures.append(f"drift: blocks run/classified {blocks.get('drift')}, expected {expected}")
+    warps = expected[1] * 4
+    for site, counters in enumerate(unit["sites"]):
+        if counters[0] != warps:
+            failures.append(f"site {site}: {counters[0]} warp executions, expected {warps}")
+    if failures:
+        print("FAIL\n  " + "\n  ".join(failures))
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
