@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Checks a profile of tests/gpu/growth.cu (instrumented with --sample-blocks 1 --sample-launches 1).
+"""Checks a profile of tests/gpu/growth.cu (instrumented with --sample-blocks 1 --max-blocks 0
+--sample-launches 1 --site-warps 0: every block of a classified launch, every first execution).
 
 usage: check_growth.py PROFILE.json
 
 The kernel ran 3 launches of 16 blocks, 3 of 256 and 2 of 2048. Asserts that every block run was
 counted (4,912, the plain copy's included), that exactly the first launch and the first launch of
-each grown grid classified (16 + 256 + 2048 blocks), and that each of drift's sites was executed by
-their warps (4 per block). Prints PASS or the failed checks, exit status 0 or 1."""
+each grown grid classified (16 + 256 + 2048 blocks), and that each of drift's sites counts one
+execution per warp of those blocks (4 per block). Prints PASS or the failed checks, exit status 0 or 1."""
 import json
 import sys
 
