@@ -12,19 +12,12 @@
 #include <cstring>
 #include <vector>
 
+#include "cuda_check.h"
+
 struct Body {
   float x, y, z, w;
   float vx, vy, vz, m;
 };
-
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t err_ = (call);                                                           \
-    if (err_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
 
 __device__ float weigh(const Body* bodies, int i) { return bodies[i].m * bodies[i].x; }
 

@@ -9,19 +9,12 @@
 #include <cstdlib>
 #include <vector>
 
+#include "cuda_check.h"
+
 struct Particle {
   float x, y, z;
   float vx, vy, vz;
 };
-
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t err_ = (call);                                                           \
-    if (err_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
 
 __global__ void drift(Particle* p, int n, float dt) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
