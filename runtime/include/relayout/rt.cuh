@@ -264,6 +264,10 @@ static __device__ unsigned long long __rl_trace_grids[RELAYOUT_KERNEL_ROWS_ * RE
 static __device__ __forceinline__ unsigned long long __rl_block_index() {
   return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
 }
+// The blocks of the running launch.
+static __device__ __forceinline__ unsigned long long __rl_grid_blocks() {
+  return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+}
 static __device__ __forceinline__ unsigned __rl_thread_index() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
@@ -408,7 +412,7 @@ static __device__ __forceinline__ unsigned long long __rl_block_period(unsigned 
 
 static __device__ __forceinline__ bool __rl_sampled_block() {
 #if (RELAYOUT_BLOCK_PERIOD) > 1 || (RELAYOUT_MAX_BLOCKS) > 0
-  const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+  const unsigned long long blocks = __rl_grid_blocks();
   const bool small = blocks < (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS);
 #if (RELAYOUT_MAX_BLOCKS) > 0
   const bool large = blocks > (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MAX_BLOCKS);
@@ -429,7 +433,7 @@ static __device__ __forceinline__ bool __rl_sampled_block() {
 // The launch's split k: about RELAYOUT_SITE_WARPS of its classifying warps classify each hook's
 // first executions, each at weight 2^k.
 static __device__ unsigned __rl_launch_site_split() {
-  const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+  const unsigned long long blocks = __rl_grid_blocks();
   const unsigned long long period = __rl_block_period(blocks);
   const unsigned long long warps = (blocks + period - 1) / period * ((blockDim.x * blockDim.y * blockDim.z + 31) / 32);
   unsigned split = 0;
@@ -550,7 +554,6 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
   const unsigned w = (__rl_thread_index() / 32) & 31;
   unsigned long long& seen = __rl_warp_seen[site ? 0 : 1][w];
   const unsigned long long bit = 1ull << (id & 31);
-  const bool tracing = __rl_tracing(w, now, __rl_spent(w));
   unsigned shift = __rl_warp_shift[w], plan = 0;
   if (seen & bit << 32) {  // a first execution left to other warps, reached while tracing
     seen &= ~(bit << 32);
@@ -560,7 +563,7 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
   } else if (h <= (0xFFFFFFFFu >> shift)) {
     plan = 1u;
   }
-  if (site && tracing) plan |= 2u;
+  if (site && __rl_tracing(w, now, __rl_spent(w))) plan |= 2u;  // loops never trace
   if (plan == 0) __rl_warp_gate[w] = 0xFFFFFFFFu >> __rl_warp_shift[w];
   return plan ? plan | shift << 8 : 0u;
 }
@@ -868,12 +871,11 @@ static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned i
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   const unsigned row = kernel * RELAYOUT_INSTANCE_ROWS_ +
                        (instance < RELAYOUT_INSTANCE_ROWS_ ? instance : RELAYOUT_INSTANCE_ROWS_ - 1);
-  on = __rl_admitted_launch(row, __rl_grid_id(), (unsigned long long)gridDim.x * gridDim.y * gridDim.z);
+  on = __rl_admitted_launch(row, __rl_grid_id(), __rl_grid_blocks());
 #else
   (void)instance;
 #endif
-  if (__rl_block_index() == 0)
-    atomicAdd(&__rl_kernel_blocks[kernel * 2], (unsigned long long)gridDim.x * gridDim.y * gridDim.z);
+  if (__rl_block_index() == 0) atomicAdd(&__rl_kernel_blocks[kernel * 2], __rl_grid_blocks());
   if (on) atomicAdd(&__rl_kernel_blocks[kernel * 2 + 1], 1ull);
   return on;
 }
