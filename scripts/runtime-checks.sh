@@ -4,7 +4,9 @@
 # instrumented seven ways (every block and execution; sampled blocks and launches; a trace; a trace
 # that overflows; sampled executions, whose first ones are exact; and first executions shared out
 # among warps, with and without a trace), its profiles checked by tests/gpu/check_attribution.py,
-# tests/gpu/growth.cu (launch sampling's growth rule, checked by check_growth.py), and a profile
+# tests/gpu/growth.cu (launch sampling's growth rule, checked by check_growth.py), tests/gpu/loops.cu
+# (loop and site counts: exact without execution sampling, within 5% with it, drawing executions or
+# iterations, by check_loops.py; one known failure, see run.sh), and a profile
 # written on the exit() path.
 #
 #   scripts/runtime-checks.sh FOLDER     (where relayout is) builds everything into FOLDER, a new folder
@@ -20,7 +22,7 @@ out=$1
 relayout=$build/tool/relayout
 mkdir -p "$out/bin" "$out/src" "$out/profiles"
 cp "$build"/runtime/relayout_*selftest "$out/bin/"
-cp "$root/tests/gpu/check_attribution.py" "$root/tests/gpu/check_growth.py" "$out/"
+cp "$root/tests/gpu/check_attribution.py" "$root/tests/gpu/check_growth.py" "$root/tests/gpu/check_loops.py" "$out/"
 # Exact counts: every warp classifies every hook's first execution (no --site-warps split).
 all=(--sample-blocks 1 --max-blocks 0 --sample-launches 0 --sample-executions 1 --site-warps 0)
 # Builds tests/gpu/NAME.cu instrumented with OPTIONS... as bin/NAME-VARIANT.
@@ -35,7 +37,7 @@ build() {
 }
 for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1 --site-warps 0" \
             "trace:${all[*]} --trace --trace-launches 2" "overflow:${all[*]} --trace --trace-capacity 100" \
-            "execs:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-warps 0" \
+            "execs:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-warps 0 --draw-iterations=false" \
             "split:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8" \
             "splittrace:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8 --trace"; do
   variant=${spec%%:*}
@@ -43,6 +45,9 @@ for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sam
   build attribution "$variant" "${extra[@]}"
 done
 build growth growth --sample-blocks 1 --max-blocks 0 --sample-launches 1 --site-warps 0
+build loops exact --sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 0
+build loops perhook --sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-warps 0 --draw-iterations=false
+build loops draws --sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-warps 0 --draw-iterations
 cat >"$out/run.sh" <<'SCRIPT'
 #!/bin/sh
 # Written by scripts/runtime-checks.sh: runs relayout's runtime checks where the GPU is.
@@ -61,6 +66,19 @@ for v in agg sampled trace overflow execs split splittrace; do
 done
 RELAYOUT_PROFILE=profiles/growth.json timeout 120 bin/growth-growth >>run.log 2>&1 || { echo "FAIL growth: exit $?"; status=1; }
 check python3 check_growth.py profiles/growth.json
+# Known: with execution sampling the ragged loop's warp executions come out high (1.22x at the
+# defaults, 1.7x with --draw-iterations; its lane executions and the other loops are within 5%):
+# XFAIL while that holds, and a failure once it is fixed, so that the check is then made a PASS.
+xfail() { if "$@" >>run.log 2>&1; then echo "XPASS (fixed? make it a check) $*"; status=1; else echo "XFAIL $*"; fi; }
+for v in exact perhook draws; do
+  RELAYOUT_PROFILE="profiles/loops.$v.json" timeout 120 "bin/loops-$v" >>run.log 2>&1 || { echo "FAIL loops $v: exit $?"; status=1; continue; }
+  if [ "$v" = exact ]; then
+    check python3 check_loops.py "profiles/loops.$v.json" "src/$v/loops.sites.json"
+  else
+    check python3 check_loops.py "profiles/loops.$v.json" "src/$v/loops.sites.json" --approx 5 --skip ragged
+    xfail python3 check_loops.py "profiles/loops.$v.json" "src/$v/loops.sites.json" --approx 5
+  fi
+done
 RELAYOUT_PROFILE=profiles/attribution.exit-path.json timeout 120 bin/attribution-agg --exit >>run.log 2>&1
 check test -s profiles/attribution.exit-path.json
 exit $status

@@ -61,10 +61,12 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                           "every warp classifies every first execution; needs execution sampling)"),
                  cl::value_desc("N"), cl::init(kDefaultSiteWarps), cl::sub(command)),
       drawIterations_("draw-iterations",
-                      cl::desc("Experimental: write each loop body that can be copied twice, as written and hooked, "
-                               "and draw each iteration of a classifying warp whole, so that an iteration not drawn "
-                               "runs the code as written. The profiled run may round differently (the compiler "
-                               "merges the copies' last additions); default false"),
+                      cl::desc("Experimental: draw the iterations of each innermost loop with hooks whole: a "
+                               "classifying warp draws once per iteration from its period, and in an iteration it "
+                               "did not draw every hook, in the body and in what it calls, skips at once (a loop's "
+                               "first iteration in a warp is drawn, as a hook's first execution is). Cheaper in "
+                               "long loops, but it counts a loop whose lanes run different numbers of iterations "
+                               "high (docs/results/overhead-h100.md); default false"),
                       cl::init(false), cl::sub(command)),
       plainClones_("plain-clones",
                    cl::desc("Run a plain copy of the original code in launches and blocks that classify nothing "
@@ -107,7 +109,9 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
   if (siteWarps_ && !sampledExecutions && siteWarps_.getNumOccurrences())
     return usageError("--site-warps needs execution sampling: --full-executions or --exec-budget above 0");
   options.siteWarps = sampledExecutions ? unsigned(siteWarps_) : 0;
-  options.drawIterations = drawIterations_;
+  if (drawIterations_ && !sampledExecutions && drawIterations_.getNumOccurrences())
+    return usageError("--draw-iterations needs execution sampling: --full-executions or --exec-budget above 0");
+  options.drawIterations = sampledExecutions && drawIterations_;
   options.plainClones = plainClones_;
   return llvm::Error::success();
 }

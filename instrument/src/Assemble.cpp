@@ -355,8 +355,7 @@ class Assembler {
     return out;
   }
 
-  // Loop bodies are written twice only beside plain clones, whose copies their calls go to.
-  bool drawsIterations() const { return options_.drawIterations && options_.plainClones; }
+  bool drawsIterations() const { return options_.drawIterations; }
 
   // The file's text with its hooks; ids as numbers in a private main source, else as the including
   // unit's base for the file plus the local id.
@@ -371,16 +370,20 @@ class Assembler {
         drawsIterations() ? std::optional<IterationDraws>(std::in_place, file, plain) : std::nullopt;
     for (auto& [range, access] : file.accesses) {
       unsigned first = file.siteLocal.at(range);
+      // In a drawn loop's body a hook tests the iteration's draw, held in the body's variable.
+      const std::string draw = draws ? draws->drawIn(range.first) : std::string();
+      const std::string in = draw.empty() ? "" : "_in", drawArg = draw.empty() ? "" : draw + ", ";
       if (!access.whole) {
         std::string site = siteIdExpression(access, [&](unsigned k) { return id("SITE", first + k); });
-        wraps.push_back({range.first, range.second, fmt::format("(*__rl_site({}, &(", site), ")))"});
+        wraps.push_back({range.first, range.second, fmt::format("(*__rl_site{}({}{}, &(", in, drawArg, site), ")))"});
         continue;
       }
       std::string offsets;
       for (const SiteInfo& s : access.sites) offsets += fmt::format(", {}u", s.offset);
       // Every field's hook on the one element address, then the copy or assignment as written.
       std::string firstId = file.literal ? std::to_string(first) + "u" : "(" + id("SITE", first) + ")";
-      wraps.push_back({range.first, range.second, "(*__rl_struct(&(", fmt::format("), {}{}))", firstId, offsets)});
+      wraps.push_back({range.first, range.second, fmt::format("(*__rl_struct{}({}&(", in, drawArg),
+                       fmt::format("), {}{}))", firstId, offsets)});
     }
     for (auto& [offset, raw] : file.loops) {
       const std::string loopId = id("LOOP", file.loopLocal.at(offset));

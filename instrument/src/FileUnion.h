@@ -80,22 +80,23 @@ class PlainCloneText {
   const std::map<std::string, FileUnion>& files_;  // by absolute path
 };
 
-// Loops drawn by iteration (rt.cuh, __rl_iteration): a loop whose body can be written twice, as
-// written and hooked, so that an iteration the warp does not draw runs the original code (the copy
-// calls the plain clones). A body is left alone when a copy could change what it does or fail to
-// build: a static or __shared__ variable, a label or goto, inline asm, a lambda, a barrier or a
-// warp-synchronous call (the warp's lanes could take different copies), or no hook to draw for.
+// Loops drawn by iteration (rt.cuh, __rl_iteration): each innermost loop with a hook to draw for,
+// in its body or in what the body calls, opens its body with one draw per iteration and warp, kept
+// in force by a scope object until the iteration ends; in an iteration the warp did not draw every
+// hook skips at once. A body with a label, goto or lambda is left alone.
 class IterationDraws {
  public:
   IterationDraws(const FileUnion& file, const PlainCloneText& plain);
   bool drawn(unsigned loopOffset) const { return drawn_.count(loopOffset) != 0; }
-  // The text that opens a drawn loop's body (its draw and its copy as written, then the hooked
-  // copy's branch, its scope and the loop's count) and the one that closes it. `id` is the loop
-  // id's expression.
+  // The text that opens a drawn loop's body (its draw's scope and the loop's count) and the one
+  // that closes it. `id` is the loop id's expression.
   std::pair<std::string, std::string> bodyWrap(unsigned loopOffset, const std::string& id) const;
+  // The variable holding the draw of the drawn loop whose body holds `offset`, else "".
+  std::string drawIn(unsigned offset) const;
 
  private:
-  bool copyable(const RawLoop& loop) const;
+  bool drawable(const RawLoop& loop) const;
+  static std::string variable(unsigned loopOffset);
 
   const FileUnion& file_;
   const PlainCloneText& plain_;

@@ -112,9 +112,9 @@
 #if (RELAYOUT_MAX_SITE_SPLIT) < 0 || (RELAYOUT_MAX_SITE_SPLIT) > 5
 #error "RELAYOUT_MAX_SITE_SPLIT is the log2 of a period of hook ids modulo 32, at most 5"
 #endif
-// Loop bodies the instrumenter wrote twice and draws per iteration (__rl_iteration); the hooks
-// then also read the warp's draw in force. Without execution sampling every iteration runs hooked.
-// Off by default (--draw-iterations): see docs/results/overhead-h100.md.
+// Innermost loops drawn per iteration (__rl_iteration, --draw-iterations, an experiment): in an
+// iteration the warp does not draw, every hook skips at once; the hooks of what the body calls
+// also read the warp's draw in force. Without execution sampling every iteration runs hooked.
 #ifndef RELAYOUT_DRAW_ITERATIONS
 #define RELAYOUT_DRAW_ITERATIONS 0
 #endif
@@ -555,9 +555,12 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
   unsigned long long& seen = __rl_warp_seen[site ? 0 : 1][w];
   const unsigned long long bit = 1ull << (id & 31);
   unsigned shift = __rl_warp_shift[w], plan = 0;
-  if (seen & bit << 32) {  // a first execution left to other warps, reached while tracing
+  if (iterated) {  // a drawn iteration: 0 is a loop's first iteration in the warp, at the split's weight
+    if (h == 0) shift = __rl_split(), plan = 1u;
+    else if (h <= (0xFFFFFFFFu >> shift)) plan = 1u;
+  } else if (seen & bit << 32) {  // a first execution left to other warps, reached while tracing
     seen &= ~(bit << 32);
-  } else if (!iterated && !(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
+  } else if (!(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
     seen |= bit;
     shift = __rl_split(), plan = 1u;
   } else if (h <= (0xFFFFFFFFu >> shift)) {
@@ -631,14 +634,14 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
 }
 #endif
 
-// Whether the warp runs a loop iteration it drew as a whole (__rl_iteration); if so, `h` becomes
-// that draw's hash. A hook there is classified when the hash passes the warp's current period,
-// without a first-execution rule, since the body's iterations run as written are not seen.
+// Whether this call comes from an iteration the warp drew as a whole (__rl_iteration): its hash
+// `h` is then odd, and becomes the draw's. A hook there is classified when the draw passes the
+// warp's current period (a loop's first iteration, draw 0, at the split's weight), without the
+// first-execution rule, since the iterations not drawn are not seen.
 static __device__ __forceinline__ bool __rl_in_drawn_iteration(unsigned& h) {
 #if RELAYOUT_ITERATION_DRAWS_
-  const unsigned draw = __rl_warp_draw[(__rl_thread_index() / 32) & 31];
-  if ((draw & 1u) == 0) {
-    h = draw;
+  if (h & 1u) {  // a hook of a drawn iteration passes its draw's hash, odd; its own draws are even
+    h &= ~1u;
     return true;
   }
 #else
@@ -776,22 +779,25 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 #if RELAYOUT_EXEC_SAMPLING_
 // Execution sampling, in PTX: a hash of the SM's clock (Knuth's 2654435761 as -1640531535)
 // against the warp's gate, and whether the hook has run before in the warp (bit %6 of the warp's
-// mask at %5); a hook that does not call costs two shared loads (three with --draw-iterations:
-// the draw in force), a clock read, a multiply and a branch, and writes no state. Leaves the hash
+// mask at %5); a hook that does not call costs two shared loads, a clock read, a multiply and a
+// branch, and writes no state (with --draw-iterations it first reads the draw in force, and skips
+// at once in an iteration not drawn). Leaves the hash
 // in %rl_h; skips to RL_DONE when the hook ran before in the warp and the hash is above the gate.
 // Bit 32 + %6 of the mask (a split launch's first execution left to other warps, which is never
 // classified here) is tested only past that branch: the hook then skips without a call and clears
 // the bit (%8 is the mask without it), unless the warp traces (its gate is open: the classifier
 // records the access and skips it).
 #define RELAYOUT_EXEC_DRAW_PTX_                                                              \
+  RELAYOUT_DRAW_TEST_PTX_                                                                    \
   "ld.volatile.shared.u32 %%rl_g, [%3];\n\t"                                                 \
-  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t" RELAYOUT_DRAW_LOAD_PTX_                         \
+  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t"                                                 \
   "mov.u32 %%rl_h, %%clock;\n\t"                                                             \
-  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t"                                              \
+  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t" RELAYOUT_EVEN_HASH_PTX_                      \
   "shr.b64 %%rl_m, %%rl_m, %6;\n\t"                                                          \
   "and.b64 %%rl_m, %%rl_m, 0x100000001;\n\t"                                                 \
   "setp.ne.u64 %%rl_q, %%rl_m, 1;\n\t"                                                       \
-  "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t" RELAYOUT_DRAW_TEST_PTX_ "@!%%rl_q bra RL_DONE;\n\t" \
+  "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t"                                       \
+  "@!%%rl_q bra RL_DONE;\n\t"                                                                \
   "setp.gt.u64 %%rl_p, %%rl_m, 1;\n\t"                                                       \
   "setp.ne.and.u32 %%rl_p, %%rl_g, 0xFFFFFFFF, %%rl_p;\n\t"                                  \
   "@%%rl_p red.shared.and.b64 [%5], %8;\n\t"                                                 \
@@ -800,13 +806,37 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 #define RELAYOUT_EXEC_DRAW_PTX_ "mov.u32 %%rl_h, 0;\n\t"
 #endif
 #if RELAYOUT_ITERATION_DRAWS_
-// Inside a drawn iteration (the warp's draw at %7 is even) every hook calls.
-#define RELAYOUT_DRAW_LOAD_PTX_ "ld.volatile.shared.u32 %%rl_s, [%7];\n\t"
-#define RELAYOUT_DRAW_TEST_PTX_ "and.b32 %%rl_s, %%rl_s, 1;\n\tsetp.eq.or.u32 %%rl_q, %%rl_s, 0, %%rl_q;\n\t"
+// First, the warp's draw in force at %7: inside an iteration it did not draw (3) the hook does
+// nothing, one shared load and a branch; inside a drawn one (even: the draw's hash) it calls,
+// whatever its first-execution bits, which a drawn iteration does not use.
+#define RELAYOUT_DRAW_TEST_PTX_                       \
+  "ld.volatile.shared.u32 %%rl_h, [%7];\n\t"          \
+  "setp.eq.u32 %%rl_q, %%rl_h, 3;\n\t"                \
+  "@%%rl_q bra RL_DONE;\n\t"                          \
+  "and.b32 %%rl_s, %%rl_h, 1;\n\t"                    \
+  "setp.eq.u32 %%rl_q, %%rl_s, 0;\n\t"                \
+  "or.b32 %%rl_h, %%rl_h, 1;\n\t"                     \
+  "@%%rl_q bra RL_CALL;\n\t"
+#define RELAYOUT_CALL_LABEL_PTX_ "RL_CALL:\n\t"
+#define RELAYOUT_EVEN_HASH_PTX_ "and.b32 %%rl_h, %%rl_h, -2;\n\t"
 #else
-#define RELAYOUT_DRAW_LOAD_PTX_ ""
 #define RELAYOUT_DRAW_TEST_PTX_ ""
+#define RELAYOUT_CALL_LABEL_PTX_ ""
+#define RELAYOUT_EVEN_HASH_PTX_ ""
 #endif
+
+// The classifier's call, `slow(id, a, %rl_h)` (operands %1, %2 and %4).
+#define RELAYOUT_CALL_PTX_                                                        \
+  "{\n\t"                                                                         \
+  ".param .b32 rl_id;\n\t"                                                        \
+  ".param .b64 rl_a;\n\t"                                                         \
+  ".param .b32 rl_hash;\n\t"                                                      \
+  "st.param.b32 [rl_id], %1;\n\t"                                                 \
+  "st.param.b64 [rl_a], %2;\n\t"                                                  \
+  "st.param.b32 [rl_hash], %%rl_h;\n\t"                                           \
+  "rl_proto: .callprototype _ (.param .b32 _, .param .b64 _, .param .b32 _);\n\t" \
+  "call %4, (rl_id, rl_a, rl_hash), rl_proto;\n\t"                                \
+  "}\n"
 
 // A hook's inline half: when `on`, draws whether the warp may classify this execution and, if so,
 // calls `slow(id, a, hash)`. The test and the call are in one asm statement because a branch in
@@ -837,17 +867,8 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
   ".reg .b32 %%rl_g, %%rl_h, %%rl_s;\n\t"                                         \
   ".reg .b64 %%rl_m;\n\t"                                                        \
   "setp.eq.u32 %%rl_p, %0, 0;\n\t"                                                \
-  "@%%rl_p bra RL_DONE;\n\t" RELAYOUT_EXEC_DRAW_PTX_                              \
-  "{\n\t"                                                                         \
-  ".param .b32 rl_id;\n\t"                                                        \
-  ".param .b64 rl_a;\n\t"                                                         \
-  ".param .b32 rl_hash;\n\t"                                                      \
-  "st.param.b32 [rl_id], %1;\n\t"                                                 \
-  "st.param.b64 [rl_a], %2;\n\t"                                                  \
-  "st.param.b32 [rl_hash], %%rl_h;\n\t"                                           \
-  "rl_proto: .callprototype _ (.param .b32 _, .param .b64 _, .param .b32 _);\n\t" \
-  "call %4, (rl_id, rl_a, rl_hash), rl_proto;\n\t"                                \
-  "}\n"                                                                           \
+  "@%%rl_p bra RL_DONE;\n\t" RELAYOUT_EXEC_DRAW_PTX_ RELAYOUT_CALL_LABEL_PTX_     \
+  RELAYOUT_CALL_PTX_                                                              \
   "RL_DONE:\n\t"                                                                  \
   "}"
 #if RELAYOUT_EXEC_SAMPLING_
@@ -859,6 +880,28 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
                "r"(draw), "l"(unpend));
 #undef RELAYOUT_HOOK_PTX_
 }
+
+#if RELAYOUT_ITERATION_DRAWS_
+// The hook of an access written in a drawn loop's body, which holds the iteration's draw in a
+// register: it calls when the iteration is drawn (even), passing the draw's hash made odd (a drawn
+// iteration's call), and otherwise costs a test and a branch, with no shared load.
+template <unsigned Kind>
+static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned draw,
+                                                            void (*slow)(unsigned, unsigned long long, unsigned),
+                                                            unsigned id, unsigned long long a) {
+  const unsigned call = (unsigned)on & ~draw & 1u;
+  asm volatile(
+      "{\n\t"
+      ".reg .pred %%rl_p;\n\t"
+      ".reg .b32 %%rl_h;\n\t"
+      "setp.eq.u32 %%rl_p, %0, 0;\n\t"
+      "@%%rl_p bra RL_DONE;\n\t"
+      "or.b32 %%rl_h, %5, 1;\n\t" RELAYOUT_CALL_PTX_
+      "RL_DONE:\n\t"
+      "}" ::"r"(call),
+      "r"(id), "l"(a), "r"(0u), "l"(slow), "r"(draw));
+}
+#endif
 
 // The first thread of a block that __rl_sampled_block chose decides whether it classifies (its
 // launch is among the first), counts it, and returns that. Block 0, always chosen, counts its
@@ -1024,46 +1067,58 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #endif
 }
 
-// Put first in a loop body that the instrumenter wrote twice, as written and hooked (docs/formats.md,
-// "Sampling"): draws whether the warp runs this iteration hooked (where __rl_loop counts it).
-// An odd value runs the copy as written: an iteration the warp does not draw runs the original code
-// and pays one draw, not one per access. An even one is the draw's hash, which the hooked copy puts
-// in force for its accesses (__rl_draw_scope): each is classified when the hash passes the warp's
-// period at that access, at its weight, which stays unbiased since the period only grows within an
-// iteration (without a time rule). An iteration inside a drawn one uses its draw.
-static __host__ __device__ __forceinline__ unsigned __rl_iteration() {
+// Put first in the body of an innermost loop by the instrumenter (docs/formats.md, "Sampling"):
+// draws whether the warp runs this iteration's hooks (where __rl_loop counts it). 3: it does not,
+// and every hook of the iteration, in the body and in what it calls, skips at once: one draw per
+// iteration rather than one per access. Even: the draw's hash, put in force (__rl_draw_scope) for
+// the iteration's accesses, each classified when the hash passes the warp's period at that access,
+// at its weight, unbiased since the period only grows within an iteration (without a time rule).
+static __host__ __device__ __forceinline__ unsigned __rl_iteration(unsigned id) {
 #ifdef __CUDA_ARCH__
-  if (!__rl_active()) return 1u;
 #if RELAYOUT_ITERATION_DRAWS_
+  // Without a branch, as the hooks are: a branch at the top of the body let the compiler move the
+  // user's arithmetic (sph's computeDensity gained a multiply; ptx-arithmetic.test).
+  // Every iteration draws afresh, however its lanes arrive: a lane that came late and kept the
+  // draw it found would keep an old one in force for good. Which draw an access meets does not
+  // bias it: any passes one in 2^s, at weight 2^s.
   const unsigned w = (__rl_thread_index() / 32) & 31;
-  const unsigned gate = *(volatile unsigned*)&__rl_warp_gate[w];
-  unsigned h = *(volatile unsigned*)&__rl_warp_draw[w];
-  if (h & 1u) h = (__rl_clock() * 2654435761u) & ~1u;  // the gate is odd: h <= gate as before
-  return h <= gate ? h : 1u;
+  // The loop's first iteration in the warp is drawn whole (0, at the split's weight), as a hook's
+  // first execution is, so that accesses made once per thread inside a loop keep their exact
+  // counts; unless the split leaves it to other warps (its pending bit): then not at all.
+  unsigned long long& seen = __rl_warp_seen[1][w];
+  const unsigned long long bit = 1ull << (id & 31), known = *(volatile unsigned long long*)&seen;
+  const bool pending = (known & bit << 32) != 0, first = (known & bit) == 0;
+  seen = (known | bit) & ~(bit << 32);
+  // Drawn by the count rule's period, not the gate: a warp that traces keeps its gate open, and
+  // drawing every iteration for its trace made raytrace's and broadphase's kernels 2x slower.
+  const unsigned shift = *(volatile unsigned char*)&__rl_warp_shift[w];
+  const unsigned h = (__rl_clock() * 2654435761u) & ~1u;  // one clock read for a converged warp
+  const unsigned drawn = h != 0 && h <= (0xFFFFFFFFu >> shift) ? h : 3u;
+  return !__rl_active() ? 1u : pending ? 3u : first ? 0u : drawn;
 #else
-  return 0u;
+  (void)id;
+  return __rl_active() ? 0u : 1u;
 #endif
 #else
+  (void)id;
   return 1u;
 #endif
 }
 
-// Declared first in the hooked copy of a drawn loop body: puts the iteration's draw in force until
+// Declared first in a drawn loop body: puts the iteration's draw in force until
 // the body is left, however it is (a `continue`, `break` or `return` too).
 struct __rl_draw_scope {
-  unsigned saved;
-  __host__ __device__ explicit __rl_draw_scope(unsigned draw) : saved(1u) {
+  __host__ __device__ explicit __rl_draw_scope(unsigned draw) {
 #if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
-    unsigned& state = __rl_warp_draw[(__rl_thread_index() / 32) & 31];
-    saved = state;
-    state = draw;
+    __rl_warp_draw[(__rl_thread_index() / 32) & 31] = draw;
 #else
     (void)draw;
 #endif
   }
+  // After the iteration, hooks draw on their own again (1), as outside any drawn loop.
   __host__ __device__ ~__rl_draw_scope() {
 #if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
-    __rl_warp_draw[(__rl_thread_index() / 32) & 31] = saved;
+    __rl_warp_draw[(__rl_thread_index() / 32) & 31] = 1u;
 #endif
   }
   __rl_draw_scope(const __rl_draw_scope&) = delete;
@@ -1082,6 +1137,38 @@ static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
   (void)id;
 #endif
   return p;
+}
+
+// The same hooks for an access (or a loop count) written in the body of a loop drawn by iteration,
+// `(*__rl_site_in(DRAW, ID, &(EXPR)))` with DRAW the iteration's draw (__rl_iteration).
+template <class T>
+static __host__ __device__ __forceinline__ T* __rl_site_in(unsigned draw, unsigned id, T* p) {
+#if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
+  __rl_hook_call_drawn<0>((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), draw,
+                          __rl_classify, id, reinterpret_cast<unsigned long long>(p));
+  return p;
+#else
+  (void)draw;
+  return __rl_site(id, p);
+#endif
+}
+template <class T, class... Offsets>
+static __host__ __device__ __forceinline__ T* __rl_struct_in(unsigned draw, T* p, unsigned first, Offsets... offsets) {
+#ifdef __CUDA_ARCH__
+  unsigned id = first;
+  ((void)__rl_site_in(draw, id++, (const char*)p + offsets), ...);
+#else
+  (void)draw, (void)first;
+#endif
+  return p;
+}
+static __host__ __device__ __forceinline__ void __rl_loop_in(unsigned draw, unsigned id) {
+#if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
+  __rl_hook_call_drawn<1>((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), draw, __rl_count_loop, id, 0);
+#else
+  (void)draw;
+  __rl_loop(id);
+#endif
 }
 
 // A whole element copied or assigned moves every field: (*__rl_struct(&(EXPR), FIRST, OFFSETS...))

@@ -18,8 +18,17 @@ template <class T, class... Offsets>
 RELAYOUT_PASSTHROUGH_HD_ T* __rl_struct(T* p, unsigned, Offsets...) {
   return p;
 }
+template <class T>
+RELAYOUT_PASSTHROUGH_HD_ T* __rl_site_in(unsigned, unsigned, T* p) {
+  return p;
+}
+template <class T, class... Offsets>
+RELAYOUT_PASSTHROUGH_HD_ T* __rl_struct_in(unsigned, T* p, unsigned, Offsets...) {
+  return p;
+}
 RELAYOUT_PASSTHROUGH_HD_ void __rl_loop(unsigned) {}
-RELAYOUT_PASSTHROUGH_HD_ unsigned __rl_iteration() { return 1u; }  // the copy as written
+RELAYOUT_PASSTHROUGH_HD_ void __rl_loop_in(unsigned, unsigned) {}
+RELAYOUT_PASSTHROUGH_HD_ unsigned __rl_iteration(unsigned) { return 1u; }
 struct __rl_draw_scope {
   RELAYOUT_PASSTHROUGH_HD_ explicit __rl_draw_scope(unsigned) {}
 };

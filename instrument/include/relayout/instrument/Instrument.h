@@ -32,8 +32,8 @@ struct InstrumentOptions {
   // executions, so that about `siteWarps` warps classify each one, at its weight (0 = every warp
   // classifies every first execution). Needs execution sampling (fullExecutions or execBudget).
   unsigned siteWarps = 0;
-  // Loops whose body can be copied are drawn per iteration: a warp runs an iteration it does not
-  // draw as written (IterationDraws, FileUnion.h). Experimental, off by default.
+  // Innermost loops with hooks are drawn per iteration: in an iteration a warp does not draw, its
+  // hooks skip at once (IterationDraws, FileUnion.h). Needs execution sampling. Experimental.
   bool drawIterations = false;
   // Trace mode (docs/formats.md, "Trace"): records per unit, 0 = no trace; and the first
   // launches of each kernel traced, 0 = all.

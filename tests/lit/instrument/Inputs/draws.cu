@@ -1,5 +1,6 @@
 // Loops a CUDA developer writes: an accumulation over neighbours (drawn per iteration), a tiled
-// loop with a barrier (left alone), and a loop that only calls a hooked helper (drawn).
+// loop with a barrier around an inner loop (neither drawn: the outer holds a loop, the inner no
+// access), a loop that only calls a hooked helper (drawn), and one with a lambda (not drawn).
 struct Body {
   float x, y, z, mass;
 };
@@ -35,4 +36,14 @@ __global__ void weights(const Body* bodies, int n, float* out) {
   float w = 0.0f;
   for (int j = 0; j < n; ++j) w += weight(bodies[j], (float)(i - j));
   out[i] = w;
+}
+
+__global__ void scaled(const Body* bodies, int n, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.0f;
+  for (int j = 0; j < n; ++j) {
+    auto scale = [](float m) { return 2.0f * m; };
+    s += scale(bodies[j].mass);
+  }
+  out[i] = s;
 }

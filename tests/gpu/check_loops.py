@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Checks a profile of tests/gpu/loops.cu (instrumented by relayout with every block classifying).
+
+usage: check_loops.py PROFILE.json SITES.json [--approx PCT] [--skip FUNCTION]
+
+Without --approx the counts must be exact (no execution sampling); with it, each site's warp and
+lane executions and each loop's count must lie within PCT percent of the exact ones (executions
+drawn per iteration and weighted). Exact counts, over 4 launches of 2048 warps of 32 lanes each:
+gather's three sites 12 executions per warp, ragged's site and loop 32 per warp (528 lanes: lane l
+runs l + 1 iterations), weigh's two sites 8 per warp. --skip FUNCTION leaves that function's sites
+and loops out. Prints PASS or the failed checks."""
+import json
+import sys
+
+LAUNCHES, WARPS = 4, (1 << 16) // 32
+EXPECTED = {  # function: (warp executions per warp, lane executions per warp), per site and loop
+    "gather": (12, 12 * 32),
+    "ragged": (32, 528),
+    "weigh": (8, 8 * 32),
+    "helped": (8, 8 * 32),
+}
+
+
+def main(argv):
+    args = argv[1:]
+    approx, skip = 0.0, None
+    if "--approx" in args:
+        i = args.index("--approx")
+        approx = float(args[i + 1]) / 100
+        del args[i:i + 2]
+    if "--skip" in args:
+        i = args.index("--skip")
+        skip = args[i + 1]
+        del args[i:i + 2]
+    if len(args) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    profile, sites = json.load(open(args[0])), json.load(open(args[1]))
+    unit = profile["units"][0]
+    failures = []
+
+    def near(got, exact, what):
+        if abs(got - exact) > approx * exact:
+            failures.append(f"{what}: {got}, expected {exact}" + (f" within {approx:.0%}" if approx else ""))
+
+    count = {}
+    for site in sites["sites"]:
+        function = site["function"]
+        count[function] = count.get(function, 0) + 1
+        if function == skip:
+            continue
+        warps, lanes = EXPECTED[function]
+        row = unit["sites"][site["id"]]
+        what = f"site {site['id']} ({function} {site['member']})"
+        near(row[0], LAUNCHES * WARPS * warps, what + " warp executions")
+        near(row[1], LAUNCHES * WARPS * lanes, what + " lane executions")
+    if count != {"gather": 3, "ragged": 1, "weigh": 2}:
+        failures.append(f"sites per function {count}, expected gather 3, ragged 1, weigh 2")
+    loops = sites["loops"]
+    if len(loops) != 3 or len(unit.get("loops", [])) != 3:
+        failures.append(f"{len(loops)} loops in the site map, {len(unit.get('loops', []))} counted, expected 3")
+    else:
+        for loop in (l for l in loops if l["function"] != skip):
+            near(unit["loops"][loop["id"]], LAUNCHES * WARPS * EXPECTED[loop["function"]][1],
+                 f"loop {loop['id']} ({loop['function']}) lane iterations")
+    if failures:
+        print("FAIL\n  " + "\n  ".join(failures))
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,64 @@
+// GPU check of loop draws (built and run by scripts/runtime-checks.sh, checked by check_loops.py):
+// loops a kernel writes every day, whose counts the profile must hold, exactly without execution
+// sampling and within a few percent when each warp draws its iterations: a loop of 12 iterations
+// with three accesses in its body, a ragged loop whose lane l runs l + 1 iterations, and a loop
+// whose body only calls a helper with two accesses (the draw in force for the helper's hooks).
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "cuda_check.h"
+
+struct Body {
+  float x, y, z, w;
+  float vx, vy, vz, m;
+};
+
+__device__ float weigh(const Body* bodies, int i) { return bodies[i].m * bodies[i].x; }
+
+__global__ void gather(const Body* bodies, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float acc = 0.0f;
+  for (int k = 0; k < 12; ++k) acc += bodies[(i + 37 * k) % n].m * bodies[i].x + bodies[i].y;
+  out[i] = acc;
+}
+
+__global__ void ragged(const Body* bodies, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float acc = 0.0f;
+  for (int k = 0; k <= i % 32; ++k) acc += bodies[(i + k) % n].vx;
+  out[i] += acc;
+}
+
+__global__ void helped(const Body* bodies, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float acc = 0.0f;
+  for (int k = 0; k < 8; ++k) acc += weigh(bodies, (i + k) % n);
+  out[i] += acc;
+}
+
+int main() {
+  const int n = 1 << 16, block = 128, launches = 4;
+  std::vector<Body> host(n);
+  for (int i = 0; i < n; ++i) host[i] = {float(i % 97), float(i % 13), 0, 0, float(i % 7), 0, 0, 1.0f + float(i % 5)};
+  Body* bodies;
+  float* out;
+  CHECK(cudaMalloc(&bodies, n * sizeof(Body)));
+  CHECK(cudaMalloc(&out, n * sizeof(float)));
+  CHECK(cudaMemcpy(bodies, host.data(), n * sizeof(Body), cudaMemcpyHostToDevice));
+  for (int l = 0; l < launches; ++l) {
+    gather<<<n / block, block>>>(bodies, out, n);
+    ragged<<<n / block, block>>>(bodies, out, n);
+    helped<<<n / block, block>>>(bodies, out, n);
+  }
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaFree(out));
+  CHECK(cudaFree(bodies));
+  std::printf("PASS\n");
+  return 0;
+}
