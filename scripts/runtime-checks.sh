@@ -22,7 +22,7 @@ out=$1
 relayout=$build/tool/relayout
 mkdir -p "$out/bin" "$out/src" "$out/profiles"
 cp "$build"/runtime/relayout_*selftest "$out/bin/"
-cp "$root/tests/gpu/check_attribution.py" "$root/tests/gpu/check_growth.py" "$root/tests/gpu/check_loops.py" "$out/"
+cp "$root"/tests/gpu/check_*.py "$out/"
 # Exact counts: every warp classifies every hook's first execution (no --site-warps split).
 all=(--sample-blocks 1 --max-blocks 0 --sample-launches 0 --sample-executions 1 --site-warps 0)
 # Builds tests/gpu/NAME.cu instrumented with OPTIONS... as bin/NAME-VARIANT.

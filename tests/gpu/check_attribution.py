@@ -19,6 +19,8 @@ import json
 import struct
 import sys
 
+from check_common import take, verdict
+
 LAUNCHES, BLOCKS_PER_LAUNCH, WARPS_PER_BLOCK = 40, (1 << 16) // 128, 128 // 32
 WARPS_PER_LAUNCH = BLOCKS_PER_LAUNCH * WARPS_PER_BLOCK
 failures = []
@@ -28,16 +30,6 @@ def check(condition, what):
     if not condition:
         failures.append(what)
     return condition
-
-
-def take(args, flag, convert, default):
-    """The value after `flag` in args, converted, both removed from args; `default` without it."""
-    if flag not in args:
-        return default
-    i = args.index(flag)
-    value = convert(args[i + 1])
-    del args[i:i + 2]
-    return value
 
 
 def main(argv):
@@ -84,11 +76,7 @@ def main(argv):
 
     if trace_mode:
         check_trace(profile, args[0], helper, trace_mode)
-    if failures:
-        print("FAIL\n  " + "\n  ".join(failures))
-        return 1
-    print("PASS")
-    return 0
+    return verdict(failures)
 
 
 def check_trace(profile, profile_path, helper, mode):

@@ -11,6 +11,8 @@ execution per warp of those blocks (4 per block). Prints PASS or the failed chec
 import json
 import sys
 
+from check_common import verdict
+
 
 def main(argv):
     if len(argv) != 2:
@@ -27,11 +29,7 @@ def main(argv):
     for site, counters in enumerate(unit["sites"]):
         if counters[0] != warps:
             failures.append(f"site {site}: {counters[0]} warp executions, expected {warps}")
-    if failures:
-        print("FAIL\n  " + "\n  ".join(failures))
-        return 1
-    print("PASS")
-    return 0
+    return verdict(failures)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ and loops out. Prints PASS or the failed checks."""
 import json
 import sys
 
+from check_common import take, verdict
+
 LAUNCHES, WARPS = 4, (1 << 16) // 32
 EXPECTED = {  # function: (warp executions per warp, lane executions per warp), per site and loop
     "gather": (12, 12 * 32),
@@ -23,15 +25,8 @@ EXPECTED = {  # function: (warp executions per warp, lane executions per warp), 
 
 def main(argv):
     args = argv[1:]
-    approx, skip = 0.0, None
-    if "--approx" in args:
-        i = args.index("--approx")
-        approx = float(args[i + 1]) / 100
-        del args[i:i + 2]
-    if "--skip" in args:
-        i = args.index("--skip")
-        skip = args[i + 1]
-        del args[i:i + 2]
+    approx = take(args, "--approx", lambda pct: float(pct) / 100, 0.0)
+    skip = take(args, "--skip", str, None)
     if len(args) != 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -63,11 +58,7 @@ def main(argv):
         for loop in (l for l in loops if l["function"] != skip):
             near(unit["loops"][loop["id"]], LAUNCHES * WARPS * EXPECTED[loop["function"]][1],
                  f"loop {loop['id']} ({loop['function']}) lane iterations")
-    if failures:
-        print("FAIL\n  " + "\n  ".join(failures))
-        return 1
-    print("PASS")
-    return 0
+    return verdict(failures)
 
 
 if __name__ == "__main__":
