@@ -899,7 +899,7 @@ static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned dr
       "or.b32 %%rl_h, %5, 1;\n\t" RELAYOUT_CALL_PTX_
       "RL_DONE:\n\t"
       "}" ::"r"(call),
-      "r"(id), "l"(a), "r"(0u), "l"(slow), "r"(draw));
+      "r"(id), "l"(a), "r"(0u) /* %3 unused: RELAYOUT_CALL_PTX_ names %1, %2 and %4 */, "l"(slow), "r"(draw));
 }
 #endif
 
