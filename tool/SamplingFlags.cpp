@@ -65,8 +65,9 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                                "classifying warp draws once per iteration from its period, and in an iteration it "
                                "did not draw every hook, in the body and in what it calls, skips at once (a loop's "
                                "first iteration in a warp is drawn, as a hook's first execution is). Cheaper in "
-                               "long loops, but it counts a loop whose lanes run different numbers of iterations "
-                               "high (docs/results/overhead-h100.md); default false"),
+                               "long loops, but where a loop's lanes run different numbers of iterations it counts "
+                               "the loop's warp executions higher still than per-execution draws do "
+                               "(docs/results/overhead-h100.md); default false"),
                       cl::init(false), cl::sub(command)),
       plainClones_("plain-clones",
                    cl::desc("Run a plain copy of the original code in launches and blocks that classify nothing "
