@@ -37,7 +37,7 @@ build() {
 }
 for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1 --site-warps 0" \
             "trace:${all[*]} --trace --trace-launches 2" "overflow:${all[*]} --trace --trace-capacity 100" \
-            "execs:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-warps 0 --draw-iterations=false" \
+            "execs:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-warps 0" \
             "split:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8" \
             "splittrace:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8 --trace"; do
   variant=${spec%%:*}

@@ -885,7 +885,6 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 // The hook of an access written in a drawn loop's body, which holds the iteration's draw in a
 // register: it calls when the iteration is drawn (even), passing the draw's hash made odd (a drawn
 // iteration's call), and otherwise costs a test and a branch, with no shared load.
-template <unsigned Kind>
 static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned draw,
                                                             void (*slow)(unsigned, unsigned long long, unsigned),
                                                             unsigned id, unsigned long long a) {
@@ -1144,8 +1143,8 @@ static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site_in(unsigned draw, unsigned id, T* p) {
 #if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
-  __rl_hook_call_drawn<0>((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), draw,
-                          __rl_classify, id, reinterpret_cast<unsigned long long>(p));
+  __rl_hook_call_drawn((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), draw,
+                       __rl_classify, id, reinterpret_cast<unsigned long long>(p));
   return p;
 #else
   (void)draw;
@@ -1164,7 +1163,7 @@ static __host__ __device__ __forceinline__ T* __rl_struct_in(unsigned draw, T* p
 }
 static __host__ __device__ __forceinline__ void __rl_loop_in(unsigned draw, unsigned id) {
 #if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
-  __rl_hook_call_drawn<1>((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), draw, __rl_count_loop, id, 0);
+  __rl_hook_call_drawn((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), draw, __rl_count_loop, id, 0);
 #else
   (void)draw;
   __rl_loop(id);
