@@ -785,22 +785,22 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // in %rl_h; skips to RL_DONE when the hook ran before in the warp and the hash is above the gate.
 // Bit 32 + %6 of the mask (a split launch's first execution left to other warps, which is never
 // classified here) is tested only past that branch: the hook then skips without a call and clears
-// the bit (%8 is the mask without it), unless the warp traces (its gate is open: the classifier
+// the bit (%8: the high word without it), unless the warp traces (its gate is open: the classifier
 // records the access and skips it).
-#define RELAYOUT_EXEC_DRAW_PTX_                                                              \
-  RELAYOUT_DRAW_TEST_PTX_                                                                    \
-  "ld.volatile.shared.u32 %%rl_g, [%3];\n\t"                                                 \
-  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t"                                                 \
-  "mov.u32 %%rl_h, %%clock;\n\t"                                                             \
-  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t" RELAYOUT_EVEN_HASH_PTX_                      \
-  "shr.b64 %%rl_m, %%rl_m, %6;\n\t"                                                          \
-  "and.b64 %%rl_m, %%rl_m, 0x100000001;\n\t"                                                 \
-  "setp.ne.u64 %%rl_q, %%rl_m, 1;\n\t"                                                       \
-  "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t"                                       \
-  "@!%%rl_q bra RL_DONE;\n\t"                                                                \
-  "setp.gt.u64 %%rl_p, %%rl_m, 1;\n\t"                                                       \
-  "setp.ne.and.u32 %%rl_p, %%rl_g, 0xFFFFFFFF, %%rl_p;\n\t"                                  \
-  "@%%rl_p red.shared.and.b64 [%5], %8;\n\t"                                                 \
+#define RELAYOUT_EXEC_DRAW_PTX_                                         \
+  RELAYOUT_DRAW_TEST_PTX_                                               \
+  "ld.volatile.shared.u32 %%rl_g, [%3];\n\t"                            \
+  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t"                            \
+  "mov.u32 %%rl_h, %%clock;\n\t"                                        \
+  "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t" RELAYOUT_EVEN_HASH_PTX_ \
+  "shr.b64 %%rl_m, %%rl_m, %6;\n\t"                                     \
+  "and.b64 %%rl_m, %%rl_m, 0x100000001;\n\t"                            \
+  "setp.ne.u64 %%rl_q, %%rl_m, 1;\n\t"                                  \
+  "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t"                  \
+  "@!%%rl_q bra RL_DONE;\n\t"                                           \
+  "setp.gt.u64 %%rl_p, %%rl_m, 1;\n\t"                                  \
+  "setp.ne.and.u32 %%rl_p, %%rl_g, 0xFFFFFFFF, %%rl_p;\n\t"             \
+  "@%%rl_p red.shared.and.b32 [%5+4], %8;\n\t"                          \
   "@%%rl_p bra RL_DONE;\n\t"
 #else
 #define RELAYOUT_EXEC_DRAW_PTX_ "mov.u32 %%rl_h, 0;\n\t"
@@ -872,12 +872,15 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
   "RL_DONE:\n\t"                                                                  \
   "}"
 #if RELAYOUT_EXEC_SAMPLING_
-  const unsigned long long unpend = ~(1ull << (32 + (id & 31)));
+  // Clears the pending bit in the mask's high word: a 32-bit AND is one shared atomic, where the
+  // 64-bit one was a compare-and-swap loop that the warp's lanes ran in turn (about a third of the
+  // time of a short kernel's classifying blocks).
+  const unsigned unpend = ~(1u << (id & 31));
 #else
-  const unsigned long long unpend = 0;
+  const unsigned unpend = 0;
 #endif
   asm volatile(RELAYOUT_HOOK_PTX_::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 31),
-               "r"(draw), "l"(unpend));
+               "r"(draw), "r"(unpend));
 #undef RELAYOUT_HOOK_PTX_
 }
 
