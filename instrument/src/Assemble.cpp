@@ -390,7 +390,6 @@ class Assembler {
       if (draws && draws->drawn(offset)) {
         auto [open, close] = draws->bodyWrap(offset, loopId);
         wraps.push_back({raw.begin, raw.end, open, close});
-        wraps.push_back(draws->loopWrap(offset));
         continue;
       }
       std::string counter = fmt::format("__rl_loop({});", loopId);

@@ -81,11 +81,9 @@ class PlainCloneText {
 };
 
 // Loops drawn by iteration (rt.cuh, __rl_iteration): each innermost loop with a hook to draw for,
-// in its body or in what the body calls, counts down to the next iteration its warp draws (a
-// variable declared in braces around the loop), opens its body with the iteration's draw, kept in
-// force by a scope object until the iteration ends; in an iteration the warp did not draw every
-// hook skips at once. A body with a label, goto or lambda, a do loop and a loop after a pragma are
-// left alone.
+// in its body or in what the body calls, opens its body with one draw per iteration and warp, kept
+// in force by a scope object until the iteration ends; in an iteration the warp did not draw every
+// hook skips at once. A body with a label, goto or lambda is left alone.
 class IterationDraws {
  public:
   IterationDraws(const FileUnion& file, const PlainCloneText& plain);
@@ -93,16 +91,12 @@ class IterationDraws {
   // The text that opens a drawn loop's body (its draw's scope and the loop's count) and the one
   // that closes it. `id` is the loop id's expression.
   std::pair<std::string, std::string> bodyWrap(unsigned loopOffset, const std::string& id) const;
-  // Braces around a drawn loop's statement that declare its countdown (__rl_loop_gap) before it.
-  Wrap loopWrap(unsigned loopOffset) const;
   // The variable holding the draw of the drawn loop whose body holds `offset`, else "".
   std::string drawIn(unsigned offset) const;
 
  private:
-  bool drawable(unsigned loopOffset, const RawLoop& loop) const;
-  bool precededByPragma(unsigned loopOffset) const;
+  bool drawable(const RawLoop& loop) const;
   static std::string variable(unsigned loopOffset);
-  static std::string countdown(unsigned loopOffset);
 
   const FileUnion& file_;
   const PlainCloneText& plain_;

@@ -8,14 +8,11 @@ namespace relayout {
 
 IterationDraws::IterationDraws(const FileUnion& file, const PlainCloneText& plain) : file_(file), plain_(plain) {
   for (const auto& [offset, loop] : file.loops)
-    if (drawable(offset, loop)) drawn_.insert(offset);
+    if (drawable(loop)) drawn_.insert(offset);
 }
 
-bool IterationDraws::drawable(unsigned loopOffset, const RawLoop& loop) const {
+bool IterationDraws::drawable(const RawLoop& loop) const {
   if (loop.end <= loop.begin) return false;
-  // The countdown is declared in braces around the loop statement: a do loop ends past its body,
-  // and a pragma (`#pragma unroll`) must stay right before its loop.
-  if (loop.info.kind == "do" || precededByPragma(loopOffset)) return false;
   // Innermost loops only, so that each access has one loop's draw to test: an outer loop's body
   // keeps per-execution draws.
   for (const auto& [offset, other] : file_.loops)
@@ -41,25 +38,7 @@ std::string IterationDraws::drawIn(unsigned offset) const {
   return "";
 }
 
-bool IterationDraws::precededByPragma(unsigned loopOffset) const {
-  const std::string& text = file_.text;
-  size_t at = text.find_last_not_of(" \t\r\n", loopOffset == 0 ? 0 : loopOffset - 1);
-  if (at == std::string::npos || loopOffset == 0) return false;
-  const size_t lineStart = text.rfind('\n', at);
-  const std::string line = text.substr(lineStart == std::string::npos ? 0 : lineStart + 1, at + 1);
-  static const std::regex pragma(R"(^\s*#\s*pragma\b|\b_Pragma\s*\(|__pragma\s*\()", std::regex::ECMAScript);
-  return std::regex_search(line, pragma);
-}
-
 std::string IterationDraws::variable(unsigned loopOffset) { return fmt::format("__rl_draw{}", loopOffset); }
-std::string IterationDraws::countdown(unsigned loopOffset) { return fmt::format("__rl_gap{}", loopOffset); }
-
-Wrap IterationDraws::loopWrap(unsigned loopOffset) const {
-  const RawLoop& loop = file_.loops.at(loopOffset);
-  // The loop statement ends at its body's `}`, or at the end of a body without braces.
-  const unsigned end = loop.addBraces ? loop.end : loop.end + 1;
-  return {loopOffset, end, fmt::format("{{ unsigned {} = __rl_loop_gap(); ", countdown(loopOffset)), " }"};
-}
 
 std::pair<std::string, std::string> IterationDraws::bodyWrap(unsigned loopOffset, const std::string& id) const {
   const RawLoop& loop = file_.loops.at(loopOffset);
@@ -72,8 +51,8 @@ std::pair<std::string, std::string> IterationDraws::bodyWrap(unsigned loopOffset
   const std::string scope = plain_.callsHooks(file_, loop.begin, loop.end)
                                 ? fmt::format(" __rl_draw_scope __rl_scope{}({});", loopOffset, draw)
                                 : "";
-  std::string open = fmt::format("{} const unsigned {} = __rl_iteration({}, {});{} __rl_loop_in({}, {});",
-                                 loop.addBraces ? " {" : "", draw, id, countdown(loopOffset), scope, draw, id);
+  std::string open = fmt::format("{} const unsigned {} = __rl_iteration({});{} __rl_loop_in({}, {});",
+                                 loop.addBraces ? " {" : "", draw, id, scope, draw, id);
   return {open, loop.addBraces ? " }" : ""};
 }
 

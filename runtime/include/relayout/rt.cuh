@@ -1069,110 +1069,40 @@ static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #endif
 }
 
-#if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
-// Trials up to the first success at probability 2^-shift (a geometric draw, at least 1), from a
-// hash of the clock: 1 + floor(log2(U) / log2(1 - 2^-shift)), U uniform in (0, 1).
-static __device__ __noinline__ unsigned __rl_geometric_gap(unsigned shift) {
-  const unsigned h = __rl_clock() * 2654435761u;
-  const float u = ((float)(h >> 8) + 0.5f) * (1.0f / 16777216.0f);
-  const float failure = 1.0f - __int_as_float((127 - (int)shift) << 23);  // 1 - 2^-shift
-  const unsigned trials = 1u + __float2uint_rz(__fdividef(__log2f(u), __log2f(failure)));
-  return shift == 0 ? 1u : trials;
-}
-
-// The countdown's slow half (__rl_iteration), called by the lanes of a loop iteration whose
-// countdown `gap` is 1 (this iteration was drawn) or 0 (draw afresh, at the warp's period now):
-// returns the iteration's draw in the low word and the next countdown in the high one. A draw is
-// made again after every drawn iteration, whose classifier calls may have lengthened the period.
-// The loop's first iteration in the warp is drawn whole (0, at the split's weight), as a hook's
-// first execution is, so that accesses made once per thread inside a loop keep their exact counts;
-// unless the split leaves it to other warps (its pending bit): then not at all.
-static __device__ __noinline__ unsigned long long __rl_iteration_draw(unsigned id, unsigned gap) {
-  const unsigned active = __activemask(), leader = __ffs(active) - 1;
-  unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  unsigned draw = 3u, next = 0u;
-  if (lane == leader) {
-    const unsigned w = (__rl_thread_index() / 32) & 31;
-    unsigned long long& seen = __rl_warp_seen[1][w];
-    const unsigned long long bit = 1ull << (id & 31), known = seen;
-    const unsigned shift = __rl_warp_shift[w];
-    const unsigned trials = gap == 1 ? 1u : __rl_geometric_gap(shift);
-    // The drawn iteration's hash, even and not 0, uniform below the period's gate: a hook in it
-    // classifies when the hash passes the period it meets (__rl_budget_plan), so one the body's
-    // classifier calls made longer draws again, unbiased.
-    const unsigned hash = (__rl_clock() * 2654435761u) >> shift & ~1u;
-    if (!__rl_active()) {
-      next = 0xFFFFFFFFu;
-    } else if (gap != 1 && (known & bit << 32)) {
-      seen = (known | bit) & ~(bit << 32);
-    } else if (gap != 1 && !(known & bit)) {
-      seen = known | bit;
-      draw = 0u;
-    } else if (trials == 1) {
-      draw = hash != 0 ? hash : 2u;
-    } else {
-      next = trials - 1;
-    }
-  }
-  draw = __shfl_sync(active, draw, leader);
-  next = __shfl_sync(active, next, leader);
-  return (unsigned long long)next << 32 | draw;
-}
-#endif
-
-// Before an innermost loop with hooks, by the instrumenter (--draw-iterations; docs/formats.md,
-// "Sampling"): `unsigned __rl_gapN = __rl_loop_gap();`, the countdown of the loop's iterations up
-// to the next one the warp draws, in a register, so that an iteration not drawn costs a compare
-// and a decrement rather than a draw of its own. It starts at 0: the first iteration draws, in
-// __rl_iteration_draw, out of line (its logarithm is floating-point arithmetic the user's code
-// must not be mixed with; ptx-arithmetic.test), which also stops the countdown in a block that
-// does not classify. A constant, so that no instruction of the runtime's lands among the user's
-// before the loop (where the compiler gave one of sph's multiplies the runtime's line). The lanes
-// that run an iteration have all counted down alike, so the warp agrees.
-static __host__ __device__ __forceinline__ unsigned __rl_loop_gap() { return 0u; }
-
-// First in the body of a loop counted down by __rl_loop_gap: the iteration's draw. 3: the warp
-// does not draw it, and every hook of the iteration, in the body and in what it calls, skips at
-// once. Even: the draw's hash, put in force (__rl_draw_scope) for the iteration's accesses, each
-// classified when the hash passes the warp's period at that access, at its weight. The countdown
-// is tested in the asm, as the hooks' draws are: a branch in C++ at the top of the body let the
-// compiler move the user's arithmetic (sph's computeDensity gained a multiply;
-// ptx-arithmetic.test).
-static __host__ __device__ __forceinline__ unsigned __rl_iteration(unsigned id, unsigned& gap) {
+// Put first in the body of an innermost loop by the instrumenter (docs/formats.md, "Sampling"):
+// draws whether the warp runs this iteration's hooks (where __rl_loop counts it). 3: it does not,
+// and every hook of the iteration, in the body and in what it calls, skips at once: one draw per
+// iteration rather than one per access. Even: the draw's hash, put in force (__rl_draw_scope) for
+// the iteration's accesses, each classified when the hash passes the warp's period at that access,
+// at its weight, unbiased since the period only grows within an iteration (without a time rule).
+static __host__ __device__ __forceinline__ unsigned __rl_iteration(unsigned id) {
 #ifdef __CUDA_ARCH__
 #if RELAYOUT_ITERATION_DRAWS_
-  unsigned draw;
-  asm volatile(
-      "{\n\t"
-      ".reg .pred %%rl_p;\n\t"
-      ".reg .b64 %%rl_r;\n\t"
-      "setp.gt.u32 %%rl_p, %1, 1;\n\t"
-      "@%%rl_p add.u32 %1, %1, -1;\n\t"
-      "@%%rl_p mov.u32 %0, 3;\n\t"
-      "@%%rl_p bra RL_ITERATION_DONE;\n\t"
-      "{\n\t"
-      ".param .b32 rl_id;\n\t"
-      ".param .b32 rl_gap;\n\t"
-      ".param .b64 rl_out;\n\t"
-      "st.param.b32 [rl_id], %2;\n\t"
-      "st.param.b32 [rl_gap], %1;\n\t"
-      "rl_proto: .callprototype (.param .b64 _) _ (.param .b32 _, .param .b32 _);\n\t"
-      "call (rl_out), %3, (rl_id, rl_gap), rl_proto;\n\t"
-      "ld.param.b64 %%rl_r, [rl_out];\n\t"
-      "}\n\t"
-      "mov.b64 {%0, %1}, %%rl_r;\n\t"
-      "RL_ITERATION_DONE:\n\t"
-      "}"
-      : "=r"(draw), "+r"(gap)
-      : "r"(id), "l"(__rl_iteration_draw));
-  return draw;
+  // Without a branch, as the hooks are: a branch at the top of the body let the compiler move the
+  // user's arithmetic (sph's computeDensity gained a multiply; ptx-arithmetic.test).
+  // Every iteration draws afresh, however its lanes arrive: a lane that came late and kept the
+  // draw it found would keep an old one in force for good. Which draw an access meets does not
+  // bias it: any passes one in 2^s, at weight 2^s.
+  const unsigned w = (__rl_thread_index() / 32) & 31;
+  // The loop's first iteration in the warp is drawn whole (0, at the split's weight), as a hook's
+  // first execution is, so that accesses made once per thread inside a loop keep their exact
+  // counts; unless the split leaves it to other warps (its pending bit): then not at all.
+  unsigned long long& seen = __rl_warp_seen[1][w];
+  const unsigned long long bit = 1ull << (id & 31), known = *(volatile unsigned long long*)&seen;
+  const bool pending = (known & bit << 32) != 0, first = (known & bit) == 0;
+  seen = (known | bit) & ~(bit << 32);
+  // Drawn by the count rule's period, not the gate: a warp that traces keeps its gate open, and
+  // drawing every iteration for its trace made raytrace's and broadphase's kernels 2x slower.
+  const unsigned shift = *(volatile unsigned char*)&__rl_warp_shift[w];
+  const unsigned h = (__rl_clock() * 2654435761u) & ~1u;  // one clock read for a converged warp
+  const unsigned drawn = h != 0 && h <= (0xFFFFFFFFu >> shift) ? h : 3u;
+  return !__rl_active() ? 1u : pending ? 3u : first ? 0u : drawn;
 #else
-  (void)id, (void)gap;
+  (void)id;
   return __rl_active() ? 0u : 1u;
 #endif
 #else
-  (void)id, (void)gap;
+  (void)id;
   return 1u;
 #endif
 }

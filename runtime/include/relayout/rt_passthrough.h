@@ -28,8 +28,7 @@ RELAYOUT_PASSTHROUGH_HD_ T* __rl_struct_in(unsigned, T* p, unsigned, Offsets...)
 }
 RELAYOUT_PASSTHROUGH_HD_ void __rl_loop(unsigned) {}
 RELAYOUT_PASSTHROUGH_HD_ void __rl_loop_in(unsigned, unsigned) {}
-RELAYOUT_PASSTHROUGH_HD_ unsigned __rl_loop_gap() { return 0u; }
-RELAYOUT_PASSTHROUGH_HD_ unsigned __rl_iteration(unsigned, unsigned&) { return 1u; }
+RELAYOUT_PASSTHROUGH_HD_ unsigned __rl_iteration(unsigned) { return 1u; }
 struct __rl_draw_scope {
   RELAYOUT_PASSTHROUGH_HD_ explicit __rl_draw_scope(unsigned) {}
 };

@@ -1,7 +1,6 @@
 // Loops a CUDA developer writes: an accumulation over neighbours (drawn per iteration), a tiled
 // loop with a barrier around an inner loop (neither drawn: the outer holds a loop, the inner no
-// access), a loop that only calls a hooked helper (drawn), one with a lambda (not drawn), a loop
-// without braces under an `if` (drawn), one after `#pragma unroll` and a do loop (neither drawn).
+// access), a loop that only calls a hooked helper (drawn), and one with a lambda (not drawn).
 struct Body {
   float x, y, z, mass;
 };
@@ -47,19 +46,4 @@ __global__ void scaled(const Body* bodies, int n, float* out) {
     s += scale(bodies[j].mass);
   }
   out[i] = s;
-}
-
-__global__ void masses(const Body* bodies, int n, int stride, float* out) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  float m = 0.0f, unrolled = 0.0f, walked = 0.0f;
-  if (n > 0)
-    for (int j = 0; j < n; ++j) m += bodies[j].mass;
-#pragma unroll 4
-  for (int j = 0; j < 8; ++j) unrolled += bodies[(i + j) % n].mass;
-  int k = i;
-  do {
-    walked += bodies[k].mass;
-    k += stride;
-  } while (k < n);
-  out[i] = m + unrolled + walked;
 }
