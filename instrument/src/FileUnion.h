@@ -61,14 +61,14 @@ class PlainCloneText {
   void addTo(const FileUnion& file, std::vector<Wrap>& wraps) const;
   // Whether a call in [begin, end) of `file` may reach hooks.
   bool callsHooks(const FileUnion& file, unsigned begin, unsigned end) const;
+
+ private:
   // Whether [begin, end) of `file` may run hooks: an access or loop there, or a call that may.
   bool runsHooks(const FileUnion& file, unsigned begin, unsigned end) const;
   // The original text of [begin, end) with `inserts` (by offset) and the clone mark of each call
   // there that goes to a clone (Collection.h, CloneMark).
   std::string plainCopy(const FileUnion& file, unsigned begin, unsigned end,
                         std::map<unsigned, std::string> inserts) const;
-
- private:
   bool hasClone(const FilePlace& definition) const;
   const RawFunctionText* definitionText(const FilePlace& definition) const;
   bool hasHooks(const FilePlace& definition, std::set<FilePlace>& seen) const;
