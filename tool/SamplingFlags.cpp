@@ -21,6 +21,10 @@ constexpr unsigned kDefaultFullExecutions = 16, kDefaultExecBudget = 0, kDefault
 // Without execution sampling there are no first executions to share, so it is dropped quietly
 // unless asked for.
 constexpr unsigned kDefaultSiteWarps = 64;
+// Long loops hooked for a prefix of about 64 iterations per warp: a warp that classifies runs the
+// rest of a long counted loop as written, where each iteration's hooks made one-wave kernels with
+// long loops several times slower (docs/results/overhead-h100.md, "Loop prefixes").
+constexpr unsigned kDefaultLoopPrefix = 64;
 
 SamplingFlags::SamplingFlags(cl::SubCommand& command)
     : blocks_("sample-blocks", cl::desc("Classify warps in one thread block of every N (1: all)"), cl::value_desc("N"),
@@ -69,6 +73,13 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                                "the loop's warp executions higher still than per-execution draws do "
                                "(docs/results/overhead-h100.md); default false"),
                       cl::init(false), cl::sub(command)),
+      loopPrefix_("loop-prefix",
+                  cl::desc("A classifying warp runs an innermost counted loop (`for (i = A; i < B; i += S)`, "
+                           "B and S unchanged by the body, which calls no hooked code) hooked for about its "
+                           "first N iterations, counted with the weight of the trip count over them, and the "
+                           "rest as written (default 64; 0: every iteration hooked; needs execution sampling; "
+                           "not with --draw-iterations)"),
+                  cl::value_desc("N"), cl::init(kDefaultLoopPrefix), cl::sub(command)),
       plainClones_("plain-clones",
                    cl::desc("Run a plain copy of the original code in launches and blocks that classify nothing "
                             "(default true; false runs the instrumented code everywhere, as a comparison)"),
@@ -84,6 +95,7 @@ InstrumentOptions profilingDefaults() {
   options.minBlocks = kDefaultMinBlocks;
   options.maxBlocks = kDefaultMaxBlocks;
   options.siteWarps = kDefaultSiteWarps;
+  options.loopPrefix = kDefaultLoopPrefix;
   options.traceCapacity = InstrumentOptions::kDefaultTraceCapacity;
   options.traceLaunches = 2;
   return options;
@@ -113,6 +125,11 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
   if (drawIterations_ && !sampledExecutions && drawIterations_.getNumOccurrences())
     return usageError("--draw-iterations needs execution sampling: --full-executions or --exec-budget above 0");
   options.drawIterations = sampledExecutions && drawIterations_;
+  if (loopPrefix_ && !sampledExecutions && loopPrefix_.getNumOccurrences())
+    return usageError("--loop-prefix needs execution sampling: --full-executions or --exec-budget above 0");
+  if (loopPrefix_ && options.drawIterations && loopPrefix_.getNumOccurrences())
+    return usageError("--loop-prefix and --draw-iterations exclude each other: pass --loop-prefix 0");
+  options.loopPrefix = sampledExecutions && !options.drawIterations ? unsigned(loopPrefix_) : 0;
   options.plainClones = plainClones_;
   return llvm::Error::success();
 }

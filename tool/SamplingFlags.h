@@ -29,6 +29,7 @@ class SamplingFlags {
   llvm::cl::opt<unsigned> maxBlocks_;
   llvm::cl::opt<unsigned> siteWarps_;
   llvm::cl::opt<bool> drawIterations_;
+  llvm::cl::opt<unsigned> loopPrefix_;
   llvm::cl::opt<bool> plainClones_;
 };
 

@@ -368,6 +368,10 @@ class Assembler {
     const PlainCloneText plain(files_);
     const std::optional<IterationDraws> draws =
         drawsIterations() ? std::optional<IterationDraws>(std::in_place, file, plain) : std::nullopt;
+    // Iteration draws replace loop prefixes: a drawn loop's hooks name its draw.
+    const std::optional<LoopPrefixes> prefixes = options_.loopPrefix && !drawsIterations()
+                                                     ? std::optional<LoopPrefixes>(std::in_place, file, plain)
+                                                     : std::nullopt;
     for (auto& [range, access] : file.accesses) {
       unsigned first = file.siteLocal.at(range);
       // In a drawn loop's body a hook tests the iteration's draw, held in the body's variable.
@@ -393,6 +397,10 @@ class Assembler {
         continue;
       }
       std::string counter = fmt::format("__rl_loop({});", loopId);
+      if (prefixes && prefixes->split(offset)) {
+        prefixes->addTo(offset, loopId, counter, wraps);
+        continue;
+      }
       if (raw.addBraces) wraps.push_back({raw.begin, raw.end, " { " + counter, " }"});
       else wraps.push_back({raw.begin, raw.end, " " + counter, ""});
     }
@@ -459,6 +467,7 @@ class Assembler {
     if (options_.maxBlocks) text += fmt::format("#define RELAYOUT_MAX_BLOCKS {}\n", options_.maxBlocks);
     if (options_.siteWarps) text += fmt::format("#define RELAYOUT_SITE_WARPS {}\n", options_.siteWarps);
     if (drawsIterations()) text += "#define RELAYOUT_DRAW_ITERATIONS 1\n";
+    else if (options_.loopPrefix) text += fmt::format("#define RELAYOUT_LOOP_PREFIX {}\n", options_.loopPrefix);
     if (options_.sampleLaunches) text += fmt::format("#define RELAYOUT_SAMPLE_LAUNCHES {}\n", options_.sampleLaunches);
     if (options_.traceCapacity)
       text += fmt::format("#define RELAYOUT_TRACE_CAPACITY {}\n#define RELAYOUT_TRACE_LAUNCHES {}\n",

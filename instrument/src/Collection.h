@@ -39,11 +39,26 @@ struct RawAccess {
 
 // A loop whose body starts with a counter: `{ __rl_loop(ID);` inside existing braces, or braces
 // added around a body written without them.
+// A counted `for` loop's header, as written (CountedLoops.cpp): `for (INIT; VAR OP BOUND; INC)`
+// with VAR an integer the body leaves alone, and BOUND and the step invariant in the loop, so that
+// its trip count is known when it starts. Text in the loop's file.
+struct CountedHeader {
+  unsigned statementEnd = 0;  // past the loop's last character (its body's `}` or `;`)
+  std::string condition, increment;  // as written, for the loop's plain copy
+  std::string variable, bound, step;  // step: a signed expression, `1` for `++VAR`
+  unsigned comparison = 0;            // 0 <, 1 <=, 2 >, 3 >= (VAR on the left)
+  bool operator==(const CountedHeader&) const = default;
+};
+
 struct RawLoop {
   LoopInfo info;  // id and parent unset
   std::optional<FilePlace> parent;
   unsigned begin = 0, end = 0;  // where the counter goes, and where added braces close
   bool addBraces = false;
+  // A counted loop's header, where every walk of the loop (each template instantiation) found the
+  // same one; else none.
+  std::optional<CountedHeader> counted;
+  bool walked = false;  // whether a walk has set `counted` yet
 };
 
 struct RawKernel {

@@ -103,4 +103,26 @@ class IterationDraws {
   std::set<unsigned> drawn_;
 };
 
+// Long counted loops run hooked for a prefix (rt.cuh, __rl_prefix): each innermost counted loop
+// (CountedHeader) whose body calls no hooked code gets, first in its body, a test that from the
+// prefix's end on runs the rest of the loop in a plain copy of the body, written there, and leaves.
+// The prefix's counts are weighted by the trip count over the prefix. A body with a label, goto,
+// lambda, break, return, static or __shared__ declaration or a warp- or block-wide operation is
+// left alone: the copy must behave as the original would, and the trip count must hold.
+class LoopPrefixes {
+ public:
+  LoopPrefixes(const FileUnion& file, const PlainCloneText& plain);
+  bool split(unsigned loopOffset) const { return split_.count(loopOffset) != 0; }
+  // The wraps of a split loop: around its statement (the prefix's state) and what opens its body
+  // (the test and the plain copy), before `counter`, the body's loop count.
+  void addTo(unsigned loopOffset, const std::string& id, const std::string& counter, std::vector<Wrap>& wraps) const;
+
+ private:
+  bool splittable(const RawLoop& loop) const;
+
+  const FileUnion& file_;
+  const PlainCloneText& plain_;
+  std::set<unsigned> split_;
+};
+
 }  // namespace relayout

@@ -202,7 +202,10 @@ bool SiteCollector::traverseLoop(clang::Stmt* loop, clang::Stmt* body, clang::So
 }
 
 bool SiteCollector::TraverseForStmt(clang::ForStmt* loop) {
-  return traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "for", [&] { return Base::TraverseForStmt(loop); });
+  const bool result =
+      traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "for", [&] { return Base::TraverseForStmt(loop); });
+  noteCountedLoop(loop);
+  return result;
 }
 bool SiteCollector::TraverseWhileStmt(clang::WhileStmt* loop) {
   return traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "while",

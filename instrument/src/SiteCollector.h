@@ -52,6 +52,11 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   bool VisitCallExpr(clang::CallExpr* call);
   bool VisitCXXConstructExpr(clang::CXXConstructExpr* e);
   bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* launch);
+  // A loop under an attribute (`#pragma unroll`) is not split: the pragma must stay before it.
+  bool VisitAttributedStmt(clang::AttributedStmt* s) {
+    attributed_.insert(s->getSubStmt());
+    return true;
+  }
 
  private:
   // A range of a project file: its absolute path and [begin, end) byte offsets.
@@ -109,6 +114,13 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   void addKernelInstance(const clang::FunctionDecl* written, const clang::FunctionDecl* instance);
   void reportUnusedStructParameters();
 
+  // CountedLoops.cpp
+  // The text of `range` when it is spelled whole in project file `file`.
+  std::optional<std::string> spelledIn(clang::SourceRange range, const std::string& file) const;
+  std::optional<CountedHeader> countedHeader(const clang::ForStmt* loop, const std::string& file);
+  // Records whether a loop just walked is counted, in each walk of it (RawLoop::counted).
+  void noteCountedLoop(const clang::ForStmt* loop);
+
   // PlainClones.cpp
   std::optional<std::pair<FilePlace, unsigned>> declarationRange(const clang::FunctionDecl* fn, bool definition) const;
   std::optional<FilePlace> namePlace(clang::SourceLocation loc) const;
@@ -147,6 +159,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   const clang::FunctionDecl* function_ = nullptr;  // the device function (or instantiation) being walked
   bool inConstexpr_ = false;
   std::vector<FilePlace> loopStack_;
+  std::set<const clang::Stmt*> attributed_;  // statements under an attribute
   std::map<std::string, FileFindings> files_;
   std::map<std::string, StructInfo> structs_;
   // Functions with at least one site in this unit, and device functions with a struct-pointer

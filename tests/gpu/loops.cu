@@ -2,7 +2,9 @@
 // loops a kernel writes every day, whose counts the profile must hold, exactly without execution
 // sampling and within a few percent when each warp draws its iterations: a loop of 12 iterations
 // with three accesses in its body, a ragged loop whose lane l runs l + 1 iterations, and a loop
-// whose body only calls a helper with two accesses (the draw in force for the helper's hooks).
+// whose body only calls a helper with two accesses (the draw in force for the helper's hooks), and
+// a direct sum of 1,000 iterations, which a classifying warp runs hooked for a prefix only
+// (--loop-prefix, within 1 / 64 of the trip count and the draws' spread).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -41,6 +43,14 @@ __global__ void helped(const Body* bodies, float* out, int n) {
   out[i] += acc;
 }
 
+__global__ void direct(const Body* bodies, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float acc = 0.0f;
+  for (int k = 0; k < 1000; ++k) acc += bodies[(i + 7 * k) % n].vy * bodies[i].z;
+  out[i] += acc;
+}
+
 int main() {
   const int n = 1 << 16, block = 128, launches = 4;
   std::vector<Body> host(n);
@@ -54,6 +64,7 @@ int main() {
     gather<<<n / block, block>>>(bodies, out, n);
     ragged<<<n / block, block>>>(bodies, out, n);
     helped<<<n / block, block>>>(bodies, out, n);
+    direct<<<n / block, block>>>(bodies, out, n);
   }
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());

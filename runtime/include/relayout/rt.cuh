@@ -123,6 +123,18 @@
 #else
 #define RELAYOUT_ITERATION_DRAWS_ 0
 #endif
+// Long loops hooked for a prefix (__rl_prefix, --loop-prefix): a classifying warp runs about its
+// first RELAYOUT_LOOP_PREFIX iterations of an innermost counted loop hooked and the rest in a
+// plain copy, the prefix's counts weighted by the trip count over its length. 0: every iteration
+// hooked.
+#ifndef RELAYOUT_LOOP_PREFIX
+#define RELAYOUT_LOOP_PREFIX 0
+#endif
+#if RELAYOUT_EXEC_SAMPLING_ && (RELAYOUT_LOOP_PREFIX) > 0
+#define RELAYOUT_LOOP_PREFIXES_ 1
+#else
+#define RELAYOUT_LOOP_PREFIXES_ 0
+#endif
 #if RELAYOUT_EXEC_SAMPLING_ && (RELAYOUT_SITE_WARPS) > 0
 #define RELAYOUT_SITE_SPLIT_ 1
 #else
@@ -214,6 +226,12 @@ static __shared__ unsigned long long __rl_warp_seen[2][32];
 // one, every hook calls and classifies by that draw, so that the accesses it makes, in its body
 // and in what it calls, are drawn with the iteration.
 static __shared__ unsigned __rl_warp_draw[32];
+#endif
+#if RELAYOUT_LOOP_PREFIXES_
+// Per warp, the weight of what it classifies (1 outside a loop's prefix), and the loop id + 1 whose
+// prefix set it (0: none).
+static __shared__ unsigned __rl_warp_scale[32];
+static __shared__ unsigned __rl_warp_scale_loop[32];
 #endif
 #if RELAYOUT_SITE_SPLIT_
 // The block's launch's split k: the least shift of its warps, and the weight of a first execution.
@@ -650,6 +668,16 @@ static __device__ __forceinline__ bool __rl_in_drawn_iteration(unsigned& h) {
   return false;
 }
 
+// The weight of a classified execution drawn at period 2^shift: times the trip count over the
+// prefix inside a long loop's prefix (__rl_prefix).
+static __device__ __forceinline__ unsigned long long __rl_weight(unsigned shift) {
+#if RELAYOUT_LOOP_PREFIXES_
+  return (unsigned long long)*(volatile unsigned*)&__rl_warp_scale[(__rl_thread_index() / 32) & 31] << shift;
+#else
+  return 1ull << shift;
+#endif
+}
+
 // Out of line, reached only through __rl_hook_call (which calls it through its address, so it
 // shares __rl_count_loop's prototype), so that the user's code stays close to the original. `h`
 // is the hook's clock hash under execution sampling, else 0.
@@ -733,12 +761,13 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
     const size_t row = ((size_t)(sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_SITE_ROWS_ + id) * RELAYOUT_KERNEL_ROWS_ +
                        __rl_kernel_row();
     unsigned long long* c = &__rl_counters[row * RELAYOUT_COUNTER_COLUMNS];
-    atomicAdd(&c[0], 1ull << shift);
-    atomicAdd(&c[1], (unsigned long long)__popc(mask) << shift);
-    atomicAdd(&c[2], sectors << shift);
-    atomicAdd(&c[3], lines << shift);
-    if (nearSum) atomicAdd(&c[4], nearSum << shift);
-    if (shared) atomicAdd(&c[5], 1ull << shift);
+    const unsigned long long weight = __rl_weight(shift);
+    atomicAdd(&c[0], weight);
+    atomicAdd(&c[1], (unsigned long long)__popc(mask) * weight);
+    atomicAdd(&c[2], sectors * weight);
+    atomicAdd(&c[3], lines * weight);
+    if (nearSum) atomicAdd(&c[4], nearSum * weight);
+    if (shared) atomicAdd(&c[5], weight);
   }
 #if RELAYOUT_EXEC_SAMPLING_
   if (lane == leader) __rl_budget_charge(start, plan);
@@ -767,7 +796,7 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     atomicAdd(&__rl_loop_counters[(sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_LOOP_ROWS_ + id],
-              (unsigned long long)__popc(mask) << shift);
+              (unsigned long long)__popc(mask) * __rl_weight(shift));
   }
 #if RELAYOUT_EXEC_SAMPLING_
   if (lane == leader) __rl_budget_charge(start, plan);
@@ -979,6 +1008,10 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #if RELAYOUT_ITERATION_DRAWS_
     __rl_warp_draw[w] = 1;
 #endif
+#if RELAYOUT_LOOP_PREFIXES_
+    __rl_warp_scale[w] = 1;
+    __rl_warp_scale_loop[w] = 0;
+#endif
   }
 #endif
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
@@ -1125,6 +1158,69 @@ struct __rl_draw_scope {
   }
   __rl_draw_scope(const __rl_draw_scope&) = delete;
   __rl_draw_scope& operator=(const __rl_draw_scope&) = delete;
+};
+
+#if defined(__CUDA_ARCH__) && RELAYOUT_LOOP_PREFIXES_
+// Iterations of `for (VAR = from; VAR OP bound; VAR += step)`, OP by its code (CountedHeader), or 0
+// when the step goes the other way; at most 2^32 - 1. Only weights depend on it: the loop itself
+// runs as written whatever this says.
+static __device__ unsigned __rl_trips(long long from, long long bound, long long step, unsigned comparison) {
+  const bool up = comparison < 2;
+  if (up ? step <= 0 : step >= 0) return 0;
+  const unsigned long long distance = up ? (unsigned long long)bound - (unsigned long long)from
+                                         : (unsigned long long)from - (unsigned long long)bound;
+  const bool inclusive = comparison & 1u;
+  if (up ? (inclusive ? bound < from : bound <= from) : (inclusive ? bound > from : bound >= from)) return 0;
+  const unsigned long long stride = up ? (unsigned long long)step : 0ull - (unsigned long long)step;
+  const unsigned long long trips = inclusive ? distance / stride + 1 : (distance + stride - 1) / stride;
+  return trips > 0xFFFFFFFFull ? 0xFFFFFFFFu : (unsigned)trips;
+}
+#endif
+
+// Declared around an innermost counted loop by the instrumenter (LoopPrefixes): a classifying warp
+// runs the loop's first iterations hooked and, from the prefix's end on, a plain copy of its body
+// written in the loop (`if (p.tail(...)) { for (; COND; INC) BODY break; }`). The prefix's
+// length and weight come from the warp's trip count when the loop starts: with at most
+// RELAYOUT_LOOP_PREFIX * 2 iterations every one runs hooked, else a weight w = trips /
+// RELAYOUT_LOOP_PREFIX and about trips / w iterations hooked, each classified execution counted w
+// times (within 1 / RELAYOUT_LOOP_PREFIX of the trip count). The length is one for the warp, so
+// that its lanes leave the prefix together; a loop whose lanes' trip counts differ by more than a
+// sixteenth runs hooked throughout (one weight could not stand for them).
+struct __rl_prefix {
+  unsigned done = 0, length = 0xFFFFFFFFu, loop = 0;
+  // Called first in every iteration with the loop variable's value there, the bound, the step and
+  // the comparison: whether this iteration and the rest run the plain copy.
+  __host__ __device__ bool tail(unsigned id, long long at, long long bound, long long step, unsigned comparison) {
+#if defined(__CUDA_ARCH__) && RELAYOUT_LOOP_PREFIXES_
+    if (done == 0) {
+      if (!__rl_active()) return true;  // a block that classifies nothing runs it as written
+      const unsigned mask = __activemask(), trips = __rl_trips(at, bound, step, comparison);
+      const unsigned most = __reduce_max_sync(mask, trips), least = __reduce_min_sync(mask, trips);
+      const unsigned weight = most / (RELAYOUT_LOOP_PREFIX);
+      if (weight >= 2 && most - least <= most / 16) {
+        const unsigned w = (__rl_thread_index() / 32) & 31;
+        length = (most + weight - 1) / weight;
+        loop = id + 1;
+        *(volatile unsigned*)&__rl_warp_scale[w] = weight;
+        *(volatile unsigned*)&__rl_warp_scale_loop[w] = loop;
+      }
+    }
+    return done++ >= length;
+#else
+    (void)id, (void)at, (void)bound, (void)step, (void)comparison;
+    return false;
+#endif
+  }
+  // The weight ends with the loop, unless a later loop's prefix has taken the warp's weight.
+  __host__ __device__ ~__rl_prefix() {
+#if defined(__CUDA_ARCH__) && RELAYOUT_LOOP_PREFIXES_
+    const unsigned w = (__rl_thread_index() / 32) & 31;
+    if (loop && *(volatile unsigned*)&__rl_warp_scale_loop[w] == loop) {
+      *(volatile unsigned*)&__rl_warp_scale[w] = 1;
+      *(volatile unsigned*)&__rl_warp_scale_loop[w] = 0;
+    }
+#endif
+  }
 };
 
 // Returns p unchanged, so that (*__rl_site(ID, &(EXPR))) is the same lvalue as EXPR. Only lanes

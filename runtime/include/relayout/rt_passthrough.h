@@ -32,6 +32,9 @@ RELAYOUT_PASSTHROUGH_HD_ unsigned __rl_iteration(unsigned) { return 1u; }
 struct __rl_draw_scope {
   RELAYOUT_PASSTHROUGH_HD_ explicit __rl_draw_scope(unsigned) {}
 };
+struct __rl_prefix {
+  RELAYOUT_PASSTHROUGH_HD_ bool tail(unsigned, long long, long long, long long, unsigned) { return false; }
+};
 RELAYOUT_PASSTHROUGH_HD_ void __rl_enter(unsigned, unsigned = 0) {}
 RELAYOUT_PASSTHROUGH_HD_ bool __rl_plain_block() { return false; }
 RELAYOUT_PASSTHROUGH_HD_ void __rl_plain_enter() {}

@@ -35,6 +35,12 @@ struct InstrumentOptions {
   // Innermost loops with hooks are drawn per iteration: in an iteration a warp does not draw, its
   // hooks skip at once (IterationDraws, FileUnion.h). Needs execution sampling. Experimental.
   bool drawIterations = false;
+  // Long loops run hooked for a prefix: an innermost counted loop whose body calls no hooked code
+  // runs hooked for about its first `loopPrefix` iterations in a warp, weighted by its trip count
+  // over them, and runs a plain copy of its body for the rest (LoopPrefixes, FileUnion.h; rt.cuh,
+  // __rl_prefix). 0 = every iteration hooked. Needs execution sampling; --draw-iterations
+  // replaces it.
+  unsigned loopPrefix = 0;
   // Trace mode (docs/formats.md, "Trace"): records per unit, 0 = no trace; and the first
   // launches of each kernel traced, 0 = all.
   unsigned long long traceCapacity = 0;
