@@ -37,19 +37,18 @@ struct RawAccess {
   std::optional<FilePlace> loop;                    // the innermost enclosing loop, by its place
 };
 
-// A loop whose body starts with a counter: `{ __rl_loop(ID);` inside existing braces, or braces
-// added around a body written without them.
 // A counted `for` loop's header, as written (CountedLoops.cpp): `for (INIT; VAR OP BOUND; INC)`
 // with VAR an integer the body leaves alone, and BOUND and the step invariant in the loop, so that
 // its trip count is known when it starts. Text in the loop's file.
 struct CountedHeader {
-  unsigned statementEnd = 0;  // past the loop's last character (its body's `}` or `;`)
-  std::string condition, increment;  // as written, for the loop's plain copy
+  std::string condition, increment;   // as written, for the loop's plain copy
   std::string variable, bound, step;  // step: a signed expression, `1` for `++VAR`
   unsigned comparison = 0;            // 0 <, 1 <=, 2 >, 3 >= (VAR on the left)
   bool operator==(const CountedHeader&) const = default;
 };
 
+// A loop whose body starts with a counter: `{ __rl_loop(ID);` inside existing braces, or braces
+// added around a body written without them.
 struct RawLoop {
   LoopInfo info;  // id and parent unset
   std::optional<FilePlace> parent;
@@ -58,7 +57,15 @@ struct RawLoop {
   // A counted loop's header, where every walk of the loop (each template instantiation) found the
   // same one; else none.
   std::optional<CountedHeader> counted;
-  bool walked = false;  // whether a walk has set `counted` yet
+  bool walked = false;  // whether a walk has set `counted` and `thinnable` yet
+  // Whether the loop can be thinned (LoopPrefixes): a `for` or `while` loop with no attribute
+  // before it and no variable declared in its condition, in every walk.
+  bool thinnable = false;
+  // Its condition and a `for` loop's increment, [begin, end) in the loop's file, which a thinned
+  // loop's plain iterations repeat; none where not written.
+  std::optional<std::pair<unsigned, unsigned>> condition, increment;
+  // Past the loop's last character (its body's `}` or `;`), for the statement's own braces.
+  unsigned statementEnd() const { return addBraces ? end : end + 1; }
 };
 
 struct RawKernel {

@@ -1,6 +1,8 @@
-// Counted loops (Collection.h, CountedHeader): `for` loops whose trip count is known when they
-// start, from the header alone. A long one runs hooked for a prefix of its iterations and plain for
-// the rest (LoopPrefixes, FileUnion.h): the trip count gives the prefix's weight.
+// Loop headers: counted loops (Collection.h, CountedHeader), `for` loops whose trip count is known
+// when they start, from the header alone, and the loops that can be thinned (RawLoop::thinnable). A
+// long counted loop runs hooked for a prefix of its iterations and plain for the rest, the trip
+// count giving the prefix's weight; another loop runs hooked in fewer and fewer of its iterations
+// (LoopPrefixes, FileUnion.h).
 #include "SiteCollector.h"
 
 #include <clang/AST/ExprCXX.h>
@@ -79,10 +81,14 @@ bool invariant(const clang::Expr* e, clang::ExprMutationAnalyzer& mutation) {
 // The comparison `VAR OP BOUND` with VAR on the left, for `BOUND OP VAR` too.
 unsigned comparisonCode(clang::BinaryOperatorKind op, bool varOnLeft) {
   switch (op) {
-    case clang::BO_LT: return varOnLeft ? 0 : 2;
-    case clang::BO_LE: return varOnLeft ? 1 : 3;
-    case clang::BO_GT: return varOnLeft ? 2 : 0;
-    default: return varOnLeft ? 3 : 1;  // BO_GE
+    case clang::BO_LT:
+      return varOnLeft ? 0 : 2;
+    case clang::BO_LE:
+      return varOnLeft ? 1 : 3;
+    case clang::BO_GT:
+      return varOnLeft ? 2 : 0;
+    default:
+      return varOnLeft ? 3 : 1;  // BO_GE
   }
 }
 
@@ -111,8 +117,7 @@ std::optional<CountedHeader> SiteCollector::countedHeader(const clang::ForStmt* 
     var = localInteger(unary->getSubExpr());
     up = unary->isIncrementOp();
   } else if (const auto* assign = llvm::dyn_cast<clang::CompoundAssignOperator>(inc)) {
-    if (assign->getOpcode() != clang::BO_AddAssign && assign->getOpcode() != clang::BO_SubAssign)
-      return std::nullopt;
+    if (assign->getOpcode() != clang::BO_AddAssign && assign->getOpcode() != clang::BO_SubAssign) return std::nullopt;
     var = localInteger(assign->getLHS());
     step = assign->getRHS();
     up = assign->getOpcode() == clang::BO_AddAssign;
@@ -142,18 +147,40 @@ std::optional<CountedHeader> SiteCollector::countedHeader(const clang::ForStmt* 
   return header;
 }
 
-void SiteCollector::noteCountedLoop(const clang::ForStmt* loop) {
+void SiteCollector::noteLoopHeader(const clang::Stmt* loop) {
   if (!function_ || inConstexpr_) return;
   std::optional<FilePlace> place = projectPlace(sm_.getExpansionLoc(loop->getBeginLoc()));
   if (!place) return;
   auto found = files_[place->file].loops.find(place->offset);
   if (found == files_[place->file].loops.end()) return;
   RawLoop& raw = found->second;
-  std::optional<CountedHeader> header = countedHeader(loop, place->file);
-  if (header) header->statementEnd = raw.addBraces ? raw.end : raw.end + 1;
-  // Every instantiation must see the same counted loop: one text serves them all.
-  if (!raw.walked) raw.counted = std::move(header);
-  else if (!header || !raw.counted || !(*header == *raw.counted)) raw.counted.reset();
+  const auto* forLoop = llvm::dyn_cast<clang::ForStmt>(loop);
+  const auto* whileLoop = llvm::dyn_cast<clang::WhileStmt>(loop);
+  std::optional<CountedHeader> header = forLoop ? countedHeader(forLoop, place->file) : std::nullopt;
+  // Thinnable: the statement can be wrapped in braces (no attribute must stay right before it) and
+  // its condition and increment, if any, copied as expressions.
+  const clang::Expr* cond = forLoop ? forLoop->getCond() : whileLoop ? whileLoop->getCond() : nullptr;
+  const clang::Expr* inc = forLoop ? forLoop->getInc() : nullptr;
+  const bool declares =
+      (forLoop && forLoop->getConditionVariable()) || (whileLoop && whileLoop->getConditionVariable());
+  auto rangeOf = [&](const clang::Expr* e) -> std::optional<std::pair<unsigned, unsigned>> {
+    auto range = e ? spelledRange(e->getSourceRange()) : std::nullopt;
+    if (!range || range->first.file != place->file) return std::nullopt;
+    return std::make_pair(range->first.offset, range->second);
+  };
+  const auto condition = rangeOf(cond), increment = rangeOf(inc);
+  const bool thinnable =
+      (forLoop || whileLoop) && !attributed_.count(loop) && !declares && (!cond || condition) && (!inc || increment);
+  // Every instantiation must see the same loop: one text serves them all.
+  if (!raw.walked) {
+    raw.counted = std::move(header);
+    raw.thinnable = thinnable;
+    raw.condition = condition;
+    raw.increment = increment;
+  } else {
+    if (!header || !raw.counted || !(*header == *raw.counted)) raw.counted.reset();
+    raw.thinnable = raw.thinnable && thinnable && raw.condition == condition && raw.increment == increment;
+  }
   raw.walked = true;
 }
 

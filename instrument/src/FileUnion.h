@@ -61,10 +61,19 @@ class PlainCloneText {
   void addTo(const FileUnion& file, std::vector<Wrap>& wraps) const;
   // Whether a call in [begin, end) of `file` may reach hooks.
   bool callsHooks(const FileUnion& file, unsigned begin, unsigned end) const;
-
- private:
+  // Whether the plain copy of [begin, end) (copyOf) may still run hooks, through a call that could
+  // not go to a copy.
+  bool copyRunsHooks(const FileUnion& file, unsigned begin, unsigned end) const;
+  // Whether a call in [begin, end) may reach a loop, in the functions as hooked.
+  bool callsLoops(const FileUnion& file, unsigned begin, unsigned end) const;
   // Whether [begin, end) of `file` may run hooks: an access or loop there, or a call that may.
   bool runsHooks(const FileUnion& file, unsigned begin, unsigned end) const;
+  // [begin, end) of `file` as written, each call there that can going to its plain copy.
+  std::string copyOf(const FileUnion& file, unsigned begin, unsigned end) const {
+    return plainCopy(file, begin, end, {});
+  }
+
+ private:
   // The original text of [begin, end) with `inserts` (by offset) and the clone mark of each call
   // there that goes to a clone (Collection.h, CloneMark).
   std::string plainCopy(const FileUnion& file, unsigned begin, unsigned end,
@@ -76,6 +85,9 @@ class PlainCloneText {
   bool rangeHasHooks(const FileUnion& file, unsigned begin, unsigned end, std::set<FilePlace>& seen) const;
   bool renamed(const RawCall& call) const;
   bool reachesHooks(const FilePlace& definition, std::set<FilePlace>& seen) const;
+  bool copyReachesHooks(const FileUnion& file, unsigned begin, unsigned end, std::set<FilePlace>& seen) const;
+  bool hasLoops(const FilePlace& definition, std::set<FilePlace>& seen) const;
+  bool callsLoops(const FileUnion& file, unsigned begin, unsigned end, std::set<FilePlace>& seen) const;
 
   const std::map<std::string, FileUnion>& files_;  // by absolute path
 };
@@ -103,26 +115,37 @@ class IterationDraws {
   std::set<unsigned> drawn_;
 };
 
-// Long counted loops run hooked for a prefix (rt.cuh, __rl_prefix): each innermost counted loop
-// (CountedHeader) whose body calls no hooked code gets, first in its body, a test that from the
-// prefix's end on runs the rest of the loop in a plain copy of the body, written there, and leaves.
-// The prefix's counts are weighted by the trip count over the prefix. A body with a label, goto,
-// lambda, break, return, static or __shared__ declaration or a warp- or block-wide operation is
-// left alone: the copy must behave as the original would, and the trip count must hold.
+// Long loops run hooked for a prefix of their iterations (rt.cuh, __rl_prefix and __rl_thin), in
+// each innermost loop whose plain copy runs no hooks and whose calls reach no loop (whose weight
+// would replace this one's):
+// - a counted loop (CountedHeader) gets, first in its body, a test that from the prefix's end on
+//   runs the rest of the loop in a plain copy of the body and leaves; the prefix's counts are
+//   weighted by the trip count over the prefix;
+// - another loop (RawLoop::thinnable) decides in each iteration, in its condition or first in its
+//   body, whether the iteration runs hooked or the plain copy: the prefix, then fewer and fewer
+//   iterations, each weighted by the iterations it stands for.
+// A body with a label, goto, lambda, static or __shared__ declaration or a warp- or block-wide
+// operation is left alone (the copy must behave as the original would), and a counted loop with a
+// break or return too (the trip count must hold).
 class LoopPrefixes {
  public:
   LoopPrefixes(const FileUnion& file, const PlainCloneText& plain);
   bool split(unsigned loopOffset) const { return split_.count(loopOffset) != 0; }
-  // The wraps of a split loop: around its statement (the prefix's state) and what opens its body
-  // (the test and the plain copy), before `counter`, the body's loop count.
+  // The wraps of a split loop: around its statement (the prefix's state), its condition where it
+  // decides there, and its body (the test and the plain copy), with `counter`, the body's loop
+  // count, where the body runs hooked.
   void addTo(unsigned loopOffset, const std::string& id, const std::string& counter, std::vector<Wrap>& wraps) const;
 
  private:
-  bool splittable(const RawLoop& loop) const;
+  enum class Split { counted, thinned };
+  std::optional<Split> splitOf(const RawLoop& loop) const;
+  void addCounted(unsigned loopOffset, const std::string& id, const std::string& counter,
+                  std::vector<Wrap>& wraps) const;
+  void addThinned(unsigned loopOffset, const std::string& counter, std::vector<Wrap>& wraps) const;
 
   const FileUnion& file_;
   const PlainCloneText& plain_;
-  std::set<unsigned> split_;
+  std::map<unsigned, Split> split_;
 };
 
 }  // namespace relayout

@@ -75,7 +75,12 @@ bool PlainCloneText::reachesHooks(const FilePlace& definition, std::set<FilePlac
   if (!seen.insert(definition).second) return false;
   const FileUnion& file = files_.at(definition.file);
   const RawFunctionText& text = file.functionTexts.at(definition.offset);
-  for (auto it = file.calls.lower_bound(text.begin); it != file.calls.end() && it->first < text.end; ++it) {
+  return copyReachesHooks(file, text.begin, text.end, seen);
+}
+
+bool PlainCloneText::copyReachesHooks(const FileUnion& file, unsigned begin, unsigned end,
+                                      std::set<FilePlace>& seen) const {
+  for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it) {
     const bool copy = renamed(it->second);
     for (const FilePlace& callee : it->second.callees) {
       std::set<FilePlace> hooked;
@@ -83,6 +88,36 @@ bool PlainCloneText::reachesHooks(const FilePlace& definition, std::set<FilePlac
     }
   }
   return false;
+}
+
+bool PlainCloneText::copyRunsHooks(const FileUnion& file, unsigned begin, unsigned end) const {
+  std::set<FilePlace> seen;
+  return copyReachesHooks(file, begin, end, seen);
+}
+
+// A callee relayout did not see is taken to have a loop; one left out of the instrumented tree has
+// no counter in its loops, so it does not count.
+bool PlainCloneText::hasLoops(const FilePlace& definition, std::set<FilePlace>& seen) const {
+  if (!definition.file.empty() && !files_.count(definition.file)) return false;
+  const RawFunctionText* text = definitionText(definition);
+  if (!text) return true;
+  if (!seen.insert(definition).second) return false;
+  const FileUnion& file = files_.at(definition.file);
+  auto loop = file.loops.lower_bound(text->begin);
+  if (loop != file.loops.end() && loop->first < text->end) return true;
+  return callsLoops(file, text->begin, text->end, seen);
+}
+
+bool PlainCloneText::callsLoops(const FileUnion& file, unsigned begin, unsigned end, std::set<FilePlace>& seen) const {
+  for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
+    for (const FilePlace& callee : it->second.callees)
+      if (hasLoops(callee, seen)) return true;
+  return false;
+}
+
+bool PlainCloneText::callsLoops(const FileUnion& file, unsigned begin, unsigned end) const {
+  std::set<FilePlace> seen;
+  return callsLoops(file, begin, end, seen);
 }
 
 bool PlainCloneText::callsHooks(const FileUnion& file, unsigned begin, unsigned end) const {

@@ -204,12 +204,14 @@ bool SiteCollector::traverseLoop(clang::Stmt* loop, clang::Stmt* body, clang::So
 bool SiteCollector::TraverseForStmt(clang::ForStmt* loop) {
   const bool result =
       traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "for", [&] { return Base::TraverseForStmt(loop); });
-  noteCountedLoop(loop);
+  noteLoopHeader(loop);
   return result;
 }
 bool SiteCollector::TraverseWhileStmt(clang::WhileStmt* loop) {
-  return traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "while",
-                      [&] { return Base::TraverseWhileStmt(loop); });
+  const bool result =
+      traverseLoop(loop, loop->getBody(), loop->getRParenLoc(), "while", [&] { return Base::TraverseWhileStmt(loop); });
+  noteLoopHeader(loop);
+  return result;
 }
 bool SiteCollector::TraverseDoStmt(clang::DoStmt* loop) {
   return traverseLoop(loop, loop->getBody(), loop->getDoLoc(), "do", [&] { return Base::TraverseDoStmt(loop); });

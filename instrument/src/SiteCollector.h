@@ -118,8 +118,9 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   // The text of `range` when it is spelled whole in project file `file`.
   std::optional<std::string> spelledIn(clang::SourceRange range, const std::string& file) const;
   std::optional<CountedHeader> countedHeader(const clang::ForStmt* loop, const std::string& file);
-  // Records whether a loop just walked is counted, in each walk of it (RawLoop::counted).
-  void noteCountedLoop(const clang::ForStmt* loop);
+  // Records whether a loop just walked is counted and whether it can be thinned, in each walk of it
+  // (RawLoop::counted, RawLoop::thinnable).
+  void noteLoopHeader(const clang::Stmt* loop);
 
   // PlainClones.cpp
   std::optional<std::pair<FilePlace, unsigned>> declarationRange(const clang::FunctionDecl* fn, bool definition) const;

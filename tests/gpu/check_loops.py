@@ -8,7 +8,9 @@ lane executions and each loop's count must lie within PCT percent of the exact o
 drawn per iteration and weighted). Exact counts, over 4 launches of 2048 warps of 32 lanes each:
 gather's three sites 12 executions per warp, ragged's site and loop 32 per warp (528 lanes: lane l
 runs l + 1 iterations), weigh's two sites 8 per warp, direct's two sites 1,000 per warp (a loop
-run hooked for a prefix by a classifying warp, weighted by its trip count). --skip FUNCTION leaves that function's sites
+run hooked for a prefix by a classifying warp, weighted by its trip count), walk's two sites and
+loop 1,048 per warp (29,568 lanes: lane l runs 800 + 8 l iterations; a loop thinned by a
+classifying warp). --skip FUNCTION leaves that function's sites
 and loops out. Prints PASS or the failed checks."""
 import json
 import sys
@@ -22,6 +24,7 @@ EXPECTED = {  # function: (warp executions per warp, lane executions per warp), 
     "weigh": (8, 8 * 32),
     "helped": (8, 8 * 32),
     "direct": (1000, 1000 * 32),
+    "walk": (1048, 29568),
 }
 
 
@@ -51,11 +54,11 @@ def main(argv):
         what = f"site {site['id']} ({function} {site['member']})"
         near(row[0], LAUNCHES * WARPS * warps, what + " warp executions")
         near(row[1], LAUNCHES * WARPS * lanes, what + " lane executions")
-    if count != {"gather": 3, "ragged": 1, "weigh": 2, "direct": 2}:
-        failures.append(f"sites per function {count}, expected gather 3, ragged 1, weigh 2, direct 2")
+    if count != {"gather": 3, "ragged": 1, "weigh": 2, "direct": 2, "walk": 2}:
+        failures.append(f"sites per function {count}, expected gather 3, ragged 1, weigh 2, direct 2, walk 2")
     loops = sites["loops"]
-    if len(loops) != 4 or len(unit.get("loops", [])) != 4:
-        failures.append(f"{len(loops)} loops in the site map, {len(unit.get('loops', []))} counted, expected 4")
+    if len(loops) != 5 or len(unit.get("loops", [])) != 5:
+        failures.append(f"{len(loops)} loops in the site map, {len(unit.get('loops', []))} counted, expected 5")
     else:
         for loop in (l for l in loops if l["function"] != skip):
             near(unit["loops"][loop["id"]], LAUNCHES * WARPS * EXPECTED[loop["function"]][1],

@@ -4,7 +4,9 @@
 // with three accesses in its body, a ragged loop whose lane l runs l + 1 iterations, and a loop
 // whose body only calls a helper with two accesses (the draw in force for the helper's hooks), and
 // a direct sum of 1,000 iterations, which a classifying warp runs hooked for a prefix only
-// (--loop-prefix, within 1 / 64 of the trip count and the draws' spread).
+// (--loop-prefix, within 1 / 64 of the trip count and the draws' spread), and a walk whose length
+// the data decides, lane l taking 800 + 8 l steps, which it runs hooked in fewer and fewer steps
+// (within 2 / 64 of each lane's steps).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -51,6 +53,20 @@ __global__ void direct(const Body* bodies, float* out, int n) {
   out[i] += acc;
 }
 
+__global__ void walk(const Body* bodies, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float acc = 0.0f;
+  int k = 0;
+  const int steps = 800 + 8 * (i % 32);
+  while (k < steps) {
+    const Body& b = bodies[(i + 3 * k++) % n];
+    if (b.m < 0.0f) break;  // masses are positive: the walk ends where its steps do
+    acc += b.vz;
+  }
+  out[i] += acc;
+}
+
 int main() {
   const int n = 1 << 16, block = 128, launches = 4;
   std::vector<Body> host(n);
@@ -65,6 +81,7 @@ int main() {
     ragged<<<n / block, block>>>(bodies, out, n);
     helped<<<n / block, block>>>(bodies, out, n);
     direct<<<n / block, block>>>(bodies, out, n);
+    walk<<<n / block, block>>>(bodies, out, n);
   }
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());

@@ -123,10 +123,11 @@
 #else
 #define RELAYOUT_ITERATION_DRAWS_ 0
 #endif
-// Long loops hooked for a prefix (__rl_prefix, --loop-prefix): a classifying warp runs about its
-// first RELAYOUT_LOOP_PREFIX iterations of an innermost counted loop hooked and the rest in a
-// plain copy, the prefix's counts weighted by the trip count over its length. 0: every iteration
-// hooked.
+// Long loops hooked for a prefix (__rl_prefix, __rl_thin, --loop-prefix): a classifying warp runs
+// about its first RELAYOUT_LOOP_PREFIX iterations of an innermost counted loop hooked and the rest
+// in a plain copy, the prefix's counts weighted by the trip count over its length; another loop
+// hooked in its first RELAYOUT_LOOP_PREFIX iterations, then in every 2nd, 4th, ... iteration for
+// RELAYOUT_LOOP_PREFIX each, weighted by the stride. 0: every iteration hooked.
 #ifndef RELAYOUT_LOOP_PREFIX
 #define RELAYOUT_LOOP_PREFIX 0
 #endif
@@ -1175,6 +1176,18 @@ static __device__ unsigned __rl_trips(long long from, long long bound, long long
   const unsigned long long trips = inclusive ? distance / stride + 1 : (distance + stride - 1) / stride;
   return trips > 0xFFFFFFFFull ? 0xFFFFFFFFu : (unsigned)trips;
 }
+
+// Whether the loop runs at least 2 * RELAYOUT_LOOP_PREFIX iterations or so (the prefix's least
+// weight, 2), without dividing by the step.
+static __device__ __forceinline__ bool __rl_long_loop(long long from, long long bound, long long step,
+                                                      unsigned comparison) {
+  const bool up = comparison < 2;
+  if (up ? step <= 0 || bound <= from : step >= 0 || bound >= from) return false;
+  const unsigned long long distance = up ? (unsigned long long)bound - (unsigned long long)from
+                                         : (unsigned long long)from - (unsigned long long)bound;
+  const unsigned long long stride = up ? (unsigned long long)step : 0ull - (unsigned long long)step;
+  return distance / (2ull * (RELAYOUT_LOOP_PREFIX)) >= stride;
+}
 #endif
 
 // Declared around an innermost counted loop by the instrumenter (LoopPrefixes): a classifying warp
@@ -1192,9 +1205,13 @@ struct __rl_prefix {
   // the comparison: whether this iteration and the rest run the plain copy.
   __host__ __device__ bool tail(unsigned id, long long at, long long bound, long long step, unsigned comparison) {
 #if defined(__CUDA_ARCH__) && RELAYOUT_LOOP_PREFIXES_
-    if (done == 0) {
+    if (done++ == 0) {  // the first iteration: the prefix's length and weight
       if (!__rl_active()) return true;  // a block that classifies nothing runs it as written
-      const unsigned mask = __activemask(), trips = __rl_trips(at, bound, step, comparison);
+      // A vote first, without a division: most loops are short, and some start in every iteration
+      // of an outer loop (options' binomial tree: two reductions and a division there cost 1.5x).
+      const unsigned mask = __activemask();
+      if (!__any_sync(mask, __rl_long_loop(at, bound, step, comparison))) return false;
+      const unsigned trips = __rl_trips(at, bound, step, comparison);
       const unsigned most = __reduce_max_sync(mask, trips), least = __reduce_min_sync(mask, trips);
       const unsigned weight = most / (RELAYOUT_LOOP_PREFIX);
       if (weight >= 2 && most - least <= most / 16) {
@@ -1205,7 +1222,7 @@ struct __rl_prefix {
         *(volatile unsigned*)&__rl_warp_scale_loop[w] = loop;
       }
     }
-    return done++ >= length;
+    return done > length;
 #else
     (void)id, (void)at, (void)bound, (void)step, (void)comparison;
     return false;
@@ -1221,6 +1238,74 @@ struct __rl_prefix {
     }
 #endif
   }
+};
+
+// Declared around an innermost loop that is not counted (LoopPrefixes): each iteration asks step()
+// whether it runs hooked (else a plain copy of its body, condition and increment). The first
+// RELAYOUT_LOOP_PREFIX iterations do, with weight 1; then every 2nd of the next 2 *
+// RELAYOUT_LOOP_PREFIX, with weight 2; every 4th of the next 4 * RELAYOUT_LOOP_PREFIX, with weight
+// 4; and so on: about RELAYOUT_LOOP_PREFIX * (1 + log2(trips / RELAYOUT_LOOP_PREFIX)) hooked
+// iterations, each counted for the iterations it stands for, a lane's count over by less than one
+// stride when its loop ends (at most 2 / RELAYOUT_LOOP_PREFIX of its trip count). The lanes of a
+// warp that run an iteration have run as many before it, so they decide alike. The warp's weight
+// holds only while a hooked iteration runs its hooks (a __rl_thin_scope in the body, weigh() to
+// checked() in the condition that follows it): a lane whose loop has ended leaves the weight of
+// the others alone.
+struct __rl_thin {
+  unsigned at = 0, next = 0, stride = 1, weight = 1, left = RELAYOUT_LOOP_PREFIX > 0 ? RELAYOUT_LOOP_PREFIX : 1;
+  bool on = false;
+  __host__ __device__ __rl_thin() {
+#if defined(__CUDA_ARCH__) && RELAYOUT_LOOP_PREFIXES_
+    if (!__rl_active()) next = 0xFFFFFFFFu;  // a block that classifies nothing runs it as written
+#endif
+  }
+  // Whether this iteration runs hooked, as hooked() says until the next step.
+  __host__ __device__ bool step() {
+#if defined(__CUDA_ARCH__) && RELAYOUT_LOOP_PREFIXES_
+    on = at++ == next;
+    if (!on) return false;
+    weight = stride;
+    next += stride;
+    if (--left == 0) {
+      stride = stride < 0x40000000u ? stride * 2 : stride;
+      left = RELAYOUT_LOOP_PREFIX;
+    }
+    return true;
+#elif defined(__CUDA_ARCH__)
+    return on = true;  // without prefixes every iteration runs hooked
+#else
+    return false;  // the host runs no hooks
+#endif
+  }
+  __host__ __device__ bool hooked() const { return on; }
+  // The last hooked iteration's weight in force for the warp's hooks, and back to 1 (weight-1
+  // iterations leave the warp's weight, 1, alone).
+  __host__ __device__ void weigh() const { put(weight); }
+  __host__ __device__ void unweigh() const { put(1); }
+  // The hooked condition's value, the weight taken back.
+  __host__ __device__ bool checked(bool condition) const {
+    unweigh();
+    return condition;
+  }
+
+ private:
+  __host__ __device__ void put(unsigned w) const {
+#if defined(__CUDA_ARCH__) && RELAYOUT_LOOP_PREFIXES_
+    if (weight > 1) *(volatile unsigned*)&__rl_warp_scale[(__rl_thread_index() / 32) & 31] = w;
+#else
+    (void)w;
+#endif
+  }
+};
+
+// Declared first in a thinned loop's hooked body: the iteration's weight in force until the body is
+// left, however it is (a `continue`, `break` or `return` too).
+struct __rl_thin_scope {
+  const __rl_thin& loop;
+  __host__ __device__ explicit __rl_thin_scope(const __rl_thin& thin) : loop(thin) { loop.weigh(); }
+  __host__ __device__ ~__rl_thin_scope() { loop.unweigh(); }
+  __rl_thin_scope(const __rl_thin_scope&) = delete;
+  __rl_thin_scope& operator=(const __rl_thin_scope&) = delete;
 };
 
 // Returns p unchanged, so that (*__rl_site(ID, &(EXPR))) is the same lvalue as EXPR. Only lanes

@@ -35,6 +35,15 @@ struct __rl_draw_scope {
 struct __rl_prefix {
   RELAYOUT_PASSTHROUGH_HD_ bool tail(unsigned, long long, long long, long long, unsigned) { return false; }
 };
+struct __rl_thin {
+  RELAYOUT_PASSTHROUGH_HD_ bool step() { return false; }
+  RELAYOUT_PASSTHROUGH_HD_ bool hooked() const { return false; }
+  RELAYOUT_PASSTHROUGH_HD_ void weigh() const {}
+  RELAYOUT_PASSTHROUGH_HD_ bool checked(bool condition) const { return condition; }
+};
+struct __rl_thin_scope {
+  RELAYOUT_PASSTHROUGH_HD_ explicit __rl_thin_scope(const __rl_thin&) {}
+};
 RELAYOUT_PASSTHROUGH_HD_ void __rl_enter(unsigned, unsigned = 0) {}
 RELAYOUT_PASSTHROUGH_HD_ bool __rl_plain_block() { return false; }
 RELAYOUT_PASSTHROUGH_HD_ void __rl_plain_enter() {}

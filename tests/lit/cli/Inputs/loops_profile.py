@@ -5,7 +5,8 @@ import json
 import sys
 
 LAUNCHES, WARPS = 4, (1 << 16) // 32
-PER_WARP = {"gather": (12, 384), "ragged": (32, 528), "weigh": (8, 256), "helped": (8, 256), "direct": (1000, 32000)}
+PER_WARP = {"gather": (12, 384), "ragged": (32, 528), "weigh": (8, 256), "helped": (8, 256), "direct": (1000, 32000),
+            "walk": (1048, 29568)}
 
 sites = json.load(open(sys.argv[1]))
 scaled, factor = (sys.argv[3].split(":")[0], float(sys.argv[3].split(":")[1])) if len(sys.argv) > 3 else (None, 1.0)

@@ -62,6 +62,11 @@ __global__ void neighbours(const Body* bodies, CellList cells, int n, float limi
   for (int j = 0; j < remaining; ++j) {
     if (bodies[j].mass == 0.0f) --remaining;  // the bound changes in the body
   }
-  first[i] = found + remaining;
+  int run = i;
+  while (run < n && bodies[run].mass > limit) ++run;  // the condition reads memory
+  int steps = 0;
+  do w += bodies[(i + steps) % n].x;
+  while (++steps < 8);
+  first[i] = found + remaining + run;
   weight[i] = w;
 }
