@@ -75,10 +75,12 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                       cl::init(false), cl::sub(command)),
       loopPrefix_("loop-prefix",
                   cl::desc("A classifying warp runs an innermost counted loop (`for (i = A; i < B; i += S)`, "
-                           "B and S unchanged by the body, which calls no hooked code) hooked for about its "
-                           "first N iterations, counted with the weight of the trip count over them, and the "
-                           "rest as written (default 64; 0: every iteration hooked; needs execution sampling; "
-                           "not with --draw-iterations)"),
+                           "B and S unchanged by the body) hooked for about its first N iterations, counted "
+                           "with the weight of the trip count over them, and the rest as written; another innermost "
+                           "`for` or `while` loop hooked in its first N iterations, then in every 2nd of the next 2N, "
+                           "every 4th of the next 4N, ..., each weighted for the iterations it stands for "
+                           "(default 64; 0: every iteration hooked; needs execution sampling; not with "
+                           "--draw-iterations)"),
                   cl::value_desc("N"), cl::init(kDefaultLoopPrefix), cl::sub(command)),
       plainClones_("plain-clones",
                    cl::desc("Run a plain copy of the original code in launches and blocks that classify nothing "
