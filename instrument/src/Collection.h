@@ -39,9 +39,9 @@ struct RawAccess {
 
 // A counted `for` loop's header, as written (CountedLoops.cpp): `for (INIT; VAR OP BOUND; INC)`
 // with VAR an integer the body leaves alone, and BOUND and the step invariant in the loop, so that
-// its trip count is known when it starts. Text in the loop's file.
+// its trip count is known when it starts. Text in the loop's file; the condition and increment,
+// which the loop's plain rest repeats, are RawLoop's.
 struct CountedHeader {
-  std::string condition, increment;   // as written, for the loop's plain copy
   std::string variable, bound, step;  // step: a signed expression, `1` for `++VAR`
   unsigned comparison = 0;            // 0 <, 1 <=, 2 >, 3 >= (VAR on the left)
   bool operator==(const CountedHeader&) const = default;

@@ -133,13 +133,9 @@ std::optional<CountedHeader> SiteCollector::countedHeader(const clang::ForStmt* 
   if (!invariant(bound, mutation)) return std::nullopt;
 
   CountedHeader header;
-  auto condition = spelledIn(loop->getCond()->getSourceRange(), file);
-  auto increment = spelledIn(loop->getInc()->getSourceRange(), file);
   auto boundText = spelledIn(bound->getSourceRange(), file);
   std::optional<std::string> stepText = step ? spelledIn(step->getSourceRange(), file) : std::string("1");
-  if (!condition || !increment || !boundText || !stepText) return std::nullopt;
-  header.condition = *condition;
-  header.increment = *increment;
+  if (!boundText || !stepText) return std::nullopt;
   header.variable = var->getNameAsString();
   header.bound = *boundText;
   header.step = std::string(up ? "" : "-") + "(long long)(" + *stepText + ")";
@@ -169,6 +165,7 @@ void SiteCollector::noteLoopHeader(const clang::Stmt* loop) {
     return std::make_pair(range->first.offset, range->second);
   };
   const auto condition = rangeOf(cond), increment = rangeOf(inc);
+  if (!condition || !increment) header.reset();  // the plain rest repeats them as written
   const bool thinnable =
       (forLoop || whileLoop) && !attributed_.count(loop) && !declares && (!cond || condition) && (!inc || increment);
   // Every instantiation must see the same loop: one text serves them all.

@@ -80,14 +80,17 @@ class PlainCloneText {
                         std::map<unsigned, std::string> inserts) const;
   bool hasClone(const FilePlace& definition) const;
   const RawFunctionText* definitionText(const FilePlace& definition) const;
-  bool hasHooks(const FilePlace& definition, std::set<FilePlace>& seen) const;
   void addBranch(const FileUnion& file, const RawFunctionText& text, std::vector<Wrap>& wraps) const;
-  bool rangeHasHooks(const FileUnion& file, unsigned begin, unsigned end, std::set<FilePlace>& seen) const;
+  // What a function's own text [begin, end) holds that counts (holdsHooks, holdsLoops); reaches()
+  // and callsReach() follow the calls from there.
+  using OwnTest = bool (*)(const FileUnion& file, unsigned begin, unsigned end);
+  static bool holdsHooks(const FileUnion& file, unsigned begin, unsigned end);
+  static bool holdsLoops(const FileUnion& file, unsigned begin, unsigned end);
+  bool reaches(const FilePlace& definition, OwnTest own, std::set<FilePlace>& seen) const;
+  bool callsReach(const FileUnion& file, unsigned begin, unsigned end, OwnTest own, std::set<FilePlace>& seen) const;
   bool renamed(const RawCall& call) const;
   bool reachesHooks(const FilePlace& definition, std::set<FilePlace>& seen) const;
   bool copyReachesHooks(const FileUnion& file, unsigned begin, unsigned end, std::set<FilePlace>& seen) const;
-  bool hasLoops(const FilePlace& definition, std::set<FilePlace>& seen) const;
-  bool callsLoops(const FileUnion& file, unsigned begin, unsigned end, std::set<FilePlace>& seen) const;
 
   const std::map<std::string, FileUnion>& files_;  // by absolute path
 };
@@ -142,6 +145,8 @@ class LoopPrefixes {
   void addCounted(unsigned loopOffset, const std::string& id, const std::string& counter,
                   std::vector<Wrap>& wraps) const;
   void addThinned(unsigned loopOffset, const std::string& counter, std::vector<Wrap>& wraps) const;
+  // [begin, end) of the loop's file as its plain iterations run it (PlainCloneText::copyOf).
+  std::string copyOf(std::pair<unsigned, unsigned> range) const;
 
   const FileUnion& file_;
   const PlainCloneText& plain_;

@@ -44,6 +44,10 @@ std::optional<LoopPrefixes::Split> LoopPrefixes::splitOf(const RawLoop& loop) co
   return Split::thinned;
 }
 
+std::string LoopPrefixes::copyOf(std::pair<unsigned, unsigned> range) const {
+  return plain_.copyOf(file_, range.first, range.second);
+}
+
 void LoopPrefixes::addTo(unsigned loopOffset, const std::string& id, const std::string& counter,
                          std::vector<Wrap>& wraps) const {
   if (split_.at(loopOffset) == Split::counted) addCounted(loopOffset, id, counter, wraps);
@@ -58,11 +62,11 @@ void LoopPrefixes::addCounted(unsigned loopOffset, const std::string& id, const 
   wraps.push_back({loopOffset, loop.statementEnd(), fmt::format("{{ __rl_prefix {}; ", state), " }"});
   // The rest of the loop, from this iteration on, as written: the condition is tested again (it
   // reads nothing the body writes), and a `continue` in the copy goes to its own increment.
-  const std::string rest = fmt::format(
-      "if ({}.tail({}, (long long)({}), (long long)({}), {}, {}u)) {{{}for (; {}; {}) {{{}}}{} break; }}", state, id,
-      header.variable, header.bound, header.step, header.comparison, lineDirective(file_, loopOffset), header.condition,
-      header.increment, lineDirective(file_, loop.begin) + plain_.copyOf(file_, loop.begin, loop.end),
-      lineDirective(file_, loop.begin));
+  const std::string rest =
+      fmt::format("if ({}.tail({}, (long long)({}), (long long)({}), {}, {}u)) {{{}for (; {}; {}) {{{}}}{} break; }}",
+                  state, id, header.variable, header.bound, header.step, header.comparison,
+                  lineDirective(file_, loopOffset), copyOf(*loop.condition), copyOf(*loop.increment),
+                  lineDirective(file_, loop.begin) + copyOf({loop.begin, loop.end}), lineDirective(file_, loop.begin));
   if (loop.addBraces) wraps.push_back({loop.begin, loop.end, " { " + rest + " " + counter, " }"});
   else wraps.push_back({loop.begin, loop.end, " " + rest + " " + counter, ""});
 }
@@ -80,19 +84,18 @@ void LoopPrefixes::addThinned(unsigned loopOffset, const std::string& counter, s
   std::string next = "true";
   if (loop.condition) {
     auto [begin, end] = *loop.condition;
-    next = "(" + plain_.copyOf(file_, begin, end) + ")";
+    next = "(" + copyOf(*loop.condition) + ")";
     if (plain_.runsHooks(file_, begin, end)) {
       wraps.push_back({begin, begin, fmt::format("({0}.weigh(), {0}.checked(", state), ""});
       wraps.push_back({end, end, "))", ""});
     }
   }
-  if (loop.increment)
-    next = fmt::format("(({}), {})", plain_.copyOf(file_, loop.increment->first, loop.increment->second), next);
+  if (loop.increment) next = fmt::format("(({}), {})", copyOf(*loop.increment), next);
   const std::string open = fmt::format(
       "if (!{0}.step()) {{ do {{{1}{2}}}{3} while ({4} && !{0}.step()); if (!{0}.hooked()) break; }} "
       "__rl_thin_scope __rl_scope{5}({0}); {6}",
-      state, lineDirective(file_, loop.begin), plain_.copyOf(file_, loop.begin, loop.end),
-      lineDirective(file_, loop.begin), next, loopOffset, counter);
+      state, lineDirective(file_, loop.begin), copyOf({loop.begin, loop.end}), lineDirective(file_, loop.begin), next,
+      loopOffset, counter);
   if (loop.addBraces) wraps.push_back({loop.begin, loop.end, " { " + open, " }"});
   else wraps.push_back({loop.begin, loop.end, " " + open, ""});
 }

@@ -36,32 +36,50 @@ bool PlainCloneText::hasClone(const FilePlace& definition) const {
   return text && text->cloneable && files_.at(definition.file).hooked();
 }
 
-// Whether a function's hooked text runs hooks: an access or loop of its own, or a call to such a
-// function. A callee relayout did not see is taken to; one in a file left out of the instrumented
-// tree (it has no hook) is not.
-bool PlainCloneText::hasHooks(const FilePlace& definition, std::set<FilePlace>& seen) const {
+// Whether a function's hooked text holds what `own` looks for, or calls a function that does. A
+// callee relayout did not see is taken to; one in a file left out of the instrumented tree (it has
+// no hook, and its loops no counter) is not.
+bool PlainCloneText::reaches(const FilePlace& definition, OwnTest own, std::set<FilePlace>& seen) const {
   if (!definition.file.empty() && !files_.count(definition.file)) return false;
   const RawFunctionText* text = definitionText(definition);
   if (!text) return true;
   if (!seen.insert(definition).second) return false;
-  return rangeHasHooks(files_.at(definition.file), text->begin, text->end, seen);
+  const FileUnion& file = files_.at(definition.file);
+  return own(file, text->begin, text->end) || callsReach(file, text->begin, text->end, own, seen);
 }
 
-bool PlainCloneText::rangeHasHooks(const FileUnion& file, unsigned begin, unsigned end,
-                                   std::set<FilePlace>& seen) const {
-  auto access = file.accesses.lower_bound({begin, ~0u});
-  if (access != file.accesses.end() && access->first.first < end) return true;
-  auto loop = file.loops.lower_bound(begin);
-  if (loop != file.loops.end() && loop->first < end) return true;
+bool PlainCloneText::callsReach(const FileUnion& file, unsigned begin, unsigned end, OwnTest own,
+                                std::set<FilePlace>& seen) const {
   for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
     for (const FilePlace& callee : it->second.callees)
-      if (hasHooks(callee, seen)) return true;
+      if (reaches(callee, own, seen)) return true;
   return false;
+}
+
+bool PlainCloneText::holdsLoops(const FileUnion& file, unsigned begin, unsigned end) {
+  auto loop = file.loops.lower_bound(begin);
+  return loop != file.loops.end() && loop->first < end;
+}
+
+// A hook of its own: an access or a loop's counter.
+bool PlainCloneText::holdsHooks(const FileUnion& file, unsigned begin, unsigned end) {
+  auto access = file.accesses.lower_bound({begin, ~0u});
+  return (access != file.accesses.end() && access->first.first < end) || holdsLoops(file, begin, end);
 }
 
 bool PlainCloneText::runsHooks(const FileUnion& file, unsigned begin, unsigned end) const {
   std::set<FilePlace> seen;
-  return rangeHasHooks(file, begin, end, seen);
+  return holdsHooks(file, begin, end) || callsReach(file, begin, end, holdsHooks, seen);
+}
+
+bool PlainCloneText::callsHooks(const FileUnion& file, unsigned begin, unsigned end) const {
+  std::set<FilePlace> seen;
+  return callsReach(file, begin, end, holdsHooks, seen);
+}
+
+bool PlainCloneText::callsLoops(const FileUnion& file, unsigned begin, unsigned end) const {
+  std::set<FilePlace> seen;
+  return callsReach(file, begin, end, holdsLoops, seen);
 }
 
 bool PlainCloneText::renamed(const RawCall& call) const {
@@ -84,7 +102,7 @@ bool PlainCloneText::copyReachesHooks(const FileUnion& file, unsigned begin, uns
     const bool copy = renamed(it->second);
     for (const FilePlace& callee : it->second.callees) {
       std::set<FilePlace> hooked;
-      if (copy ? reachesHooks(callee, seen) : hasHooks(callee, hooked)) return true;
+      if (copy ? reachesHooks(callee, seen) : reaches(callee, holdsHooks, hooked)) return true;
     }
   }
   return false;
@@ -93,40 +111,6 @@ bool PlainCloneText::copyReachesHooks(const FileUnion& file, unsigned begin, uns
 bool PlainCloneText::copyRunsHooks(const FileUnion& file, unsigned begin, unsigned end) const {
   std::set<FilePlace> seen;
   return copyReachesHooks(file, begin, end, seen);
-}
-
-// A callee relayout did not see is taken to have a loop; one left out of the instrumented tree has
-// no counter in its loops, so it does not count.
-bool PlainCloneText::hasLoops(const FilePlace& definition, std::set<FilePlace>& seen) const {
-  if (!definition.file.empty() && !files_.count(definition.file)) return false;
-  const RawFunctionText* text = definitionText(definition);
-  if (!text) return true;
-  if (!seen.insert(definition).second) return false;
-  const FileUnion& file = files_.at(definition.file);
-  auto loop = file.loops.lower_bound(text->begin);
-  if (loop != file.loops.end() && loop->first < text->end) return true;
-  return callsLoops(file, text->begin, text->end, seen);
-}
-
-bool PlainCloneText::callsLoops(const FileUnion& file, unsigned begin, unsigned end, std::set<FilePlace>& seen) const {
-  for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
-    for (const FilePlace& callee : it->second.callees)
-      if (hasLoops(callee, seen)) return true;
-  return false;
-}
-
-bool PlainCloneText::callsLoops(const FileUnion& file, unsigned begin, unsigned end) const {
-  std::set<FilePlace> seen;
-  return callsLoops(file, begin, end, seen);
-}
-
-bool PlainCloneText::callsHooks(const FileUnion& file, unsigned begin, unsigned end) const {
-  for (auto it = file.calls.lower_bound(begin); it != file.calls.end() && it->first < end; ++it)
-    for (const FilePlace& callee : it->second.callees) {
-      std::set<FilePlace> seen;
-      if (hasHooks(callee, seen)) return true;
-    }
-  return false;
 }
 
 std::string PlainCloneText::plainCopy(const FileUnion& file, unsigned begin, unsigned end,
