@@ -52,11 +52,11 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                   cl::value_desc("PERCENT"), cl::init(kDefaultExecBudget), cl::sub(command)),
       minBlocks_("min-blocks",
                  cl::desc("A grid too small for --sample-blocks to give N classifying blocks classifies one "
-                          "block in fewer (or all)"),
+                          "block in fewer, a power of two (N to 2N blocks, or all)"),
                  cl::value_desc("N"), cl::init(kDefaultMinBlocks), cl::sub(command)),
       maxBlocks_("max-blocks",
-                 cl::desc("A launch classifies about N blocks at most, one in blocks/N spread over its grid (0: no "
-                          "cap)"),
+                 cl::desc("A launch classifies N blocks at most, N/2 or more, spread over its grid (one block in a "
+                          "power of two; 0: no cap)"),
                  cl::value_desc("N"), cl::init(kDefaultMaxBlocks), cl::sub(command)),
       siteWarps_("site-warps",
                  cl::desc("A launch with at least 2N classifying warps shares out its hooks' first executions: "

@@ -412,20 +412,27 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
 #endif
 
 // One block in this many classifies, for a grid of `blocks` too small or too large for
-// RELAYOUT_BLOCK_PERIOD alone (see RELAYOUT_MIN_BLOCKS).
+// RELAYOUT_BLOCK_PERIOD alone (see RELAYOUT_MIN_BLOCKS): a power of two, so that every block of a
+// launch that classifies, the plain ones too, decides with a mask rather than a division (which,
+// with its setup, doubled the instructions of a short kernel's plain warps).
+// A small grid classifies RELAYOUT_MIN_BLOCKS to twice as many, a large one RELAYOUT_MAX_BLOCKS / 2
+// to RELAYOUT_MAX_BLOCKS; the profile counts the blocks classified, so the scale stays exact.
 static __device__ __forceinline__ unsigned long long __rl_block_period(unsigned long long blocks) {
 #if (RELAYOUT_BLOCK_PERIOD) == 1 && (RELAYOUT_MAX_BLOCKS) == 0
   (void)blocks;
   return 1;  // every block classifies
 #else
-  unsigned long long period = RELAYOUT_BLOCK_PERIOD;
-  if (blocks < (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS))
-    period = blocks / (RELAYOUT_MIN_BLOCKS) > 0 ? blocks / (RELAYOUT_MIN_BLOCKS) : 1;
+  if (blocks < (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS)) {
+    const unsigned long long most = blocks / (RELAYOUT_MIN_BLOCKS);  // the largest period giving enough
+    return most > 1 ? 1ull << (63 - __clzll((long long)most)) : 1;
+  }
 #if (RELAYOUT_MAX_BLOCKS) > 0
-  if (blocks > (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MAX_BLOCKS))
-    period = (blocks + (RELAYOUT_MAX_BLOCKS)-1) / (RELAYOUT_MAX_BLOCKS);
+  if (blocks > (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MAX_BLOCKS)) {
+    const unsigned long long least = (blocks + (RELAYOUT_MAX_BLOCKS)-1) / (RELAYOUT_MAX_BLOCKS);  // > 1 here
+    return 1ull << (64 - __clzll((long long)(least - 1)));
+  }
 #endif
-  return period;
+  return RELAYOUT_BLOCK_PERIOD;
 #endif
 }
 
@@ -440,9 +447,7 @@ static __device__ __forceinline__ bool __rl_sampled_block() {
 #endif
   // The usual case divides by a constant: without --sample-launches this runs in every hook.
   if (!small && !large) return __rl_block_index() % (RELAYOUT_BLOCK_PERIOD) == 0;
-  const unsigned long long period = __rl_block_period(blocks);
-  if (blocks >> 32 == 0) return (unsigned)__rl_block_index() % (unsigned)period == 0;  // the cheap division
-  return __rl_block_index() % period == 0;
+  return (__rl_block_index() & (__rl_block_period(blocks) - 1)) == 0;
 #else
   return true;
 #endif
