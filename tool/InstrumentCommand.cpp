@@ -1,6 +1,6 @@
 // relayout instrument: hooks on every struct-field access in device code, and a site map per file.
-#include "CompileFlags.h"
 #include "Commands.h"
+#include "CompileFlags.h"
 #include "Pipeline.h"
 #include "SamplingFlags.h"
 
@@ -38,15 +38,22 @@ static cl::opt<bool> trace("trace",
                                     "written at exit beside the profile as NAME.trace (docs/formats.md)"),
                            cl::sub(command));
 static cl::opt<unsigned long long> traceCapacity(
-    "trace-capacity", cl::desc("Trace records each source file's buffer holds, 32 bytes each on the GPU "
-                               "(default 1048576), split evenly among its kernels; warp accesses beyond a kernel's "
-                               "share are counted as dropped"),
+    "trace-capacity",
+    cl::desc("Trace records each source file's buffer holds, 32 bytes each on the GPU "
+             "(default 1048576), split evenly among its kernels; warp accesses beyond a kernel's "
+             "share are counted as dropped"),
     cl::value_desc("RECORDS"), cl::init(InstrumentOptions::kDefaultTraceCapacity), cl::sub(command));
 static cl::opt<unsigned> traceLaunches(
     "trace-launches",
     cl::desc("Trace the first N launches of each kernel (default 2; 0: all), among those "
              "that classify (--sample-launches)"),
     cl::value_desc("N"), cl::init(2), cl::sub(command));
+static cl::opt<unsigned> traceDepth(
+    "trace-depth",
+    cl::desc("Each traced warp records its first N hook executions (default 64); a kernel's share of the "
+             "buffer goes to as many warps as it holds at that depth: a larger N shows longer runs of one "
+             "warp's accesses, and a kernel whose blocks all run at once waits longer for its traced warps"),
+    cl::value_desc("N"), cl::init(InstrumentOptions::kDefaultTraceDepth), cl::sub(command));
 
 // Says what was found per unit, and never leaves "0 access sites" without a word of why.
 static void reportInstrumentSummary(const InstrumentResult& result) {
@@ -118,18 +125,23 @@ static int run(const std::vector<std::string>& trailing) {
   if (llvm::Error err = checkGivenOnce(outDir)) return reportError(std::move(err));
   InstrumentOptions options;
   if (llvm::Error err = sampling.apply(options)) return reportError(std::move(err));
-  const bool traceOptionsGiven = traceCapacity.getNumOccurrences() || traceLaunches.getNumOccurrences();
-  if (traceOptionsGiven && !trace) return reportError("--trace-capacity and --trace-launches need --trace");
+  const bool traceOptionsGiven =
+      traceCapacity.getNumOccurrences() || traceLaunches.getNumOccurrences() || traceDepth.getNumOccurrences();
+  if (traceOptionsGiven && !trace)
+    return reportError("--trace-capacity, --trace-launches and --trace-depth need --trace");
+  if (traceDepth == 0 || traceDepth > 65536) return reportError("--trace-depth must be between 1 and 65536");
   if (trace && traceCapacity == 0) return reportError("--trace-capacity must be at least 1");
   // A device array of more than 2^31 records (64 GiB) would not be a sensible static allocation.
   if (trace && traceCapacity > (1ull << 31)) return reportError("--trace-capacity must be at most 2147483648");
   options.traceCapacity = trace ? traceCapacity.getValue() : 0;
   options.traceLaunches = traceLaunches;
+  options.traceDepth = traceDepth;
   OutputSet outputs;
   auto staged = stageInstrumented(files, buildDir, trailing, options, outDir, outputs, nullptr);
   if (!staged) return reportError(staged.takeError());
   if (llvm::Error err = outputs.commit(files)) return reportError(std::move(err));
-  llvm::errs() << "relayout: wrote " << outputs.files().size() << (outputs.files().size() == 1 ? " file" : " files") << " to " << outDir << "\n";
+  llvm::errs() << "relayout: wrote " << outputs.files().size() << (outputs.files().size() == 1 ? " file" : " files")
+               << " to " << outDir << "\n";
   return 0;
 }
 

@@ -470,8 +470,9 @@ class Assembler {
     else if (options_.loopPrefix) text += fmt::format("#define RELAYOUT_LOOP_PREFIX {}\n", options_.loopPrefix);
     if (options_.sampleLaunches) text += fmt::format("#define RELAYOUT_SAMPLE_LAUNCHES {}\n", options_.sampleLaunches);
     if (options_.traceCapacity)
-      text += fmt::format("#define RELAYOUT_TRACE_CAPACITY {}\n#define RELAYOUT_TRACE_LAUNCHES {}\n",
-                          options_.traceCapacity, options_.traceLaunches);
+      text += fmt::format(
+          "#define RELAYOUT_TRACE_CAPACITY {}\n#define RELAYOUT_TRACE_LAUNCHES {}\n#define RELAYOUT_TRACE_DEPTH {}\n",
+          options_.traceCapacity, options_.traceLaunches, options_.traceDepth);
     return text + "#include \"relayout/rt.cuh\"\n";
   }
 

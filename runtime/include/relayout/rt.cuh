@@ -251,8 +251,8 @@ static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPE
 // ticket owns a region of its kernel's slice, room for RELAYOUT_TRACE_DEPTH accesses of 32 lanes,
 // so that a traced access reserves its records in shared memory rather than waiting for an atomic
 // on one global cursor per kernel that every traced warp contended for.
-#ifndef RELAYOUT_TRACE_DEPTH
-#define RELAYOUT_TRACE_DEPTH 256
+#ifndef RELAYOUT_TRACE_DEPTH  // `relayout instrument --trace` defines it (--trace-depth)
+#define RELAYOUT_TRACE_DEPTH 64
 #endif
 #define RELAYOUT_TRACE_WARPS_                                                                        \
   ((RELAYOUT_TRACE_SLICE_) / (32 * (RELAYOUT_TRACE_DEPTH) * RELAYOUT_TRACE_SLOTS_) > 0                 \

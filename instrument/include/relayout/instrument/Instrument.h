@@ -45,11 +45,19 @@ struct InstrumentOptions {
   // launches of each kernel traced, 0 = all.
   unsigned long long traceCapacity = 0;
   unsigned traceLaunches = 2;
+  // Hook executions each traced warp records (rt.cuh, RELAYOUT_TRACE_DEPTH); a kernel's share of
+  // the buffer goes to as many warps as it holds at this depth.
+  unsigned traceDepth = kDefaultTraceDepth;
   // Plain clones: launches and blocks that classify nothing run a copy of the original code.
   bool plainClones = true;
   // What `instrument --trace` and `optimize` use: 32 MiB of records on the GPU per source file,
   // room for each kernel's share to hold several warps' long runs of accesses.
   static constexpr unsigned long long kDefaultTraceCapacity = 1ull << 20;
+  // 64 rather than 256: a one-wave kernel waits for its traced warps, and each traced execution
+  // calls the classifier (broadphase 2.05x -> 1.68x, corpus 1.195x -> 1.174x); at 64 every sample
+  // and corpus program got the layouts it got at 256, at 32 the ray tracer's spheres did not
+  // (docs/results/overhead-h100.md, "Trace depth").
+  static constexpr unsigned kDefaultTraceDepth = 64;
   // Folders whose files are the project's own, besides those of the sources and of their
   // -I/-iquote flags (e.g. every compile database entry's folder).
   std::vector<std::string> projectFolders;
