@@ -71,8 +71,8 @@ check python3 check_growth.py profiles/growth.json
 # fixed, so that the check is then made a PASS. At the defaults (loop prefixes) it passes.
 xfail() { if "$@" >>run.log 2>&1; then echo "XPASS (fixed? make it a check) $*"; status=1; else echo "XFAIL $*"; fi; }
 # The sampled runs launch 16 times: over 4 launches the thinned walk's count strayed from the exact
-# one by 2.5% (standard deviation, 12 runs on an H100, unbiased), so a 5% bound failed about one run
-# in twenty; 16 launches halve the spread.
+# one by 2.5% (standard deviation over 12 runs on an H100, mean +0.5%), so a 5% bound failed about
+# one run in twenty; 16 launches halve the spread.
 for v in exact perhook draws; do
   launches=16
   [ $v = exact ] && launches=4
