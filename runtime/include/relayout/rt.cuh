@@ -1204,8 +1204,14 @@ static __device__ __forceinline__ bool __rl_long_loop(long long from, long long 
 // times (within 1 / RELAYOUT_LOOP_PREFIX of the trip count). The length is one for the warp, so
 // that its lanes leave the prefix together; a loop whose lanes' trip counts differ by more than a
 // sixteenth runs hooked throughout (one weight could not stand for them).
+// The lanes that started the loop together enter the copy together: the hooked iterations may
+// leave them apart (a `continue` taken by some, the classifier's calls), and lanes that reach the
+// copy apart run all of it apart, each group issuing every load again (kmeans' updateCentroids ran
+// its copy in 3.8 groups per warp, 8x a plain launch). Every one of them reaches the copy: the
+// instrumenter splits only loops without `break`, `return` or `goto`, and the prefix is shorter than
+// every lane's trip count.
 struct __rl_prefix {
-  unsigned done = 0, length = 0xFFFFFFFFu, loop = 0;
+  unsigned done = 0, length = 0xFFFFFFFFu, loop = 0, lanes = 0;
   // Called first in every iteration with the loop variable's value there, the bound, the step and
   // the comparison: whether this iteration and the rest run the plain copy.
   __host__ __device__ bool tail(unsigned id, long long at, long long bound, long long step, unsigned comparison) {
@@ -1223,11 +1229,14 @@ struct __rl_prefix {
         const unsigned w = (__rl_thread_index() / 32) & 31;
         length = (most + weight - 1) / weight;
         loop = id + 1;
+        lanes = mask;
         *(volatile unsigned*)&__rl_warp_scale[w] = weight;
         *(volatile unsigned*)&__rl_warp_scale_loop[w] = loop;
       }
     }
-    return done > length;
+    if (done <= length) return false;
+    if (lanes) __syncwarp(lanes);  // once: the copy runs the rest of the loop
+    return true;
 #else
     (void)id, (void)at, (void)bound, (void)step, (void)comparison;
     return false;
