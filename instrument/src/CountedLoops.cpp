@@ -94,15 +94,6 @@ unsigned comparisonCode(clang::BinaryOperatorKind op, bool varOnLeft) {
 
 }  // namespace
 
-std::optional<std::string> SiteCollector::spelledIn(clang::SourceRange range, const std::string& file) const {
-  const clang::CharSourceRange r =
-      clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(range), sm_, context_.getLangOpts());
-  if (r.isInvalid()) return std::nullopt;
-  auto begin = projectPlace(r.getBegin()), end = projectPlace(r.getEnd());
-  if (!begin || !end || begin->file != file || end->file != file) return std::nullopt;
-  return clang::Lexer::getSourceText(r, sm_, context_.getLangOpts()).str();
-}
-
 std::optional<CountedHeader> SiteCollector::countedHeader(const clang::ForStmt* loop, const std::string& file) {
   if (!loop->getCond() || !loop->getInc() || loop->getConditionVariable() || !loop->getBody()) return std::nullopt;
   if (attributed_.count(loop)) return std::nullopt;  // `#pragma unroll`: it must stay right before this loop
@@ -132,9 +123,15 @@ std::optional<CountedHeader> SiteCollector::countedHeader(const clang::ForStmt* 
   const clang::Expr* bound = varOnLeft ? compare->getRHS() : compare->getLHS();
   if (!invariant(bound, mutation)) return std::nullopt;
 
+  // The bound and step as written in the loop's file, to be repeated in its hooked copy.
+  auto spelledHere = [&](const clang::Expr* e) -> std::optional<std::string> {
+    auto spelled = spelledRange(e->getSourceRange());
+    if (!spelled || spelled->place.file != file) return std::nullopt;
+    return spelled->text.str();
+  };
   CountedHeader header;
-  auto boundText = spelledIn(bound->getSourceRange(), file);
-  std::optional<std::string> stepText = step ? spelledIn(step->getSourceRange(), file) : std::string("1");
+  auto boundText = spelledHere(bound);
+  std::optional<std::string> stepText = step ? spelledHere(step) : std::string("1");
   if (!boundText || !stepText) return std::nullopt;
   header.variable = var->getNameAsString();
   header.bound = *boundText;
@@ -161,8 +158,8 @@ void SiteCollector::noteLoopHeader(const clang::Stmt* loop) {
       (forLoop && forLoop->getConditionVariable()) || (whileLoop && whileLoop->getConditionVariable());
   auto rangeOf = [&](const clang::Expr* e) -> std::optional<std::pair<unsigned, unsigned>> {
     auto range = e ? spelledRange(e->getSourceRange()) : std::nullopt;
-    if (!range || range->first.file != place->file) return std::nullopt;
-    return std::make_pair(range->first.offset, range->second);
+    if (!range || range->place.file != place->file) return std::nullopt;
+    return std::make_pair(range->place.offset, range->end);
   };
   const auto condition = rangeOf(cond), increment = rangeOf(inc);
   if (!condition || !increment) header.reset();  // the plain rest repeats them as written

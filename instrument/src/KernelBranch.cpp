@@ -149,18 +149,18 @@ void SiteCollector::noteKernelBranch(const clang::FunctionDecl* kernel, const cl
   std::vector<std::pair<unsigned, unsigned>> movable;
   for (const clang::DeclStmt* stmt : found.statements) {
     auto range = spelledRange(stmt->getSourceRange());
-    if (!range || range->first.file != open.file) return;
+    if (!range || range->place.file != open.file) return;
     const auto decls = stmt->decls();
     const bool leading = std::find(body->body_begin(), opening, stmt) != opening;
     const bool moves = !leading && !namesLocals(kernel, stmt) &&
                        std::all_of(decls.begin(), decls.end(),
                                    [&](const clang::Decl* d) { return names.onlyOne(llvm::cast<clang::VarDecl>(d)); });
     if (moves) {
-      movable.emplace_back(range->first.offset, range->second);
+      movable.emplace_back(range->place.offset, range->end);
       continue;
     }
     if (!leading && std::find(body->body_begin(), body->body_end(), stmt) == body->body_end()) return;
-    branchAt = std::max(branchAt, range->second);
+    branchAt = std::max(branchAt, range->end);
   }
   text.branchAt = branchAt;
   for (auto [begin, end] : movable)

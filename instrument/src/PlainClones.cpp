@@ -50,14 +50,13 @@ std::optional<std::pair<FilePlace, unsigned>> SiteCollector::declarationRange(co
   return std::make_pair(*from, to->offset);
 }
 
-// The file range [begin, end) of the tokens of `range`, where all of it is spelled in one project file.
-std::optional<std::pair<FilePlace, unsigned>> SiteCollector::spelledRange(clang::SourceRange range) const {
+std::optional<SiteCollector::Spelled> SiteCollector::spelledRange(clang::SourceRange range) const {
   clang::CharSourceRange r =
       clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(range), sm_, context_.getLangOpts());
   if (r.isInvalid()) return std::nullopt;
   auto from = projectPlace(r.getBegin()), to = projectPlace(r.getEnd());
   if (!from || !to || from->file != to->file) return std::nullopt;
-  return std::make_pair(*from, to->offset);
+  return Spelled{*from, to->offset, clang::Lexer::getSourceText(r, sm_, context_.getLangOpts())};
 }
 
 // The name token of a declaration or a reference, where it is spelled in a project file (a macro
@@ -240,18 +239,18 @@ bool SiteCollector::VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* launch) {
   auto callee = spelledRange(ref->getSourceRange());
   auto grid = spelledRange(config->getArg(0)->IgnoreImplicit()->getSourceRange());
   auto name = namePlace(ref->getLocation());
-  if (!callee || !grid || !name || grid->first.file != callee->first.file || name->file != callee->first.file)
+  if (!callee || !grid || !name || grid->place.file != callee->place.file || name->file != callee->place.file)
     return true;
   PendingLaunch pending;
   pending.kernel = writtenCallee(kernel);
-  pending.launch.calleeBegin = callee->first.offset;
-  pending.launch.calleeEnd = callee->second;
+  pending.launch.calleeBegin = callee->place.offset;
+  pending.launch.calleeEnd = callee->end;
   pending.launch.nameAt = name->offset;
   pending.launch.nameLength = unsigned(kernel->getName().size());
-  pending.launch.gridBegin = grid->first.offset;
-  pending.launch.gridEnd = grid->second;
+  pending.launch.gridBegin = grid->place.offset;
+  pending.launch.gridEnd = grid->end;
   pending.launch.templateArguments = deduced;
-  pending.file = callee->first.file;
+  pending.file = callee->place.file;
   pendingLaunches_.push_back(std::move(pending));
   return true;
 }

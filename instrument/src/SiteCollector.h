@@ -115,8 +115,6 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   void reportUnusedStructParameters();
 
   // CountedLoops.cpp
-  // The text of `range` when it is spelled whole in project file `file`.
-  std::optional<std::string> spelledIn(clang::SourceRange range, const std::string& file) const;
   std::optional<CountedHeader> countedHeader(const clang::ForStmt* loop, const std::string& file);
   // Records whether a loop just walked is counted and whether it can be thinned, in each walk of it
   // (RawLoop::counted, RawLoop::thinnable).
@@ -128,7 +126,14 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   std::optional<unsigned> cloneMarkPlace(const clang::FunctionDecl* fn, CloneMark mark, const std::string& file) const;
   void noteKernelBranch(const clang::FunctionDecl* kernel, const clang::CompoundStmt* body, const FilePlace& open,
                         RawFunctionText& text) const;
-  std::optional<std::pair<FilePlace, unsigned>> spelledRange(clang::SourceRange range) const;
+  // The tokens of a source range spelled whole in one project file: where they start, the offset
+  // past their end, and their text (in the source buffer).
+  struct Spelled {
+    FilePlace place;
+    unsigned end;
+    llvm::StringRef text;
+  };
+  std::optional<Spelled> spelledRange(clang::SourceRange range) const;
   void notePlainClone(const clang::FunctionDecl* definition);
   std::optional<FilePlace> openParenAfter(const clang::Expr* called) const;
   void noteCall(const clang::Expr* call, const clang::FunctionDecl* callee);
