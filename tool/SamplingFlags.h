@@ -30,6 +30,7 @@ class SamplingFlags {
   llvm::cl::opt<unsigned> siteWarps_;
   llvm::cl::opt<bool> drawIterations_;
   llvm::cl::opt<unsigned> loopPrefix_;
+  llvm::cl::opt<unsigned> countedPrefix_;
   llvm::cl::opt<bool> plainClones_;
 };
 

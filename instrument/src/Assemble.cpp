@@ -467,7 +467,9 @@ class Assembler {
     if (options_.maxBlocks) text += fmt::format("#define RELAYOUT_MAX_BLOCKS {}\n", options_.maxBlocks);
     if (options_.siteWarps) text += fmt::format("#define RELAYOUT_SITE_WARPS {}\n", options_.siteWarps);
     if (drawsIterations()) text += "#define RELAYOUT_DRAW_ITERATIONS 1\n";
-    else if (options_.loopPrefix) text += fmt::format("#define RELAYOUT_LOOP_PREFIX {}\n", options_.loopPrefix);
+    else if (options_.loopPrefix)
+      text += fmt::format("#define RELAYOUT_LOOP_PREFIX {}\n#define RELAYOUT_COUNTED_PREFIX {}\n", options_.loopPrefix,
+                          options_.countedPrefix);
     if (options_.sampleLaunches) text += fmt::format("#define RELAYOUT_SAMPLE_LAUNCHES {}\n", options_.sampleLaunches);
     if (options_.traceCapacity)
       text += fmt::format(

@@ -4,7 +4,7 @@
 // with three accesses in its body, a ragged loop whose lane l runs l + 1 iterations, and a loop
 // whose body only calls a helper with two accesses (the draw in force for the helper's hooks), and
 // a direct sum of 1,000 iterations, which a classifying warp runs hooked for a prefix only
-// (--loop-prefix, within 1 / 64 of the trip count and the draws' spread), and a walk whose length
+// (--counted-prefix, within 1 / 32 of the trip count and the draws' spread), and a walk whose length
 // the data decides, lane l taking 800 + 8 l steps, which it runs hooked in fewer and fewer steps
 // (within 2 / 64 of each lane's steps).
 #include <cuda_runtime.h>

@@ -131,6 +131,13 @@
 #ifndef RELAYOUT_LOOP_PREFIX
 #define RELAYOUT_LOOP_PREFIX 0
 #endif
+// An innermost counted loop's prefix (__rl_prefix, --counted-prefix; 0: every iteration hooked): its
+// counts stand for the warp's longest trip count within 1 / (2 * RELAYOUT_COUNTED_PREFIX), so it
+// can be shorter than a thinned loop's, whose counts may be over by a stride. Units instrumented
+// before it had a flag of its own take RELAYOUT_LOOP_PREFIX.
+#ifndef RELAYOUT_COUNTED_PREFIX
+#define RELAYOUT_COUNTED_PREFIX RELAYOUT_LOOP_PREFIX
+#endif
 #if RELAYOUT_EXEC_SAMPLING_ && (RELAYOUT_LOOP_PREFIX) > 0
 #define RELAYOUT_LOOP_PREFIXES_ 1
 #else
@@ -1182,7 +1189,7 @@ static __device__ unsigned __rl_trips(long long from, long long bound, long long
   return trips > 0xFFFFFFFFull ? 0xFFFFFFFFu : (unsigned)trips;
 }
 
-// Whether the loop runs at least 2 * RELAYOUT_LOOP_PREFIX iterations or so (the prefix's least
+// Whether the loop runs at least 2 * RELAYOUT_COUNTED_PREFIX iterations or so (the prefix's least
 // weight, 2), without dividing by the step.
 static __device__ __forceinline__ bool __rl_long_loop(long long from, long long bound, long long step,
                                                       unsigned comparison) {
@@ -1191,19 +1198,22 @@ static __device__ __forceinline__ bool __rl_long_loop(long long from, long long 
   const unsigned long long distance = up ? (unsigned long long)bound - (unsigned long long)from
                                          : (unsigned long long)from - (unsigned long long)bound;
   const unsigned long long stride = up ? (unsigned long long)step : 0ull - (unsigned long long)step;
-  return distance / (2ull * (RELAYOUT_LOOP_PREFIX)) >= stride;
+  return (RELAYOUT_COUNTED_PREFIX) > 0 && distance / (2ull * (RELAYOUT_COUNTED_PREFIX)) >= stride;
 }
 #endif
 
 // Declared around an innermost counted loop by the instrumenter (LoopPrefixes): a classifying warp
 // runs the loop's first iterations hooked and, from the prefix's end on, a plain copy of its body
 // written in the loop (`if (p.tail(...)) { for (; COND; INC) BODY break; }`). The prefix's
-// length and weight come from the warp's trip count when the loop starts: with at most
-// RELAYOUT_LOOP_PREFIX * 2 iterations every one runs hooked, else a weight w = trips /
-// RELAYOUT_LOOP_PREFIX and about trips / w iterations hooked, each classified execution counted w
-// times (within 1 / RELAYOUT_LOOP_PREFIX of the trip count). The length is one for the warp, so
-// that its lanes leave the prefix together; a loop whose lanes' trip counts differ by more than a
-// sixteenth runs hooked throughout (one weight could not stand for them).
+// length and weight come from the warp's largest trip count M when the loop starts: with fewer
+// than RELAYOUT_COUNTED_PREFIX * 2 iterations every one runs hooked, else with the weight w = M /
+// RELAYOUT_COUNTED_PREFIX and L = M / w, both rounded to the nearest, the first L iterations run
+// hooked, each classified execution counted w times: the counts stand for w * L iterations, within
+// w / 2 of M (1 / (2 * RELAYOUT_COUNTED_PREFIX) of it), over or under. The weight holds for the
+// whole prefix: lanes that a `continue` lets run ahead of the others would otherwise change it
+// under the hooks of the lanes behind. The length is one for the warp, so that its lanes leave the
+// prefix together; a loop whose lanes' trip counts differ by more than a sixteenth runs hooked
+// throughout (one weight could not stand for them).
 // The lanes that started the loop together enter the copy together: the hooked iterations may
 // leave them apart (a `continue` taken by some, the classifier's calls), and lanes that reach the
 // copy apart run all of it apart, each group issuing every load again (kmeans' updateCentroids ran
@@ -1224,10 +1234,12 @@ struct __rl_prefix {
       if (!__any_sync(mask, __rl_long_loop(at, bound, step, comparison))) return false;
       const unsigned trips = __rl_trips(at, bound, step, comparison);
       const unsigned most = __reduce_max_sync(mask, trips), least = __reduce_min_sync(mask, trips);
-      const unsigned weight = most / (RELAYOUT_LOOP_PREFIX);
+      // (Not reached with no counted prefix: no lane's loop is long then.)
+      const unsigned prefix = (RELAYOUT_COUNTED_PREFIX) > 0 ? (RELAYOUT_COUNTED_PREFIX) : 1;
+      const unsigned weight = (most + prefix / 2) / prefix;
       if (weight >= 2 && most - least <= most / 16) {
         const unsigned w = (__rl_thread_index() / 32) & 31;
-        length = (most + weight - 1) / weight;
+        length = (most + weight / 2) / weight;
         loop = id + 1;
         lanes = mask;
         *(volatile unsigned*)&__rl_warp_scale[w] = weight;

@@ -35,12 +35,14 @@ struct InstrumentOptions {
   // Innermost loops with hooks are drawn per iteration: in an iteration a warp does not draw, its
   // hooks skip at once (IterationDraws, FileUnion.h). Needs execution sampling. Experimental.
   bool drawIterations = false;
-  // Long loops run hooked for a prefix: an innermost counted loop whose body calls no hooked code
-  // runs hooked for about its first `loopPrefix` iterations in a warp, weighted by its trip count
-  // over them, and runs a plain copy of its body for the rest (LoopPrefixes, FileUnion.h; rt.cuh,
-  // __rl_prefix). 0 = every iteration hooked. Needs execution sampling; --draw-iterations
-  // replaces it.
+  // Long loops run hooked in part (LoopPrefixes, FileUnion.h; rt.cuh, __rl_prefix and __rl_thin):
+  // an innermost counted loop whose body calls no hooked code runs hooked for about its first
+  // `countedPrefix` iterations in a warp, weighted by its trip count over them, and runs a plain
+  // copy of its body for the rest; another innermost loop runs hooked in its first `loopPrefix`
+  // iterations, then in every 2nd, 4th, ... 0 = every iteration hooked (`countedPrefix` 0: every
+  // iteration of a counted loop). Needs execution sampling; --draw-iterations replaces it.
   unsigned loopPrefix = 0;
+  unsigned countedPrefix = 0;
   // Trace mode (docs/formats.md, "Trace"): records per unit, 0 = no trace; and the first
   // launches of each kernel traced, 0 = all.
   unsigned long long traceCapacity = 0;
