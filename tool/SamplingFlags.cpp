@@ -142,7 +142,8 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
     return usageError("--loop-prefix and --draw-iterations exclude each other: pass --loop-prefix 0");
   options.loopPrefix = sampledExecutions && !options.drawIterations ? unsigned(loopPrefix_) : 0;
   if (!options.loopPrefix && countedPrefix_.getNumOccurrences())
-    return usageError("--counted-prefix needs loop prefixes: --loop-prefix above 0, execution sampling, no --draw-iterations");
+    return usageError(
+        "--counted-prefix needs loop prefixes: --loop-prefix above 0, execution sampling, no --draw-iterations");
   options.countedPrefix = options.loopPrefix ? unsigned(countedPrefix_) : 0;
   options.plainClones = plainClones_;
   return llvm::Error::success();
