@@ -211,6 +211,7 @@ def run(args):
     deadline = start + args.budget
     for p in todo:
         runs = {"original": args.runs, "sampled": 1, "traced": args.runs, "everywhere": 1, "full": 1}
+        runs.update({v: args.runs for v in p["variants"] if v not in runs})  # variants made by hand
         # One unmeasured run first: a program's first launches can run much slower (kmeans' original
         # measured 2.2 ms in one session and 5.6 ms in another; under ncu its first launch took
         # 2.5 ms, the later ones 14 us), and they are most of a small program's time. Then the
