@@ -29,6 +29,8 @@ constexpr unsigned kDefaultLoopPrefix = 64;
 // 16 took the ray tracer from 1.75x to 1.53x and kmeans from 1.09x to 0.94x with the same picks
 // (docs/results/overhead-h100.md, "Shorter prefixes for counted loops").
 constexpr unsigned kDefaultCountedPrefix = 16;
+// The runtime's RELAYOUT_MAX_CHECKPOINTS (rt_common.h; rt.cuh refuses more with a static_assert).
+constexpr unsigned kMaxCheckpointLaunches = 8;
 
 SamplingFlags::SamplingFlags(cl::SubCommand& command)
     : blocks_("sample-blocks", cl::desc("Classify warps in one thread block of every N (1: all)"), cl::value_desc("N"),
@@ -39,6 +41,12 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                          "checks itself on a small problem first); the profile records the blocks each kernel "
                          "ran and classified, and the analysis scales counts back up"),
                 cl::value_desc("N"), cl::init(kDefaultLaunches), cl::sub(command)),
+      checkpoints_("checkpoint-launches",
+                   cl::desc("With --sample-launches N, also classify in the 8N-th, 16N-th, ... launch of each "
+                            "kernel, K of them at most (up to 8), each weighted for the launches since the one "
+                            "before: for a kernel whose work changes over the run, at the cost of K more "
+                            "classifying launches (default 0)"),
+                   cl::value_desc("K"), cl::init(0), cl::sub(command)),
       executions_("sample-executions",
                   cl::desc("Classify about one in N executions of each access by a warp, drawn at random "
                            "(a power of two; 1: all); bounds the cost of kernels whose blocks all run at once"),
@@ -122,6 +130,10 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
     return usageError("--sample-executions must be a power of two (1, 2, 4, ...)");
   options.blockPeriod = blocks_;
   options.sampleLaunches = launches_;
+  if (checkpoints_ > kMaxCheckpointLaunches) return usageError("--checkpoint-launches must be at most 8");
+  if (checkpoints_ && !launches_)
+    return usageError("--checkpoint-launches needs --sample-launches above 0 (0 classifies every launch)");
+  options.checkpointLaunches = checkpoints_;
   options.execPeriod = executions_;
   if (minBlocks_ == 0) return usageError("--min-blocks must be at least 1");
   if (execBudget_ >= 100) return usageError("--exec-budget is a percentage of a warp's time, below 100");

@@ -22,6 +22,7 @@ class SamplingFlags {
  private:
   llvm::cl::opt<unsigned> blocks_;
   llvm::cl::opt<unsigned> launches_;
+  llvm::cl::opt<unsigned> checkpoints_;
   llvm::cl::opt<unsigned> executions_;
   llvm::cl::opt<unsigned> fullExecutions_;
   llvm::cl::opt<unsigned> execBudget_;

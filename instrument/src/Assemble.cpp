@@ -471,6 +471,8 @@ class Assembler {
       text += fmt::format("#define RELAYOUT_LOOP_PREFIX {}\n#define RELAYOUT_COUNTED_PREFIX {}\n", options_.loopPrefix,
                           options_.countedPrefix);
     if (options_.sampleLaunches) text += fmt::format("#define RELAYOUT_SAMPLE_LAUNCHES {}\n", options_.sampleLaunches);
+    if (options_.sampleLaunches && options_.checkpointLaunches)
+      text += fmt::format("#define RELAYOUT_CHECKPOINT_LAUNCHES {}\n", options_.checkpointLaunches);
     if (options_.traceCapacity)
       text += fmt::format(
           "#define RELAYOUT_TRACE_CAPACITY {}\n#define RELAYOUT_TRACE_LAUNCHES {}\n#define RELAYOUT_TRACE_DEPTH {}\n",

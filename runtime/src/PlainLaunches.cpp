@@ -30,23 +30,25 @@ std::string hookedName(const std::string& mangled) {
 
 namespace {
 
-// Per kernel host function: launches run instrumented among the first ones and for growth, and
-// the most blocks of one of them.
+// Per kernel host function: its launches so far, those run instrumented among the first ones and
+// for growth, and the most blocks of one of them.
 struct HookedLaunches {
+  unsigned long long launches = 0;
   unsigned first = 0, grown = 0;
   unsigned long long largest = 0;
 };
 
-int admit(const void* kernel, unsigned launches, unsigned long long blocks, bool known) {
+int admit(const void* kernel, unsigned launches, unsigned checkpoints, unsigned long long blocks, bool known) {
   static std::mutex* mutex = new std::mutex;  // never destroyed: launches may come during exit
   static auto* kernels = new std::map<const void*, HookedLaunches>;
   std::lock_guard<std::mutex> lock(*mutex);
   HookedLaunches& k = (*kernels)[kernel];
+  ++k.launches;
   if (k.first < launches) {
     ++k.first;
   } else if (known && k.grown < RELAYOUT_GROWTH_LAUNCHES && __rl_launch_grew(k.largest, blocks)) {
     ++k.grown;
-  } else {
+  } else if (__rl_checkpoint_index(launches, checkpoints, k.launches) < 0) {
     return 0;
   }
   if (known && blocks > k.largest) k.largest = blocks;
@@ -56,9 +58,10 @@ int admit(const void* kernel, unsigned launches, unsigned long long blocks, bool
 }  // namespace
 
 extern "C" int relayout_rt_launch_hooked(const void* kernel, unsigned launches) {
-  return admit(kernel, launches, 0, false);
+  return admit(kernel, launches, 0, 0, false);
 }
 
-extern "C" int relayout_rt_launch_hooked_grid(const void* kernel, unsigned launches, unsigned long long blocks) {
-  return admit(kernel, launches, blocks, true);
+extern "C" int relayout_rt_launch_hooked_grid(const void* kernel, unsigned launches, unsigned checkpoints,
+                                              unsigned long long blocks) {
+  return admit(kernel, launches, checkpoints, blocks, true);
 }

@@ -70,10 +70,10 @@ def p_classified(rng, doc, ctx):
         return None
     u, k = c
     entry = doc["units"][u]["kernel_blocks"][k]
-    if entry["blocks"] > 0 and rng.random() < 0.4:
-        return edited("classified-zero", REFUSE, doc, lambda d: put(d, ("units", u, "kernel_blocks", k, "classified"), 0))
-    return edited("classified-over-blocks", REFUSE, doc,
-                  lambda d: put(d, ("units", u, "kernel_blocks", k, "classified"), entry["blocks"] + 1 + rng.randrange(50)))
+    if entry["blocks"] == 0:
+        return None
+    # Above blocks is valid: a checkpoint launch's blocks count for the launches it stands for.
+    return edited("classified-zero", REFUSE, doc, lambda d: put(d, ("units", u, "kernel_blocks", k, "classified"), 0))
 
 
 def p_loop_count(rng, doc, ctx):

@@ -2,12 +2,13 @@
 """Checks a profile of tests/gpu/attribution.cu (instrumented by relayout, run on a GPU).
 
 usage: check_attribution.py PROFILE.json SITES.json [--trace full|overflow] [--period P] [--launches L]
-                            [--approx PCT]
+                            [--checkpoints K] [--approx PCT]
 
 Asserts that both kernels' 40 launches were counted, that the helper's sites are split by calling
 kernel with each kernel's own access pattern (perBody: 32 sectors and no shared address per warp
 access; perBlock: one sector, every access shared), that the blocks each kernel ran and
-classified match the sampling (--period: one block in P; --launches: the first L launches), and,
+classified match the sampling (--period: one block in P; --launches: the first L launches;
+--checkpoints: K checkpoint launches, weighted), and,
 with --trace, that the binary trace
 (docs/formats.md) holds exactly the first launches of each kernel with the element index each lane
 touched (perBody: its global thread index; perBlock: its block index), or, for `overflow`, that a
@@ -19,7 +20,7 @@ import json
 import struct
 import sys
 
-from check_common import take, verdict
+from check_common import take, verdict, weighted_launches
 
 LAUNCHES, BLOCKS_PER_LAUNCH, WARPS_PER_BLOCK = 40, (1 << 16) // 128, 128 // 32
 WARPS_PER_LAUNCH = BLOCKS_PER_LAUNCH * WARPS_PER_BLOCK
@@ -37,6 +38,7 @@ def main(argv):
     trace_mode = take(args, "--trace", str, None)
     period = take(args, "--period", int, 1)
     sampled_launches = take(args, "--launches", int, LAUNCHES)
+    checkpoints = take(args, "--checkpoints", int, 0)
     approx = take(args, "--approx", lambda pct: float(pct) / 100, None)
     if len(args) != 2 or trace_mode not in (None, "full", "overflow"):
         print(__doc__, file=sys.stderr)
@@ -53,7 +55,7 @@ def main(argv):
     check(len(helper) == 2, f"weigh has {len(helper)} sites, expected 2 (m, x)")
     unit = profile["units"][0]
     split = {(r["site"], r["kernel"]): r["counters"] for r in unit.get("kernel_sites", [])}
-    classified = sampled_launches * BLOCKS_PER_LAUNCH // period
+    classified = weighted_launches(sampled_launches, LAUNCHES, checkpoints) * BLOCKS_PER_LAUNCH // period
     blocks = {k["kernel"]: (k["blocks"], k["classified"]) for k in unit.get("kernel_blocks", [])}
     for kernel in ("perBody", "perBlock"):
         check(blocks.get(kernel) == (LAUNCHES * BLOCKS_PER_LAUNCH, classified),

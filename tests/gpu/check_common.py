@@ -12,6 +12,20 @@ def take(args, flag, convert, default):
     return value
 
 
+def weighted_launches(first, launches, checkpoints):
+    """The launches of a kernel run `launches` times that --sample-launches `first` and
+    --checkpoint-launches `checkpoints` classify, each counted at its weight: the first ones at 1,
+    then the checkpoints at ordinals 8 * first * 2^j (j < checkpoints), each for the launches since
+    the one before (rt_common.h; growth aside)."""
+    total, previous, ordinal = first, first, 8 * first
+    for _ in range(checkpoints):
+        if ordinal > launches:
+            break
+        total += ordinal - previous
+        previous, ordinal = ordinal, ordinal * 2
+    return total
+
+
 def verdict(failures):
     """Prints PASS or the failed checks; returns the exit status."""
     if failures:

@@ -1,8 +1,9 @@
 // GPU check of launch sampling's growth rule (built and run by scripts/runtime-checks.sh, checked
 // by check_growth.py): a particle kernel run first on a small check problem, then on the real
-// one, then on a larger one. With --sample-launches 1 the profile must classify the first launch
-// and the first launch of each grid that grew 4x, every block of them (--sample-blocks 1), and
-// count every block run, by the instrumented kernel or by its plain copy.
+// one, then on a larger one. With --sample-launches 1 --checkpoint-launches 8 the profile must
+// classify the first launch, the first launch of each grid that grew 4x and the 8th launch (a
+// checkpoint, at its weight), every block of them (--sample-blocks 1), and count every block run,
+// by the instrumented kernel or by its plain copy.
 #include <cuda_runtime.h>
 
 #include <cstdio>

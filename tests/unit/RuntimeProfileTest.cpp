@@ -415,16 +415,48 @@ TEST(RuntimeHelpers, TheFirstLaunchesOfEachKernelRunInstrumented) {
 
 TEST(RuntimeHelpers, LaterLaunchesWhoseGridGrewRunInstrumentedToo) {
   static int check, same;  // a kernel run on a small check problem first; one that never grows
-  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 14), 1);
-  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 14), 0);
-  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 55), 0);    // under 4x the largest run so far
-  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 7502), 1);  // the timed problem
-  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 7502), 0);
-  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 30008), 1);
-  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 120032), 1);
-  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 1u << 30), 0);  // RELAYOUT_GROWTH_LAUNCHES spent
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 8, 14), 1);
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 8, 14), 0);
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 8, 55), 0);    // under 4x the largest run so far
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 8, 7502), 1);  // the timed problem
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 8, 7502), 0);
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 8, 30008), 1);
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 8, 120032), 1);
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 8, 120032), 1);    // the 8th launch: a checkpoint
+  EXPECT_EQ(relayout_rt_launch_hooked_grid(&check, 1, 8, 1u << 30), 0);  // RELAYOUT_GROWTH_LAUNCHES spent
   for (int launch = 0; launch < 5; ++launch)
-    EXPECT_EQ(relayout_rt_launch_hooked_grid(&same, 2, 512), launch < 2 ? 1 : 0) << "launch " << launch;
+    EXPECT_EQ(relayout_rt_launch_hooked_grid(&same, 2, 0, 512), launch < 2 ? 1 : 0) << "launch " << launch;
+}
+
+TEST(RuntimeHelpers, CheckpointLaunchesDoubleTheirDistance) {
+  static int one, three, none;  // --sample-launches 1 and 3 with 8 and 2 checkpoints, 2 with none
+  std::vector<int> hooked;
+  for (int launch = 1; launch <= 5000; ++launch)
+    if (relayout_rt_launch_hooked_grid(&one, 1, 8, 1024)) hooked.push_back(launch);
+  EXPECT_EQ(hooked, (std::vector<int>{1, 8, 16, 32, 64, 128, 256, 512, 1024}));  // 8 checkpoints at most
+  hooked.clear();
+  for (int launch = 1; launch <= 100; ++launch)
+    if (relayout_rt_launch_hooked_grid(&three, 3, 2, 64)) hooked.push_back(launch);
+  EXPECT_EQ(hooked, (std::vector<int>{1, 2, 3, 24, 48}));
+  hooked.clear();
+  for (int launch = 1; launch <= 100; ++launch)
+    if (relayout_rt_launch_hooked_grid(&none, 2, 0, 64)) hooked.push_back(launch);
+  EXPECT_EQ(hooked, (std::vector<int>{1, 2}));
+}
+
+TEST(RuntimeHelpers, CheckpointsStandForEveryLaunchSinceThePrevious) {
+  for (unsigned first = 1; first <= 4; ++first) {
+    unsigned long long represented = first;  // the first launches, at weight 1
+    for (unsigned j = 0; j < RELAYOUT_MAX_CHECKPOINTS; ++j) {
+      represented += __rl_checkpoint_weight(first, j);
+      const unsigned long long ordinal = (unsigned long long)first * RELAYOUT_CHECKPOINT_FIRST << j;
+      EXPECT_EQ(represented, ordinal) << "N = " << first << ", checkpoint " << j;
+      EXPECT_EQ(__rl_checkpoint_index(first, RELAYOUT_MAX_CHECKPOINTS, ordinal), (int)j);
+      EXPECT_EQ(__rl_checkpoint_index(first, RELAYOUT_MAX_CHECKPOINTS, ordinal + 1), -1);
+      EXPECT_EQ(__rl_checkpoint_index(first, j, ordinal), -1);  // beyond the count asked for
+    }
+  }
+  EXPECT_EQ(__rl_checkpoint_index(0, 8, 0), -1);  // --sample-launches 0: every launch classifies anyway
 }
 
 TEST(RuntimeHelpers, AGridGrowsByAFactorOfFour) {

@@ -36,6 +36,11 @@
 #ifndef RELAYOUT_SAMPLE_LAUNCHES
 #define RELAYOUT_SAMPLE_LAUNCHES 0
 #endif
+// With RELAYOUT_SAMPLE_LAUNCHES, also classify in that many checkpoint launches, the 8N-th,
+// 16N-th, ..., each weighted for the launches since the one before (rt_common.h).
+#ifndef RELAYOUT_CHECKPOINT_LAUNCHES
+#define RELAYOUT_CHECKPOINT_LAUNCHES 0
+#endif
 // Classify about one in RELAYOUT_EXEC_PERIOD executions of each hook by a warp (a power of two;
 // 1: all), chosen by a per-warp pseudo-random sequence so that loops do not alias with it. Block
 // sampling cannot shorten a kernel whose blocks all run in one wave, where the classified blocks
@@ -169,14 +174,19 @@
 #include "relayout/rt_common.h"
 #include "relayout/warp_classify.h"
 
+static_assert((RELAYOUT_CHECKPOINT_LAUNCHES) <= (RELAYOUT_MAX_CHECKPOINTS),
+              "relayout: at most RELAYOUT_MAX_CHECKPOINTS checkpoint launches");
+
 #define RELAYOUT_SITE_ROWS_ ((RELAYOUT_NUM_SITES) > 0 ? (RELAYOUT_NUM_SITES) : 1)
 #define RELAYOUT_LOOP_ROWS_ ((RELAYOUT_NUM_LOOPS) > 0 ? (RELAYOUT_NUM_LOOPS) : 1)
 // Each site has a row per kernel id and one for callers that are not kernels of this unit.
 #define RELAYOUT_KERNEL_ROWS_ ((RELAYOUT_NUM_KERNELS) + 1)
 #define RELAYOUT_TRACE_ROWS_ ((RELAYOUT_TRACE_CAPACITY) > 0 ? (RELAYOUT_TRACE_CAPACITY) : 1)
 #define RELAYOUT_TRACE_SLOTS_ ((RELAYOUT_TRACE_LAUNCHES) > 0 ? (RELAYOUT_TRACE_LAUNCHES) : 1)
-#define RELAYOUT_LAUNCH_SLOTS_ \
-  ((RELAYOUT_SAMPLE_LAUNCHES) > 0 ? (RELAYOUT_SAMPLE_LAUNCHES) + (RELAYOUT_GROWTH_LAUNCHES) : 1)
+#define RELAYOUT_LAUNCH_SLOTS_                                                                    \
+  ((RELAYOUT_SAMPLE_LAUNCHES) > 0                                                                 \
+       ? (RELAYOUT_SAMPLE_LAUNCHES) + (RELAYOUT_GROWTH_LAUNCHES) + (RELAYOUT_CHECKPOINT_LAUNCHES) \
+       : 1)
 // Launches are admitted per instantiation of a kernel template (the first launches of each), up to
 // this many instantiations per kernel; further ones share the last row.
 #define RELAYOUT_INSTANCE_ROWS_ 8
@@ -193,11 +203,13 @@ static __shared__ unsigned __rl_kernel_id;
 static __device__ unsigned long long __rl_kernel_blocks[RELAYOUT_KERNEL_ROWS_ * 2];
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
 // Per kernel row, the grid ids (+1, 0 = free) of the launches admitted to classification: the
-// first ones, then those whose grid grew (rt_common.h); and the most blocks of one of them.
+// first ones, then those whose grid grew, then the checkpoints (rt_common.h); and the most blocks
+// of one of them.
 static __device__ unsigned long long
     __rl_launch_grids[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_INSTANCE_ROWS_ * RELAYOUT_LAUNCH_SLOTS_];
 static __device__ unsigned long long __rl_launch_largest[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_INSTANCE_ROWS_];
-// Whether this block classifies: decided once per block by __rl_enter.
+// Whether this block classifies: 0, else the weight of its launch's counts (a checkpoint's
+// launches, rt_common.h; 1 for the others). Decided once per block by __rl_enter.
 static __shared__ unsigned __rl_block_on;
 #endif
 #if (RELAYOUT_EXEC_PERIOD) > 1
@@ -326,26 +338,33 @@ static __device__ int __rl_admitted_slot(unsigned long long* slots, unsigned cou
 }
 
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
-// Whether launch `grid` of `blocks` blocks classifies in kernel row `row`: one of its first
-// RELAYOUT_SAMPLE_LAUNCHES launches, or a later one whose grid grew past the largest admitted
-// (one of RELAYOUT_GROWTH_LAUNCHES more slots). Every classifying block of a launch asks; they
-// agree through the slot that holds their grid id. __rl_pick applies the same rule on the host.
-static __device__ bool __rl_admitted_launch(unsigned row, unsigned long long grid, unsigned long long blocks) {
+// Whether launch `grid` of `blocks` blocks classifies in kernel row `row`, as the weight of its
+// counts (0: it does not): one of its first RELAYOUT_SAMPLE_LAUNCHES launches, or a later one whose
+// grid grew past the largest admitted (one of RELAYOUT_GROWTH_LAUNCHES more slots), at weight 1;
+// else a checkpoint, at the weight of its slot's. The host (__rl_pick) runs the instrumented
+// kernel only for these launches, so any other that reaches here is the next checkpoint. Every
+// classifying block of a launch asks; they agree through the slot that holds their grid id.
+static __device__ unsigned __rl_admitted_launch(unsigned row, unsigned long long grid, unsigned long long blocks) {
   unsigned long long* slots = &__rl_launch_grids[row * RELAYOUT_LAUNCH_SLOTS_];
-  bool on = __rl_admitted_slot(slots, RELAYOUT_SAMPLE_LAUNCHES, grid) >= 0;
-  for (unsigned s = RELAYOUT_SAMPLE_LAUNCHES; !on && s < RELAYOUT_LAUNCH_SLOTS_; ++s) {
+  unsigned weight = __rl_admitted_slot(slots, RELAYOUT_SAMPLE_LAUNCHES, grid) >= 0 ? 1u : 0u;
+  const unsigned grownEnd = (RELAYOUT_SAMPLE_LAUNCHES) + (RELAYOUT_GROWTH_LAUNCHES);
+  for (unsigned s = RELAYOUT_SAMPLE_LAUNCHES; weight == 0 && s < RELAYOUT_LAUNCH_SLOTS_; ++s) {
     unsigned long long held = *(volatile unsigned long long*)&slots[s];
     if (held == 0) {
-      if (!__rl_launch_grew(*(volatile unsigned long long*)&__rl_launch_largest[row], blocks)) return false;
+      if (s < grownEnd && !__rl_launch_grew(*(volatile unsigned long long*)&__rl_launch_largest[row], blocks)) {
+        s = grownEnd - 1;  // not grown: on to the checkpoints' slots
+        continue;
+      }
       held = atomicCAS(&slots[s], 0ull, grid + 1);
     }
-    on = held == 0 || held == grid + 1;
+    if (held == 0 || held == grid + 1)
+      weight = s < grownEnd ? 1u : __rl_checkpoint_weight(RELAYOUT_SAMPLE_LAUNCHES, s - grownEnd);
   }
-  if (on) {
+  if (weight) {
     __threadfence();  // a later block of a grown launch that sees the new largest also sees its slot
     atomicMax(&__rl_launch_largest[row], blocks);
   }
-  return on;
+  return weight;
 }
 #endif
 
@@ -682,12 +701,18 @@ static __device__ __forceinline__ bool __rl_in_drawn_iteration(unsigned& h) {
 }
 
 // The weight of a classified execution drawn at period 2^shift: times the trip count over the
-// prefix inside a long loop's prefix (__rl_prefix).
+// prefix inside a long loop's prefix (__rl_prefix), and times the launches a checkpoint launch
+// stands for.
 static __device__ __forceinline__ unsigned long long __rl_weight(unsigned shift) {
-#if RELAYOUT_LOOP_PREFIXES_
-  return (unsigned long long)*(volatile unsigned*)&__rl_warp_scale[(__rl_thread_index() / 32) & 31] << shift;
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
+  const unsigned long long launch = __rl_block_on;  // a checkpoint stands for several launches
 #else
-  return 1ull << shift;
+  const unsigned long long launch = 1;
+#endif
+#if RELAYOUT_LOOP_PREFIXES_
+  return launch * *(volatile unsigned*)&__rl_warp_scale[(__rl_thread_index() / 32) & 31] << shift;
+#else
+  return launch << shift;
 #endif
 }
 
@@ -948,23 +973,23 @@ static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned dr
 #endif
 
 // The first thread of a block that __rl_sampled_block chose decides whether it classifies (its
-// launch is among the first), counts it, and returns that. Block 0, always chosen, counts its
+// launch is admitted), counts it at its launch's weight, and returns that weight (0: it does not). Block 0, always chosen, counts its
 // launch's blocks for them all: an atomic per block on one counter made short kernels up to 2x
 // slower. (The cap on the blocks a kernel classifies over the run, kept here before, counted per
 // kernel, so one instance of a kernel template used it up for the others; __rl_sampled_block
 // bounds each launch instead.)
-static __device__ __noinline__ bool __rl_enter_block(unsigned kernel, unsigned instance) {
-  bool on = true;
+static __device__ __noinline__ unsigned __rl_enter_block(unsigned kernel, unsigned instance) {
+  unsigned weight = 1;
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   const unsigned row = kernel * RELAYOUT_INSTANCE_ROWS_ +
                        (instance < RELAYOUT_INSTANCE_ROWS_ ? instance : RELAYOUT_INSTANCE_ROWS_ - 1);
-  on = __rl_admitted_launch(row, __rl_grid_id(), __rl_grid_blocks());
+  weight = __rl_admitted_launch(row, __rl_grid_id(), __rl_grid_blocks());
 #else
   (void)instance;
 #endif
   if (__rl_block_index() == 0) atomicAdd(&__rl_kernel_blocks[kernel * 2], __rl_grid_blocks());
-  if (on) atomicAdd(&__rl_kernel_blocks[kernel * 2 + 1], 1ull);
-  return on;
+  if (weight) atomicAdd(&__rl_kernel_blocks[kernel * 2 + 1], (unsigned long long)weight);
+  return weight;
 }
 #endif
 
@@ -1066,7 +1091,8 @@ static __device__ __forceinline__ void __rl_plain_enter() {
 }
 
 // Launches that run instrumented: the first RELAYOUT_SAMPLE_LAUNCHES of each kernel (and of each
-// template instantiation), and the few later ones whose grid grew (__rl_admitted_launch); 0: all.
+// template instantiation), the few later ones whose grid grew and the checkpoints
+// (__rl_admitted_launch); 0: all.
 #if (RELAYOUT_SAMPLE_LAUNCHES) == 0
 #define RELAYOUT_HOOKED_LAUNCHES_ 0u
 #else  // only classifying blocks trace: a later launch would run hooked and record nothing
@@ -1094,7 +1120,8 @@ static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain
   const unsigned long long blocks = __rl_launch_blocks;
   __rl_launch_blocks = 0;
   if ((RELAYOUT_HOOKED_LAUNCHES_) == 0 || blocks == 0 ||
-      relayout_rt_launch_hooked_grid((const void*)hooked, RELAYOUT_HOOKED_LAUNCHES_, blocks))
+      relayout_rt_launch_hooked_grid((const void*)hooked, RELAYOUT_HOOKED_LAUNCHES_, RELAYOUT_CHECKPOINT_LAUNCHES,
+                                     blocks))
     return hooked;
 #if (RELAYOUT_NUM_KERNELS) == 0  // no comparison to warn about in a unit without kernels (-Werror builds)
   const unsigned row = 0;

@@ -101,8 +101,10 @@ int relayout_rt_launch_hooked(const void* kernel, unsigned launches);
 
 /* The same for a launch of `blocks` thread blocks: after the first `launches`, up to
  * RELAYOUT_GROWTH_LAUNCHES later ones whose grid grew (rt_common.h, __rl_launch_grew) past the
- * largest run instrumented before also do. */
-int relayout_rt_launch_hooked_grid(const void* kernel, unsigned launches, unsigned long long blocks);
+ * largest run instrumented before also do, and the first `checkpoints` checkpoint launches
+ * (__rl_checkpoint_index). */
+int relayout_rt_launch_hooked_grid(const void* kernel, unsigned launches, unsigned checkpoints,
+                                   unsigned long long blocks);
 
 #ifdef __cplusplus
 }

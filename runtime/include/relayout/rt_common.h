@@ -35,3 +35,23 @@ struct __rl_plain_tag {};
 RELAYOUT_HOST_DEVICE_ inline bool __rl_launch_grew(unsigned long long largest, unsigned long long blocks) {
   return blocks / (RELAYOUT_GROWTH_FACTOR) >= largest && blocks > largest;
 }
+
+// Checkpoint launches (`--checkpoint-launches K`, docs/formats.md, "Sampling"): after its first N
+// launches a kernel also classifies those at ordinals C_j = N * 8 * 2^j (1-based, j < K), and
+// C_j's counts stand for the launches since C_{j-1} (C_{-1} = N): weight C_j - C_{j-1}. A kernel
+// launched once per time step whose work changes over the run (mc_transport's neutrons die) is
+// otherwise profiled on its first steps alone; a long run adds a classified launch per doubling.
+#define RELAYOUT_MAX_CHECKPOINTS 8
+#define RELAYOUT_CHECKPOINT_FIRST 8
+// Which of `count` checkpoints launch `ordinal` is (0, 1, ...) after `first` = N first launches,
+// or -1.
+RELAYOUT_HOST_DEVICE_ inline int __rl_checkpoint_index(unsigned first, unsigned count, unsigned long long ordinal) {
+  unsigned long long at = (unsigned long long)first * (RELAYOUT_CHECKPOINT_FIRST);
+  for (int j = 0; first > 0 && j < (int)count && j < (RELAYOUT_MAX_CHECKPOINTS); ++j, at *= 2)
+    if (ordinal == at) return j;
+  return -1;
+}
+// The launches checkpoint `j` stands for, its counts' weight.
+RELAYOUT_HOST_DEVICE_ inline unsigned __rl_checkpoint_weight(unsigned first, unsigned j) {
+  return j == 0 ? first * ((RELAYOUT_CHECKPOINT_FIRST) - 1) : (first * (RELAYOUT_CHECKPOINT_FIRST)) << (j - 1);
+}

@@ -17,6 +17,8 @@ struct InstrumentOptions {
   unsigned blockPeriod = 1;
   // Classify only in the first `sampleLaunches` launches of each kernel; 0 = all.
   unsigned sampleLaunches = 0;
+  // With sampleLaunches, also classify that many checkpoint launches (rt_common.h), each weighted.
+  unsigned checkpointLaunches = 0;
   // Classify about one warp-level execution of each hook in `execPeriod` (a power of two).
   unsigned execPeriod = 1;
   // Execution sampling (rt.cuh), its counts weighted: each warp of a classifying block classifies
