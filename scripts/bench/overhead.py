@@ -11,12 +11,13 @@ Variants of each program, all built with `nvcc -O3 -lineinfo` and the program's 
   sampled     `relayout instrument` at its defaults (one block in 8 of each kernel's first launch)
   traced      the same with --trace: what `relayout optimize` profiles with
   everywhere  --trace --plain-clones=false: the instrumented code in every launch and block
+  checkpoints --trace --checkpoint-launches 8: also the 8th, 16th, ... launch of each kernel, weighted
   full        --sample-blocks 1 --sample-launches 0: every block of every launch classified
 
 The measure is the GPU time of all the program's kernels summed (CUPTI activity records), from
 the profile the runtime writes for instrumented builds and from librelayout_kerneltime.so for the
 original; each run's output is kept and compared with the original's, printed times masked.
-`report` analyses the traced and full profiles (paper mode, and model mode on the traces) and
+`report` analyses the traced, checkpoints and full profiles (paper mode, and model mode on the traces) and
 writes the table: per program its kernel time per variant, the ratios, whether outputs are equal,
 and whether the picks equal those of full profiling; geometric means over samples and corpus.
 """
@@ -51,6 +52,7 @@ VARIANTS = {
     "sampled": [],
     "traced": ["--trace"],
     "everywhere": ["--trace", "--plain-clones=false"],
+    "checkpoints": ["--trace", "--checkpoint-launches", "8"],
     "full": ["--sample-blocks", "1", "--sample-launches", "0", "--full-executions", "0", "--min-blocks", "1",
              "--max-blocks", "0"],
 }
@@ -210,7 +212,8 @@ def run(args):
                          text=True).stdout.strip().splitlines() if smi else ["no GPU"]
     deadline = start + args.budget
     for p in todo:
-        runs = {"original": args.runs, "sampled": 1, "traced": args.runs, "everywhere": 1, "full": 1}
+        runs = {"original": args.runs, "sampled": 1, "traced": args.runs, "everywhere": 1, "checkpoints": 1,
+                "full": 1}
         runs.update({v: args.runs for v in p["variants"] if v not in runs})  # variants made by hand
         # One unmeasured run first: a program's first launches can run much slower (kmeans' original
         # measured 2.2 ms in one session and 5.6 ms in another; under ncu its first launch took
@@ -332,8 +335,8 @@ def report(args):
     manifest = json.load(open(os.path.join(out, "manifest.json")))
     machine = json.load(open(os.path.join(out, "machine.json")))
     results = json.load(open(os.path.join(out, "results.json")))
-    rows, ratios = [], {"sample": {"traced": [], "sampled": [], "everywhere": []},
-                        "corpus": {"traced": [], "sampled": [], "everywhere": []}}
+    rows, ratios = [], {kind: {"traced": [], "sampled": [], "everywhere": [], "checkpoints": []}
+                        for kind in ("sample", "corpus")}
     notes = []
     for p in manifest["programs"]:
         mine = [r for r in results if r["name"] == p["name"]]
@@ -355,7 +358,7 @@ def report(args):
                 notes.append("%s: the kernels that added most time, traced over original: %s" % (
                     p["name"], "; ".join("`%s` %.3f → %.3f ms" % k for k in slowest)))
         cells = {}
-        for variant in ("sampled", "traced", "everywhere", "full"):
+        for variant in ("sampled", "traced", "everywhere", "checkpoints", "full"):
             ns = median_ns(variant)
             cells[variant] = (ns, ns / base if ns and base else None)
             if variant in ratios[p["kind"]] and cells[variant][1]:
@@ -363,17 +366,27 @@ def report(args):
         original = output("original")
         deterministic = original is not None and output("original", 1) in (None, original)
         equal = all(output(v, i) == original for v in ("traced",) for i in range(3) if output(v, i) is not None)
+        equal_checkpoints = all(output("checkpoints", i) == original for i in range(3)
+                                if output("checkpoints", i) is not None)
         checks = all(r["check"] and r["exit"] == 0 for r in mine if r["variant"] != "full")
         paper_traced = decisions(out, p, "traced", "paper", relayout)
         paper_full = decisions(out, p, "full", "paper", relayout)
+        paper_checkpoints = decisions(out, p, "checkpoints", "paper", relayout)
         model_traced = decisions(out, p, "traced", "model", relayout)
         model_everywhere = decisions(out, p, "everywhere", "model", relayout)
         same_paper = "yes" if paper_traced == paper_full and paper_full is not None else (
             "no" if paper_full is not None else "-")
         same_model = "yes" if model_traced == model_everywhere and model_everywhere is not None else (
             "no" if model_everywhere is not None else "-")
+        same_checkpoints = "-" if paper_checkpoints is None or paper_full is None else (
+            "yes" if paper_checkpoints == paper_full else "no")
         if same_paper == "no":
             notes.append("%s: paper-mode picks differ: sampled %s, full %s" % (p["name"], paper_traced, paper_full))
+        if same_checkpoints == "no":
+            notes.append("%s: paper-mode picks with checkpoints differ: %s, full %s" % (
+                p["name"], paper_checkpoints, paper_full))
+        if paper_checkpoints is not None and not equal_checkpoints and deterministic:
+            notes.append("%s: with checkpoints the output differs from the original's" % p["name"])
         if same_model == "no":
             notes.append("%s: model-mode picks differ: plain clones %s, hooks everywhere %s" % (
                 p["name"], model_traced, model_everywhere))
@@ -384,11 +397,12 @@ def report(args):
         def ratio(r):
             return "-" if r is None else "%.2f×" % r
 
-        rows.append("| %s | %s | %s | %s %s | %s %s | %s %s | %s | %s | %s | %s |" % (
+        rows.append("| %s | %s | %s | %s %s | %s %s | %s %s | %s %s | %s | %s | %s | %s | %s |" % (
             p["name"], p["kind"], ms(base), ms(cells["sampled"][0]), ratio(cells["sampled"][1]),
             ms(cells["traced"][0]), ratio(cells["traced"][1]), ms(cells["everywhere"][0]),
-            ratio(cells["everywhere"][1]), "yes" if equal else ("no" if deterministic else "no (original varies)"),
-            "pass" if checks else "FAIL", same_paper, same_model))
+            ratio(cells["everywhere"][1]), ms(cells["checkpoints"][0]), ratio(cells["checkpoints"][1]),
+            "yes" if equal else ("no" if deterministic else "no (original varies)"),
+            "pass" if checks else "FAIL", same_paper, same_model, same_checkpoints))
     lines = ["# What profiling costs: samples and corpus with plain clones (%s)" % machine["date"], "",
              "- GPU: %s; %s; relayout at %s." % ("; ".join(machine["gpu"]), machine["nvcc"], manifest["commit"]),
              "- Regenerated by `scripts/bench/overhead.py` (prepare, run on the GPU machine, report); "
@@ -398,18 +412,21 @@ def report(args):
              "- Variants: *sampled* = `relayout instrument` defaults (one block in 8 of each kernel's first "
              "launch, plain clones elsewhere); *traced* = the same with `--trace` (what `optimize` runs); "
              "*everywhere* = `--trace --plain-clones=false` (hooks in every launch and block, as before "
-             "plain clones); *full* = every block of every launch classified (for the picks).",
+             "plain clones); *checkpoints* = `--trace --checkpoint-launches 8` (also the 8th, 16th, ... "
+             "launch of each kernel, weighted); *full* = every block of every launch classified (for the picks).",
              "- Output equal: every traced run printed what the original printed (times masked).",
              "- Same picks: `relayout analyze --mode paper` on the traced profile against the full one; "
-             "`--mode model` on the traced profile against the hooks-everywhere traced one.", "",
-             "| program | kind | original ms | sampled | traced | everywhere | output equal | checks | "
-             "same picks (paper, vs full) | same picks (model, vs everywhere) |",
-             "|---|---|---|---|---|---|---|---|---|---|"] + rows + [""]
+             "`--mode model` on the traced profile against the hooks-everywhere traced one; the last "
+             "column, paper mode on the checkpoints profile against the full one.", "",
+             "| program | kind | original ms | sampled | traced | everywhere | checkpoints | output equal | checks | "
+             "same picks (paper, vs full) | same picks (model, vs everywhere) | same picks (checkpoints, vs full) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows + [""]
     for kind in ("sample", "corpus"):
         r = ratios[kind]
         if r["traced"]:
             others = "".join("; %.2f× %s" % (geomean(r[v]), label) for v, label in
-                             (("sampled", "sampled"), ("everywhere", "with hooks everywhere")) if r[v])
+                             (("sampled", "sampled"), ("everywhere", "with hooks everywhere"),
+                              ("checkpoints", "with checkpoints")) if r[v])
             lines.append("- **%s: geometric mean %.2f× traced (%d programs), worst %.2f×%s.**" % (
                 "Samples" if kind == "sample" else "Corpus", geomean(r["traced"]), len(r["traced"]),
                 max(r["traced"]), others))
