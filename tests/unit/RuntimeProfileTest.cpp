@@ -428,6 +428,28 @@ TEST(RuntimeHelpers, LaterLaunchesWhoseGridGrewRunInstrumentedToo) {
     EXPECT_EQ(relayout_rt_launch_hooked_grid(&same, 2, 0, 512), launch < 2 ? 1 : 0) << "launch " << launch;
 }
 
+TEST(RuntimeHelpers, BlockPeriodsKeepSmallAndLargeGridsInBounds) {
+  // The defaults (--sample-blocks 8 --min-blocks 16 --max-blocks 256) on the samples' grids.
+  EXPECT_EQ(__rl_grid_block_period(7502, 8, 16, 256), 32u);  // sph: 235 blocks classify
+  EXPECT_EQ(__rl_grid_block_period(2048, 8, 16, 256), 8u);   // exactly 256: the period as asked
+  EXPECT_EQ(__rl_grid_block_period(2049, 8, 16, 256), 16u);
+  EXPECT_EQ(__rl_grid_block_period(128, 8, 16, 256), 8u);
+  EXPECT_EQ(__rl_grid_block_period(100, 8, 16, 256), 4u);  // 25 blocks
+  EXPECT_EQ(__rl_grid_block_period(10, 8, 16, 256), 1u);   // fewer than 16: all
+  EXPECT_EQ(__rl_grid_block_period(1ull << 40, 8, 16, 0), 8u);  // no cap
+  for (unsigned period : {1u, 4u, 8u, 12u})
+    for (unsigned long long blocks = 1; blocks <= 70000; blocks += blocks < 5000 ? 1 : 97) {
+      const unsigned long long p = __rl_grid_block_period(blocks, period, 16, 256);
+      const unsigned long long classified = (blocks + p - 1) / p;
+      if (p == period) continue;
+      EXPECT_EQ(p & (p - 1), 0u) << blocks << " blocks, period " << period;
+      if (blocks < 16ull * period)
+        EXPECT_TRUE(classified >= (blocks < 16 ? blocks : 16) && classified <= 32) << blocks << " blocks";
+      else
+        EXPECT_TRUE(classified <= 256 && classified > 128) << blocks << " blocks: " << classified;
+    }
+}
+
 TEST(RuntimeHelpers, CheckpointLaunchesDoubleTheirDistance) {
   static int one, three, none;  // --sample-launches 1 and 3 with 8 and 2 checkpoints, 2 with none
   std::vector<int> hooked;

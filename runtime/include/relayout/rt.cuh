@@ -437,43 +437,23 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
 }
 #endif
 
-// One block in this many classifies, for a grid of `blocks` too small or too large for
-// RELAYOUT_BLOCK_PERIOD alone (see RELAYOUT_MIN_BLOCKS): a power of two, so that every block of a
-// launch that classifies, the plain ones too, decides with a mask rather than a division (which,
-// with its setup, doubled the instructions of a short kernel's plain warps).
-// A small grid classifies RELAYOUT_MIN_BLOCKS to twice as many, a large one RELAYOUT_MAX_BLOCKS / 2
-// to RELAYOUT_MAX_BLOCKS; the profile counts the blocks classified, so the scale stays exact.
+// One block in this many classifies in a grid of `blocks` (rt_common.h, __rl_grid_block_period).
 static __device__ __forceinline__ unsigned long long __rl_block_period(unsigned long long blocks) {
 #if (RELAYOUT_BLOCK_PERIOD) == 1 && (RELAYOUT_MAX_BLOCKS) == 0
   (void)blocks;
   return 1;  // every block classifies
 #else
-  if (blocks < (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS)) {
-    const unsigned long long most = blocks / (RELAYOUT_MIN_BLOCKS);  // the largest period giving enough
-    return most > 1 ? 1ull << (63 - __clzll((long long)most)) : 1;
-  }
-#if (RELAYOUT_MAX_BLOCKS) > 0
-  if (blocks > (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MAX_BLOCKS)) {
-    const unsigned long long least = (blocks + (RELAYOUT_MAX_BLOCKS)-1) / (RELAYOUT_MAX_BLOCKS);  // > 1 here
-    return 1ull << (64 - __clzll((long long)(least - 1)));
-  }
-#endif
-  return RELAYOUT_BLOCK_PERIOD;
+  return __rl_grid_block_period(blocks, RELAYOUT_BLOCK_PERIOD, RELAYOUT_MIN_BLOCKS, RELAYOUT_MAX_BLOCKS);
 #endif
 }
 
 static __device__ __forceinline__ bool __rl_sampled_block() {
 #if (RELAYOUT_BLOCK_PERIOD) > 1 || (RELAYOUT_MAX_BLOCKS) > 0
-  const unsigned long long blocks = __rl_grid_blocks();
-  const bool small = blocks < (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MIN_BLOCKS);
-#if (RELAYOUT_MAX_BLOCKS) > 0
-  const bool large = blocks > (unsigned long long)(RELAYOUT_BLOCK_PERIOD) * (RELAYOUT_MAX_BLOCKS);
-#else
-  const bool large = false;
-#endif
-  // The usual case divides by a constant: without --sample-launches this runs in every hook.
-  if (!small && !large) return __rl_block_index() % (RELAYOUT_BLOCK_PERIOD) == 0;
-  return (__rl_block_index() & (__rl_block_period(blocks) - 1)) == 0;
+  const unsigned long long period = __rl_block_period(__rl_grid_blocks());
+  // The usual case divides by a constant: without --sample-launches this runs in every hook. A
+  // grid's own period differs from it, a power of two (it is below it or above it).
+  if (period == (RELAYOUT_BLOCK_PERIOD)) return __rl_block_index() % (RELAYOUT_BLOCK_PERIOD) == 0;
+  return (__rl_block_index() & (period - 1)) == 0;
 #else
   return true;
 #endif

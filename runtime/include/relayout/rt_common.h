@@ -24,6 +24,15 @@ struct __rl_plain_tag {};
 #define RELAYOUT_HOST_DEVICE_
 #endif
 
+// The leading zero bits of `v` > 0, on either side.
+RELAYOUT_HOST_DEVICE_ inline int __rl_leading_zeros(unsigned long long v) {
+#ifdef __CUDA_ARCH__
+  return __clzll((long long)v);
+#else
+  return __builtin_clzll(v);
+#endif
+}
+
 // Launch sampling (docs/formats.md, "Sampling"): after a kernel's first --sample-launches
 // launches, up to RELAYOUT_GROWTH_LAUNCHES later ones classify too, each one whose grid has at
 // least RELAYOUT_GROWTH_FACTOR times the blocks of the largest launch admitted before it. A program
@@ -34,6 +43,26 @@ struct __rl_plain_tag {};
 #define RELAYOUT_GROWTH_FACTOR 4
 RELAYOUT_HOST_DEVICE_ inline bool __rl_launch_grew(unsigned long long largest, unsigned long long blocks) {
   return blocks / (RELAYOUT_GROWTH_FACTOR) >= largest && blocks > largest;
+}
+
+// Block sampling's period for a grid of `blocks` (docs/formats.md, "Sampling"): `period`
+// (--sample-blocks), unless that gives fewer than `least` classifying blocks (--min-blocks) or more
+// than `most` (--max-blocks; 0: no cap). Then a power of two, so that every block of the launch, the
+// plain ones too, decides with a mask rather than a division (which, with its setup, doubled the
+// instructions of a short kernel's plain warps): the largest not above blocks / least (least to
+// 2 least blocks, or all of a grid smaller than least), or the smallest not below blocks / most
+// (most / 2 to most blocks). The profile counts the blocks classified, so the scale stays exact.
+RELAYOUT_HOST_DEVICE_ inline unsigned long long __rl_grid_block_period(unsigned long long blocks, unsigned period,
+                                                                       unsigned least, unsigned most) {
+  if (blocks < (unsigned long long)period * least) {
+    const unsigned long long largest = blocks / least;
+    return largest > 1 ? 1ull << (63 - __rl_leading_zeros(largest)) : 1;
+  }
+  if (most > 0 && blocks > (unsigned long long)period * most) {
+    const unsigned long long smallest = (blocks + most - 1) / most;  // > 1 here
+    return 1ull << (64 - __rl_leading_zeros(smallest - 1));
+  }
+  return period;
 }
 
 // Checkpoint launches (`--checkpoint-launches K`, docs/formats.md, "Sampling"): after its first N
