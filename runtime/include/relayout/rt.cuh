@@ -953,9 +953,9 @@ static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned dr
 #endif
 
 // The first thread of a block that __rl_sampled_block chose decides whether it classifies (its
-// launch is admitted), counts it at its launch's weight, and returns that weight (0: it does not). Block 0, always chosen, counts its
-// launch's blocks for them all: an atomic per block on one counter made short kernels up to 2x
-// slower. (The cap on the blocks a kernel classifies over the run, kept here before, counted per
+// launch is admitted), counts it at its launch's weight, and returns that weight (0: it does
+// not). Block 0, always chosen, counts its launch's blocks for them all: an atomic per block on
+// one counter made short kernels up to 2x slower. (The cap on the blocks a kernel classifies over the run, kept here before, counted per
 // kernel, so one instance of a kernel template used it up for the others; __rl_sampled_block
 // bounds each launch instead.)
 static __device__ __noinline__ unsigned __rl_enter_block(unsigned kernel, unsigned instance) {
