@@ -348,17 +348,17 @@ static __device__ unsigned __rl_admitted_launch(unsigned row, unsigned long long
   unsigned long long* slots = &__rl_launch_grids[row * RELAYOUT_LAUNCH_SLOTS_];
   unsigned weight = __rl_admitted_slot(slots, RELAYOUT_SAMPLE_LAUNCHES, grid) >= 0 ? 1u : 0u;
   const unsigned grownEnd = (RELAYOUT_SAMPLE_LAUNCHES) + (RELAYOUT_GROWTH_LAUNCHES);
-  for (unsigned s = RELAYOUT_SAMPLE_LAUNCHES; weight == 0 && s < RELAYOUT_LAUNCH_SLOTS_; ++s) {
+  for (unsigned s = RELAYOUT_SAMPLE_LAUNCHES; weight == 0 && s < grownEnd; ++s) {
     unsigned long long held = *(volatile unsigned long long*)&slots[s];
     if (held == 0) {
-      if (s < grownEnd && !__rl_launch_grew(*(volatile unsigned long long*)&__rl_launch_largest[row], blocks)) {
-        s = grownEnd - 1;  // not grown: on to the checkpoints' slots
-        continue;
-      }
+      if (!__rl_launch_grew(*(volatile unsigned long long*)&__rl_launch_largest[row], blocks)) break;
       held = atomicCAS(&slots[s], 0ull, grid + 1);
     }
-    if (held == 0 || held == grid + 1)
-      weight = s < grownEnd ? 1u : __rl_checkpoint_weight(RELAYOUT_SAMPLE_LAUNCHES, s - grownEnd);
+    if (held == 0 || held == grid + 1) weight = 1;
+  }
+  if (weight == 0) {  // neither first nor grown: the next checkpoint, or one of its later blocks
+    const int checkpoint = __rl_admitted_slot(slots + grownEnd, RELAYOUT_CHECKPOINT_LAUNCHES, grid);
+    if (checkpoint >= 0) weight = __rl_checkpoint_weight(RELAYOUT_SAMPLE_LAUNCHES, (unsigned)checkpoint);
   }
   if (weight) {
     __threadfence();  // a later block of a grown launch that sees the new largest also sees its slot
