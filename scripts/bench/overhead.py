@@ -385,9 +385,10 @@ def report(args):
                 ratios[p["kind"]][variant].append(cells[variant][1])
         original = output("original")
         deterministic = original is not None and output("original", 1) in (None, original)
-        equal = all(output(v, i) == original for v in ("traced",) for i in range(3) if output(v, i) is not None)
-        equal_checkpoints = all(output("checkpoints", i) == original for i in range(3)
-                                if output("checkpoints", i) is not None)
+        def printed_original(variant):
+            return all(output(variant, i) == original for i in range(3) if output(variant, i) is not None)
+
+        equal, equal_checkpoints = printed_original("traced"), printed_original("checkpoints")
         checks = all(r["check"] and r["exit"] == 0 for r in mine if r["variant"] != "full")
         paper_traced = decisions(out, p, "traced", "paper", relayout)
         paper_full = decisions(out, p, "full", "paper", relayout)

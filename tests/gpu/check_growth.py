@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks a profile of tests/gpu/growth.cu (instrumented with --sample-blocks 1 --max-blocks 0
---sample-launches 1 --checkpoint-launches 8 --site-warps 0: every block of a classified launch, every first execution).
+--sample-launches 1 --checkpoint-launches 8 --site-warps 0: every block of a classified launch,
+every first execution).
 
 usage: check_growth.py PROFILE.json
 
