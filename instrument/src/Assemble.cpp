@@ -207,6 +207,7 @@ class Assembler {
           auto [known, added] = file.calls.try_emplace(offset, call);
           if (added) continue;
           known->second.renamable &= call.renamable;
+          known->second.localObjects &= call.localObjects;
           known->second.callees.insert(call.callees.begin(), call.callees.end());
         }
         for (auto& [offset, kernel] : found.kernels)  // a kernel template's instantiations, from every unit
@@ -365,7 +366,7 @@ class Assembler {
       return fmt::format("RELAYOUT_{}_BASE_{} + {}", kind, file.key, local);
     };
     std::vector<Wrap> wraps;
-    const PlainCloneText plain(files_);
+    const PlainCloneText plain(files_, options_.plainClones);
     const std::optional<IterationDraws> draws =
         drawsIterations() ? std::optional<IterationDraws>(std::in_place, file, plain) : std::nullopt;
     // Iteration draws replace loop prefixes: a drawn loop's hooks name its draw.
@@ -413,6 +414,9 @@ class Assembler {
       wraps.push_back(
           {raw.at, raw.at, fmt::format(" __rl_enter({}{});", id("KERNEL", file.kernelLocal.at(offset)), instance), ""});
     }
+    for (auto& [offset, call] : file.calls)
+      if (std::string mark = plain.localCallMark(call); !mark.empty())
+        wraps.push_back({call.markAt, call.markAt, mark, ""});
     if (options_.plainClones) plain.addTo(file, wraps);
     return applyWraps(file.text, wraps);
   }

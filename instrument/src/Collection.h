@@ -157,6 +157,13 @@ struct RawCall {
   // (or a call operator's parentheses), naming a function that has a copy; a clone's call is
   // marked only when every unit and instantiation calls there a function that has a clone.
   bool renamable = false;
+  // The callee's hooks can see only objects local to the caller or to itself, so they classify
+  // nothing (the classifier takes only global addresses): in every unit and instantiation, its
+  // body reaches no memory but its locals and the local objects this call passes by reference,
+  // and holds no loop. The hooked code then calls the plain copy too, where the copy itself runs
+  // no hooks (PlainCloneText::localCallMark): the hooks would make those objects addressable and
+  // change how their arithmetic compiles (docs/results/overhead-h100.md, portfolio).
+  bool localObjects = false;
   // Their definitions' places; an empty FilePlace: one without a clone. A function outside the
   // project (a library functor, a builtin) is not listed: it has no hooks, but the call is not
   // renamable.

@@ -54,11 +54,16 @@ struct Wrap {
 };
 
 // Plain clones (Collection.h) as wraps of one file's text: each device function's copy beside it,
-// the entry branch of each kernel to its original body, and the pick at each launch.
+// the entry branch of each kernel to its original body, and the pick at each launch. Without them
+// (`written` false, --plain-clones=false) no function has a copy, so a split loop's rest, which
+// would call copies, is refused where it calls hooked code.
 class PlainCloneText {
  public:
-  explicit PlainCloneText(const std::map<std::string, FileUnion>& files) : files_(files) {}
+  PlainCloneText(const std::map<std::string, FileUnion>& files, bool written) : files_(files), written_(written) {}
   void addTo(const FileUnion& file, std::vector<Wrap>& wraps) const;
+  // The mark that sends a hooked call to the plain copy, where its callee's hooks would see only
+  // local objects (RawCall::localObjects) and the copy runs no hooks and counts no loops; else empty.
+  std::string localCallMark(const RawCall& call) const;
   // Whether a call in [begin, end) of `file` may reach hooks.
   bool callsHooks(const FileUnion& file, unsigned begin, unsigned end) const;
   // Whether the plain copy of [begin, end) (copyOf) may still run hooks, through a call that could
@@ -93,6 +98,7 @@ class PlainCloneText {
   bool copyReachesHooks(const FileUnion& file, unsigned begin, unsigned end, std::set<FilePlace>& seen) const;
 
   const std::map<std::string, FileUnion>& files_;  // by absolute path
+  bool written_;
 };
 
 // Loops drawn by iteration (rt.cuh, __rl_iteration): each innermost loop with a hook to draw for,

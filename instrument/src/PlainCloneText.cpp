@@ -30,10 +30,10 @@ const RawFunctionText* PlainCloneText::definitionText(const FilePlace& definitio
   return text != file->second.functionTexts.end() && text->second.definition ? &text->second : nullptr;
 }
 
-// A definition has a copy where it can be renamed and its file is instrumented.
+// A definition has a copy where copies are written, it can be renamed and its file is instrumented.
 bool PlainCloneText::hasClone(const FilePlace& definition) const {
   const RawFunctionText* text = definitionText(definition);
-  return text && text->cloneable && files_.at(definition.file).hooked();
+  return written_ && text && text->cloneable && files_.at(definition.file).hooked();
 }
 
 // Whether a function's hooked text holds what `own` looks for, or calls a function that does. A
@@ -85,6 +85,19 @@ bool PlainCloneText::callsLoops(const FileUnion& file, unsigned begin, unsigned 
 bool PlainCloneText::renamed(const RawCall& call) const {
   return call.renamable &&
          std::all_of(call.callees.begin(), call.callees.end(), [&](const FilePlace& c) { return hasClone(c); });
+}
+
+std::string PlainCloneText::localCallMark(const RawCall& call) const {
+  if (!call.localObjects || !renamed(call)) return "";
+  for (const FilePlace& callee : call.callees) {
+    const FileUnion& file = files_.at(callee.file);
+    const RawFunctionText& text = file.functionTexts.at(callee.offset);
+    std::set<FilePlace> seen;
+    if (reachesHooks(callee, seen) || callsHooks(file, text.begin, text.end) ||
+        holdsLoops(file, text.begin, text.end) || callsLoops(file, text.begin, text.end))
+      return "";
+  }
+  return cloneMarkText(call.mark, true);
 }
 
 // Whether a plain copy of the function still runs hooked code: a call in it, or in the copies it

@@ -181,6 +181,7 @@ void SiteCollector::noteCall(const clang::Expr* call, const clang::FunctionDecl*
     place = nameLoc.isValid() ? namePlace(nameLoc) : std::nullopt;
     pending.markLength = callee->getDeclName().isIdentifier() ? unsigned(callee->getName().size()) : 0;
     renamable = renamable && place && mark == CloneMark::renamed;
+    pending.localObjects = renamable && inProject && reachesOnlyLocalObjects(c, callee);
   }
   if (!place) {
     if (!inProject) return;
@@ -293,6 +294,7 @@ void SiteCollector::resolveClones() {
     call.markAt = pending.at.offset + pending.markLength;
     call.mark = pending.mark;
     call.renamable = (added || call.renamable) && pending.renamable;
+    call.localObjects = (added || call.localObjects) && pending.localObjects;
     if (!pending.callee) continue;  // outside the project: no hooks, no copy
     auto place = clonePlaces_.find(pending.callee);
     call.callees.insert(place != clonePlaces_.end() ? place->second : FilePlace{});

@@ -25,6 +25,11 @@ bool isDeviceFunction(const clang::FunctionDecl* fn);
 // instantiations.
 const clang::FunctionDecl* writtenFunction(const clang::FunctionDecl* fn);
 
+// Whether the callee's body reaches only local objects at this call: its own, and those the call
+// passes by reference (`positionPnL(mine, ...)` with `const Asset mine`): no pointer, `[]`, `->`,
+// `this`, variable outside its frame or loop (LocalObjects.cpp; RawCall::localObjects).
+bool reachesOnlyLocalObjects(const clang::CallExpr* call, const clang::FunctionDecl* callee);
+
 class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   using Base = clang::RecursiveASTVisitor<SiteCollector>;
 
@@ -148,6 +153,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
     unsigned markLength = 0;  // from `at` to the mark: the name's length, or 1
     CloneMark mark = CloneMark::renamed;
     bool renamable = false;
+    bool localObjects = false;                    // RawCall::localObjects
     const clang::FunctionDecl* callee = nullptr;  // none outside the project
   };
   struct PendingLaunch {
