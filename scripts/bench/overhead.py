@@ -321,6 +321,13 @@ def decisions(out, p, variant, mode, relayout):
             for s in json.load(open(plan))["structs"]}
 
 
+def recorded_full_picks():
+    """Full profiling's paper-mode picks per corpus program, as tests/corpus/recorded-picks.json holds
+    them (every block of every launch classified), for runs without a `full` variant."""
+    recorded = json.load(open(os.path.join(ROOT, "tests", "corpus", "recorded-picks.json")))
+    return {name: entry["full"] for name, entry in recorded.items() if "full" in entry}
+
+
 def kernel_costs(mine, count=3):
     """The `count` kernels whose traced time exceeds the original's most: (name, original ms, traced ms),
     medians over the runs that recorded kernels."""
@@ -392,6 +399,8 @@ def report(args):
         checks = all(r["check"] and r["exit"] == 0 for r in mine if r["variant"] != "full")
         paper_traced = decisions(out, p, "traced", "paper", relayout)
         paper_full = decisions(out, p, "full", "paper", relayout)
+        if paper_full is None:  # no full run here: the corpus's recorded full-profiling picks
+            paper_full = recorded_full_picks().get(p["name"])
         paper_checkpoints = decisions(out, p, "checkpoints", "paper", relayout)
         model_traced = decisions(out, p, "traced", "model", relayout)
         model_everywhere = decisions(out, p, "everywhere", "model", relayout)
@@ -437,7 +446,8 @@ def report(args):
              "plain clones); *checkpoints* = `--trace --checkpoint-launches 8` (also the 8th, 16th, ... "
              "launch of each kernel, weighted); *full* = every block of every launch classified (for the picks).",
              "- Output equal: every traced run printed what the original printed (times masked).",
-             "- Same picks: `relayout analyze --mode paper` on the traced profile against the full one; "
+             "- Same picks: `relayout analyze --mode paper` on the traced profile against the full one "
+             "(without a full run, a corpus program's recorded in tests/corpus/recorded-picks.json); "
              "`--mode model` on the traced profile against the hooks-everywhere traced one; the last "
              "column, paper mode on the checkpoints profile against the full one.", "",
              "| program | kind | original ms | sampled | traced | everywhere | checkpoints | output equal | checks | "
