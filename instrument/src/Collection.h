@@ -162,7 +162,7 @@ struct RawCall {
   // body reaches no memory but its locals and the local objects this call passes by reference,
   // and holds no loop. The hooked code then calls the plain copy too, where the copy itself runs
   // no hooks (PlainCloneText::localCallMark): the hooks would make those objects addressable and
-  // change how their arithmetic compiles (docs/results/overhead-h100.md, portfolio).
+  // change how their arithmetic compiles (docs/results/overhead-h200.md, portfolio).
   bool localObjects = false;
   // Their definitions' places; an empty FilePlace: one without a clone. A function outside the
   // project (a library functor, a builtin) is not listed: it has no hooks, but the call is not
