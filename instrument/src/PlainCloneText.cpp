@@ -89,13 +89,12 @@ bool PlainCloneText::renamed(const RawCall& call) const {
 
 std::string PlainCloneText::localCallMark(const RawCall& call) const {
   if (!call.localObjects || !renamed(call)) return "";
+  // The callee's own body holds no loop (reachesOnlyLocalObjects); what it calls must reach no hook
+  // (so neither do their copies) and no loop.
   for (const FilePlace& callee : call.callees) {
     const FileUnion& file = files_.at(callee.file);
     const RawFunctionText& text = file.functionTexts.at(callee.offset);
-    std::set<FilePlace> seen;
-    if (reachesHooks(callee, seen) || callsHooks(file, text.begin, text.end) ||
-        holdsLoops(file, text.begin, text.end) || callsLoops(file, text.begin, text.end))
-      return "";
+    if (callsHooks(file, text.begin, text.end) || callsLoops(file, text.begin, text.end)) return "";
   }
   return cloneMarkText(call.mark, true);
 }

@@ -362,6 +362,7 @@ def report(args):
     manifest = json.load(open(os.path.join(out, "manifest.json")))
     machine = json.load(open(os.path.join(out, "machine.json")))
     results = json.load(open(os.path.join(out, "results.json")))
+    recorded = recorded_full_picks()
     rows, ratios = [], {kind: {"traced": [], "sampled": [], "everywhere": [], "checkpoints": []}
                         for kind in ("sample", "corpus")}
     notes = []
@@ -400,7 +401,7 @@ def report(args):
         paper_traced = decisions(out, p, "traced", "paper", relayout)
         paper_full = decisions(out, p, "full", "paper", relayout)
         if paper_full is None:  # no full run here: the corpus's recorded full-profiling picks
-            paper_full = recorded_full_picks().get(p["name"])
+            paper_full = recorded.get(p["name"])
         paper_checkpoints = decisions(out, p, "checkpoints", "paper", relayout)
         model_traced = decisions(out, p, "traced", "model", relayout)
         model_everywhere = decisions(out, p, "everywhere", "model", relayout)
