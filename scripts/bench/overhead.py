@@ -13,6 +13,9 @@ Variants of each program, all built with `nvcc -O3 -lineinfo` and the program's 
   everywhere  --trace --plain-clones=false: the instrumented code in every launch and block
   checkpoints --trace --checkpoint-launches 8: also the 8th, 16th, ... launch of each kernel, weighted
   full        --sample-blocks 1 --sample-launches 0: every block of every launch classified
+Two more, only when named in --variants, say what the traced build's cost is made of: the traced
+sources built with -DRELAYOUT_ABLATE=1 (*nocall*: every hook's inline draw, no classifier call) and
+=2 (*nohook*: no hooks, the rest of the instrumented kernel as traced); their profiles count nothing.
 
 The measure is the GPU time of all the program's kernels summed (CUPTI activity records), from
 the profile the runtime writes for instrumented builds and from librelayout_kerneltime.so for the
@@ -56,7 +59,12 @@ VARIANTS = {
     "checkpoints": ["--trace", "--checkpoint-launches", "8"],
     "full": ["--sample-blocks", "1", "--sample-launches", "0", "--full-executions", "0", "--min-blocks", "1",
              "--max-blocks", "0"],
+    "nocall": ["--trace"],
+    "nohook": ["--trace"],
 }
+DEFAULT_VARIANTS = ["sampled", "traced", "everywhere", "checkpoints", "full"]
+# The cost breakdown's builds: the traced sources with part of the hooks compiled out (rt.cuh).
+ABLATIONS = {"nocall": "-DRELAYOUT_ABLATE=1", "nohook": "-DRELAYOUT_ABLATE=2"}
 
 
 def programs(only):
@@ -99,7 +107,7 @@ def prepare(args):
         folder = os.path.join(ROOT, p["dir"])
         p["variants"] = {}
         for variant, options in VARIANTS.items():
-            if args.variants and variant not in args.variants.split(","):
+            if variant not in (args.variants.split(",") if args.variants else DEFAULT_VARIANTS):
                 continue
             options = options + args.options.split()
             tree = os.path.join(out, "src", p["name"], variant)
@@ -163,7 +171,8 @@ def build_command(out, p, variant):
     else:
         sources = [os.path.join(out, f) for f in p["variants"][variant]["files"]]
         cupti = "/usr/local/cuda/extras/CUPTI/lib64"
-        runtime = ["-I", os.path.join(ROOT, "runtime", "include"), "-Xlinker", "--undefined=relayout_rt_register_unit",
+        runtime = [ABLATIONS[variant]] if variant in ABLATIONS else []
+        runtime += ["-I", os.path.join(ROOT, "runtime", "include"), "-Xlinker", "--undefined=relayout_rt_register_unit",
                    os.path.join(out, "lib", "librelayout_rt.a"), "-L" + cupti, "-lcupti", "-lcuda"]
     # Host C++ files the program's own build gives the host compiler (a CPU reference) go to g++.
     objects = [binary + "." + os.path.splitext(f)[0] + ".o" for f in extra]
@@ -223,7 +232,7 @@ def run(args):
     for p in todo:
         runs = {"original": args.runs, "sampled": 1, "traced": args.runs, "everywhere": 1, "checkpoints": 1,
                 "full": 1}
-        runs.update({v: args.runs for v in p["variants"] if v not in runs})  # variants made by hand
+        runs.update({v: args.runs for v in p["variants"] if v not in runs})  # the breakdown's, and made by hand
         # One unmeasured run first: a program's first launches can run much slower (kmeans' original
         # measured 2.2 ms in one session and 5.6 ms in another; under ncu its first launch took
         # 2.5 ms, the later ones 14 us), and they are most of a small program's time. Then the
@@ -365,7 +374,7 @@ def report(args):
     recorded = recorded_full_picks()
     rows, ratios = [], {kind: {"traced": [], "sampled": [], "everywhere": [], "checkpoints": []}
                         for kind in ("sample", "corpus")}
-    notes = []
+    notes, breakdown = [], []
     for p in manifest["programs"]:
         mine = [r for r in results if r["name"] == p["name"]]
         if not mine:
@@ -385,6 +394,10 @@ def report(args):
             if slowest:
                 notes.append("%s: the kernels that added most time, traced over original: %s" % (
                     p["name"], "; ".join("`%s` %.3f → %.3f ms" % k for k in slowest)))
+        if any(median_ns(v) for v in ABLATIONS) and base:
+            breakdown.append("| %s | %s |" % (p["name"], " | ".join(
+                "-" if not median_ns(v) else "%.2f×" % (median_ns(v) / base) for v in ("traced", "sampled", "nocall",
+                                                                                       "nohook"))))
         cells = {}
         for variant in ("sampled", "traced", "everywhere", "checkpoints", "full"):
             ns = median_ns(variant)
@@ -463,6 +476,11 @@ def report(args):
             lines.append("- **%s: geometric mean %.2f× traced (%d programs), worst %.2f×%s.**" % (
                 "Samples" if kind == "sample" else "Corpus", geomean(r["traced"]), len(r["traced"]),
                 max(r["traced"]), others))
+    if breakdown:
+        lines += ["", "What the traced build's cost is made of, kernel time over the original's: *sampled* without the "
+                  "trace, *nocall* with every hook's inline draw but no classifier call, *nohook* with no hooks "
+                  "(the instrumented kernels' entry and plain copies as traced; `RELAYOUT_ABLATE` in rt.cuh):", "",
+                  "| program | traced | sampled | nocall | nohook |", "|---|---|---|---|---|"] + breakdown
     if notes:
         lines += ["", "Differences:", ""] + ["- " + n for n in notes]
     # What a person wrote below the marker in an earlier version of the page stays.
@@ -482,7 +500,8 @@ def main():
     a = sub.add_parser("prepare")
     a.add_argument("out")
     a.add_argument("--only")
-    a.add_argument("--variants", help="only these instrumented variants (sampled,traced,everywhere,full)")
+    a.add_argument("--variants", help="only these instrumented variants (default: sampled,traced,everywhere,"
+                   "checkpoints,full; also nocall,nohook)")
     a.add_argument("--options", default="", help="more `relayout instrument` options for every variant")
     b = sub.add_parser("run")
     b.add_argument("out")
@@ -490,7 +509,7 @@ def main():
     b.add_argument("--only")
     b.add_argument("--timeout", type=int, default=120)
     b.add_argument("--budget", type=int, default=540, help="seconds after which no run starts")
-    b.add_argument("--variants", help="only these variants (original,sampled,traced,everywhere,full)")
+    b.add_argument("--variants", help="only these variants (original and those prepared)")
     c = sub.add_parser("report")
     c.add_argument("out")
     c.add_argument("-o", required=True)

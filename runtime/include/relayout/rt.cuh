@@ -10,6 +10,13 @@
 #ifndef RELAYOUT_BLOCK_PERIOD
 #define RELAYOUT_BLOCK_PERIOD 1
 #endif
+// A measurement of what the hooks cost, not a profile (scripts/bench/overhead.py's *nocall* and
+// *nohook* variants, given with -D when the instrumented unit is built): 1 keeps each hook's inline
+// draw but never calls the classifier; 2 leaves no hook in the code at all. The profile then counts
+// nothing; the kernel times say what the draws, the calls and the classifier each add.
+#ifndef RELAYOUT_ABLATE
+#define RELAYOUT_ABLATE 0
+#endif
 // Units instrumented before loop counters, kernel ids or the trace define none of these.
 #ifndef RELAYOUT_NUM_LOOPS
 #define RELAYOUT_NUM_LOOPS 0
@@ -872,6 +879,9 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 #define RELAYOUT_EVEN_HASH_PTX_ ""
 #endif
 
+#if (RELAYOUT_ABLATE) == 1
+#define RELAYOUT_CALL_PTX_ ""  // the draw decides, and nothing is called
+#else
 // The classifier's call, `slow(id, a, %rl_h)` (operands %1, %2 and %4).
 #define RELAYOUT_CALL_PTX_                                                        \
   "{\n\t"                                                                         \
@@ -884,6 +894,7 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   "rl_proto: .callprototype _ (.param .b32 _, .param .b64 _, .param .b32 _);\n\t" \
   "call %4, (rl_id, rl_a, rl_hash), rl_proto;\n\t"                                \
   "}\n"
+#endif
 
 // A hook's inline half: when `on`, draws whether the warp may classify this execution and, if so,
 // calls `slow(id, a, hash)`. The test and the call are in one asm statement because a branch in
@@ -926,8 +937,12 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 #else
   const unsigned unpend = 0;
 #endif
+#if (RELAYOUT_ABLATE) != 2
   asm volatile(RELAYOUT_HOOK_PTX_::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 31),
                "r"(draw), "r"(unpend));
+#else
+  (void)on, (void)slow, (void)id, (void)a, (void)gate, (void)seen, (void)draw, (void)unpend;
+#endif
 #undef RELAYOUT_HOOK_PTX_
 }
 
@@ -938,6 +953,9 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned draw,
                                                             void (*slow)(unsigned, unsigned long long, unsigned),
                                                             unsigned id, unsigned long long a) {
+#if (RELAYOUT_ABLATE) == 2
+  (void)on, (void)draw, (void)slow, (void)id, (void)a;
+#else
   const unsigned call = (unsigned)on & ~draw & 1u;
   asm volatile(
       "{\n\t"
@@ -949,6 +967,7 @@ static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned dr
       "RL_DONE:\n\t"
       "}" ::"r"(call),
       "r"(id), "l"(a), "r"(0u) /* %3 unused: RELAYOUT_CALL_PTX_ names %1, %2 and %4 */, "l"(slow), "r"(draw));
+#endif
 }
 #endif
 
