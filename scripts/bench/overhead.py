@@ -173,7 +173,7 @@ def build_command(out, p, variant):
         cupti = "/usr/local/cuda/extras/CUPTI/lib64"
         runtime = [ABLATIONS[variant]] if variant in ABLATIONS else []
         runtime += ["-I", os.path.join(ROOT, "runtime", "include"), "-Xlinker", "--undefined=relayout_rt_register_unit",
-                   os.path.join(out, "lib", "librelayout_rt.a"), "-L" + cupti, "-lcupti", "-lcuda"]
+                    os.path.join(out, "lib", "librelayout_rt.a"), "-L" + cupti, "-lcupti", "-lcuda"]
     # Host C++ files the program's own build gives the host compiler (a CPU reference) go to g++.
     objects = [binary + "." + os.path.splitext(f)[0] + ".o" for f in extra]
     commands = [["g++", "-O3", "-std=c++17", "-I", folder, "-c", os.path.join(folder, f), "-o", o]
@@ -395,9 +395,9 @@ def report(args):
                 notes.append("%s: the kernels that added most time, traced over original: %s" % (
                     p["name"], "; ".join("`%s` %.3f → %.3f ms" % k for k in slowest)))
         if any(median_ns(v) for v in ABLATIONS) and base:
-            breakdown.append("| %s | %s |" % (p["name"], " | ".join(
-                "-" if not median_ns(v) else "%.2f×" % (median_ns(v) / base) for v in ("traced", "sampled", "nocall",
-                                                                                       "nohook"))))
+            parts = [median_ns(v) for v in ("traced", "sampled", "nocall", "nohook")]
+            breakdown.append("| %s | %s |" % (p["name"], " | ".join("-" if not ns else "%.2f×" % (ns / base)
+                                                                    for ns in parts)))
         cells = {}
         for variant in ("sampled", "traced", "everywhere", "checkpoints", "full"):
             ns = median_ns(variant)
