@@ -833,18 +833,15 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 #if RELAYOUT_EXEC_SAMPLING_
 // Execution sampling, in PTX: a hash of the SM's clock (Knuth's 2654435761 as -1640531535)
 // against the warp's gate, and whether the hook has run before in the warp (bit %6 of the warp's
-// mask at %5); a hook that does not call costs two shared loads, a clock read, a multiply and a
-// branch, and writes no state (with --draw-iterations it first reads the draw in force, and skips
-// at once in an iteration not drawn). Leaves the hash
-// in %rl_h; skips to RL_DONE when the hook ran before in the warp and the hash is above the gate.
+// mask at %5, both loaded by RELAYOUT_HOOK_ON_PTX_); a hook that does not call costs those loads,
+// a clock read, a multiply and a branch, and writes no state (with --draw-iterations it first
+// reads the draw in force, and skips at once in an iteration not drawn). Leaves the hash in %rl_h; skips to RL_DONE when the hook ran before in the warp and the hash is above the gate.
 // Bit 32 + %6 of the mask (a split launch's first execution left to other warps, which is never
 // classified here) is tested only past that branch: the hook then skips without a call and clears
 // the bit (%8: the high word without it), unless the warp traces (its gate is open: the classifier
 // records the access and skips it).
 #define RELAYOUT_EXEC_DRAW_PTX_                                         \
   RELAYOUT_DRAW_TEST_PTX_                                               \
-  "ld.volatile.shared.u32 %%rl_g, [%3];\n\t"                            \
-  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t"                            \
   "mov.u32 %%rl_h, %%clock;\n\t"                                        \
   "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t" RELAYOUT_EVEN_HASH_PTX_ \
   "shr.b64 %%rl_m, %%rl_m, %6;\n\t"                                     \
@@ -854,7 +851,11 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   "@!%%rl_q bra RL_DONE;\n\t"                                           \
   "setp.gt.u64 %%rl_p, %%rl_m, 1;\n\t"                                  \
   "setp.ne.and.u32 %%rl_p, %%rl_g, 0xFFFFFFFF, %%rl_p;\n\t"             \
-  "@%%rl_p red.shared.and.b32 [%5+4], %8;\n\t"                          \
+  "activemask.b32 %%rl_s;\n\t"                                         \
+  "mov.u32 %%rl_e, %%lanemask_lt;\n\t"                                 \
+  "and.b32 %%rl_s, %%rl_s, %%rl_e;\n\t"                                \
+  "setp.eq.and.u32 %%rl_q, %%rl_s, 0, %%rl_p;\n\t"                     \
+  "@%%rl_q red.shared.and.b32 [%5+4], %8;\n\t"                         \
   "@%%rl_p bra RL_DONE;\n\t"
 #else
 #define RELAYOUT_EXEC_DRAW_PTX_ "mov.u32 %%rl_h, 0;\n\t"
@@ -896,8 +897,29 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   "}\n"
 #endif
 
-// A hook's inline half: when `on`, draws whether the warp may classify this execution and, if so,
-// calls `slow(id, a, hash)`. The test and the call are in one asm statement because a branch in
+#if RELAYOUT_EXEC_SAMPLING_
+#define RELAYOUT_WARP_LOADS_PTX_             \
+  "ld.volatile.shared.u32 %%rl_g, [%3];\n\t" \
+  "ld.volatile.shared.u64 %%rl_m, [%5];\n\t"
+#else
+#define RELAYOUT_WARP_LOADS_PTX_ ""
+#endif
+// Whether the hook runs at all: its own condition %0 and, with launch sampling, the block's flag
+// at %9, loaded with the warp's gate and mask so that the three loads wait together (the flag,
+// loaded in C++ before the asm, was a load and a branch of its own ahead of them at every hook).
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
+#define RELAYOUT_HOOK_ON_PTX_                                                           \
+  "ld.volatile.shared.u32 %%rl_o, [%9];\n\t" RELAYOUT_WARP_LOADS_PTX_                  \
+  "setp.ne.u32 %%rl_p, %%rl_o, 0;\n\t"                                                  \
+  "setp.ne.and.u32 %%rl_p, %0, 0, %%rl_p;\n\t"                                          \
+  "@!%%rl_p bra RL_DONE;\n\t"
+#else
+#define RELAYOUT_HOOK_ON_PTX_ "setp.eq.u32 %%rl_p, %0, 0;\n\t@%%rl_p bra RL_DONE;\n\t" RELAYOUT_WARP_LOADS_PTX_
+#endif
+
+// A hook's inline half: when `on` (the hook's own condition: a known id, a global address) and the
+// block classifies (__rl_active, tested here), draws whether the warp may classify this execution
+// and, if so, calls `slow(id, a, hash)`. The test and the call are in one asm statement because a branch in
 // C++ would cut the user's code into separate basic blocks, and the compiler fuses a multiply and
 // an add into one FMA only within a block: the hooked code would round differently from the
 // original. The asm is one instruction to the compiler, which fuses across it as it would without
@@ -922,24 +944,29 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 #define RELAYOUT_HOOK_PTX_                                                        \
   "{\n\t"                                                                         \
   ".reg .pred %%rl_p, %%rl_q;\n\t"                                                \
-  ".reg .b32 %%rl_g, %%rl_h, %%rl_s;\n\t"                                         \
-  ".reg .b64 %%rl_m;\n\t"                                                        \
-  "setp.eq.u32 %%rl_p, %0, 0;\n\t"                                                \
-  "@%%rl_p bra RL_DONE;\n\t" RELAYOUT_EXEC_DRAW_PTX_ RELAYOUT_CALL_LABEL_PTX_     \
+  ".reg .b32 %%rl_g, %%rl_h, %%rl_s, %%rl_e, %%rl_o;\n\t"                         \
+  ".reg .b64 %%rl_m;\n\t" RELAYOUT_HOOK_ON_PTX_ RELAYOUT_EXEC_DRAW_PTX_ RELAYOUT_CALL_LABEL_PTX_ \
   RELAYOUT_CALL_PTX_                                                              \
   "RL_DONE:\n\t"                                                                  \
   "}"
 #if RELAYOUT_EXEC_SAMPLING_
   // Clears the pending bit in the mask's high word: a 32-bit AND is one shared atomic, where the
   // 64-bit one was a compare-and-swap loop that the warp's lanes ran in turn (about a third of the
-  // time of a short kernel's classifying blocks).
+  // time of a short kernel's classifying blocks). The first of the lanes on the hook runs it, not
+  // each of them on the one word.
   const unsigned unpend = ~(1u << (id & 31));
 #else
   const unsigned unpend = 0;
 #endif
 #if (RELAYOUT_ABLATE) != 2
+#if (RELAYOUT_SAMPLE_LAUNCHES) > 0
+  const unsigned flag = (unsigned)__cvta_generic_to_shared(&__rl_block_on);
+#else
+  const unsigned flag = 0;
+  on = on && __rl_active();
+#endif
   asm volatile(RELAYOUT_HOOK_PTX_::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 31),
-               "r"(draw), "r"(unpend));
+               "r"(draw), "r"(unpend), "r"(flag));
 #else
   (void)on, (void)slow, (void)id, (void)a, (void)gate, (void)seen, (void)draw, (void)unpend;
 #endif
@@ -1135,7 +1162,7 @@ static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain
 // Put first in every loop body of device code by the instrumenter: counts the body's executions.
 static __host__ __device__ __forceinline__ void __rl_loop(unsigned id) {
 #ifdef __CUDA_ARCH__
-  __rl_hook_call<1>((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), __rl_count_loop, id, 0);
+  __rl_hook_call<1>(id < RELAYOUT_LOOP_ROWS_, __rl_count_loop, id, 0);
 #else
   (void)id;
 #endif
@@ -1366,7 +1393,7 @@ struct __rl_thin_scope {
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 #ifdef __CUDA_ARCH__
-  __rl_hook_call<0>((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), __rl_classify, id,
+  __rl_hook_call<0>((id < RELAYOUT_SITE_ROWS_) & (__isGlobal((const void*)p) != 0), __rl_classify, id,
                     reinterpret_cast<unsigned long long>(p));
 #else
   (void)id;

@@ -1,8 +1,19 @@
 #!/usr/bin/env python3
-"""Per PTX file: its classifier calls (call prototypes), hooks (RL_DONE labels) and hook clock reads."""
+"""Per PTX file: its classifier calls (call prototypes), hooks (RL_DONE labels) and hook clock reads;
+then the hooks' shape: how many shared loads each issues before its first branch (the block's flag
+with the warp's gate and mask, under launch sampling), and how many of its pending-bit clears run
+on one lane (predicated on %lanemask_lt)."""
+import re
 import sys
 
 for path in sys.argv[1:]:
     text = open(path).read()
-    print("%s calls %d hooks %d clocks %d" % (path.rsplit("/", 1)[-1].split(".")[0], text.count("rl_proto: "),
-                                              text.count("RL_DONE:"), text.count("mov.u32 %rl_h, %clock;")))
+    name = path.rsplit("/", 1)[-1].split(".")[0]
+    print("%s calls %d hooks %d clocks %d" % (name, text.count("rl_proto: "), text.count("RL_DONE:"),
+                                              text.count("mov.u32 %rl_h, %clock;")))
+    hooks = [h for h in text.split("// begin inline asm")[1:] if "RL_DONE:" in h.split("// end inline asm")[0]]
+    loads = sorted({h.split(" bra ")[0].count("ld.volatile.shared") for h in hooks})
+    clears = [h for h in hooks if "red.shared.and" in h.split("// end inline asm")[0]]
+    one_lane = [h for h in clears if re.search(r"%lanemask_lt;(.|\n)*setp\.eq\.and(.|\n)*@%rl_q red\.shared\.and", h)]
+    print("%s loads-before-branch %s clears %d one-lane %d" % (name, ",".join(map(str, loads)) or "-", len(clears),
+                                                              len(one_lane)))
