@@ -835,7 +835,8 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // against the warp's gate, and whether the hook has run before in the warp (bit %6 of the warp's
 // mask at %5, both loaded by RELAYOUT_HOOK_ON_PTX_); a hook that does not call costs those loads,
 // a clock read, a multiply and a branch, and writes no state (with --draw-iterations it first
-// reads the draw in force, and skips at once in an iteration not drawn). Leaves the hash in %rl_h; skips to RL_DONE when the hook ran before in the warp and the hash is above the gate.
+// reads the draw in force, and skips at once in an iteration not drawn). Leaves the hash in %rl_h;
+// skips to RL_DONE when the hook ran before in the warp and the hash is above the gate.
 // Bit 32 + %6 of the mask (a split launch's first execution left to other warps, which is never
 // classified here) is tested only past that branch: the hook then skips without a call and clears
 // the bit (%8: the high word without it), unless the warp traces (its gate is open: the classifier
@@ -851,11 +852,11 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   "@!%%rl_q bra RL_DONE;\n\t"                                           \
   "setp.gt.u64 %%rl_p, %%rl_m, 1;\n\t"                                  \
   "setp.ne.and.u32 %%rl_p, %%rl_g, 0xFFFFFFFF, %%rl_p;\n\t"             \
-  "activemask.b32 %%rl_s;\n\t"                                         \
-  "mov.u32 %%rl_e, %%lanemask_lt;\n\t"                                 \
-  "and.b32 %%rl_s, %%rl_s, %%rl_e;\n\t"                                \
-  "setp.eq.and.u32 %%rl_q, %%rl_s, 0, %%rl_p;\n\t"                     \
-  "@%%rl_q red.shared.and.b32 [%5+4], %8;\n\t"                         \
+  "activemask.b32 %%rl_s;\n\t"                                          \
+  "mov.u32 %%rl_e, %%lanemask_lt;\n\t"                                  \
+  "and.b32 %%rl_s, %%rl_s, %%rl_e;\n\t"                                 \
+  "setp.eq.and.u32 %%rl_q, %%rl_s, 0, %%rl_p;\n\t"                      \
+  "@%%rl_q red.shared.and.b32 [%5+4], %8;\n\t"                          \
   "@%%rl_p bra RL_DONE;\n\t"
 #else
 #define RELAYOUT_EXEC_DRAW_PTX_ "mov.u32 %%rl_h, 0;\n\t"
@@ -908,10 +909,10 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // at %9, loaded with the warp's gate and mask so that the three loads wait together (the flag,
 // loaded in C++ before the asm, was a load and a branch of its own ahead of them at every hook).
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
-#define RELAYOUT_HOOK_ON_PTX_                                                           \
-  "ld.volatile.shared.u32 %%rl_o, [%9];\n\t" RELAYOUT_WARP_LOADS_PTX_                  \
-  "setp.ne.u32 %%rl_p, %%rl_o, 0;\n\t"                                                  \
-  "setp.ne.and.u32 %%rl_p, %0, 0, %%rl_p;\n\t"                                          \
+#define RELAYOUT_HOOK_ON_PTX_                                         \
+  "ld.volatile.shared.u32 %%rl_o, [%9];\n\t" RELAYOUT_WARP_LOADS_PTX_ \
+  "setp.ne.u32 %%rl_p, %%rl_o, 0;\n\t"                                \
+  "setp.ne.and.u32 %%rl_p, %0, 0, %%rl_p;\n\t"                        \
   "@!%%rl_p bra RL_DONE;\n\t"
 #else
 #define RELAYOUT_HOOK_ON_PTX_ "setp.eq.u32 %%rl_p, %0, 0;\n\t@%%rl_p bra RL_DONE;\n\t" RELAYOUT_WARP_LOADS_PTX_
@@ -945,7 +946,8 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
   "{\n\t"                                                                         \
   ".reg .pred %%rl_p, %%rl_q;\n\t"                                                \
   ".reg .b32 %%rl_g, %%rl_h, %%rl_s, %%rl_e, %%rl_o;\n\t"                         \
-  ".reg .b64 %%rl_m;\n\t" RELAYOUT_HOOK_ON_PTX_ RELAYOUT_EXEC_DRAW_PTX_ RELAYOUT_CALL_LABEL_PTX_ \
+  ".reg .b64 %%rl_m;\n\t"                                                         \
+  RELAYOUT_HOOK_ON_PTX_ RELAYOUT_EXEC_DRAW_PTX_ RELAYOUT_CALL_LABEL_PTX_          \
   RELAYOUT_CALL_PTX_                                                              \
   "RL_DONE:\n\t"                                                                  \
   "}"
