@@ -920,12 +920,12 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 
 // A hook's inline half: when `on` (the hook's own condition: a known id, a global address) and the
 // block classifies (__rl_active, tested here), draws whether the warp may classify this execution
-// and, if so, calls `slow(id, a, hash)`. The test and the call are in one asm statement because a branch in
-// C++ would cut the user's code into separate basic blocks, and the compiler fuses a multiply and
-// an add into one FMA only within a block: the hooked code would round differently from the
-// original. The asm is one instruction to the compiler, which fuses across it as it would without
-// it; ptxas sees the branch, after the arithmetic is fixed. The call is indirect, through the
-// function's address, so that the asm need not name a symbol the compiler may mangle or drop.
+// and, if so, calls `slow(id, a, hash)`. The test and the call are in one asm statement because a
+// branch in C++ would cut the user's code into separate basic blocks, and the compiler fuses a
+// multiply and an add into one FMA only within a block: the hooked code would round differently
+// from the original. The asm is one instruction to the compiler, which fuses across it as it would
+// without it; ptxas sees the branch, after the arithmetic is fixed. The call is indirect, through
+// the function's address, so that the asm need not name a symbol the compiler may mangle or drop.
 // Kind: 0 a site, 1 a loop.
 template <unsigned Kind>
 static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsigned, unsigned long long, unsigned),

@@ -11,9 +11,10 @@ for path in sys.argv[1:]:
     name = path.rsplit("/", 1)[-1].split(".")[0]
     print("%s calls %d hooks %d clocks %d" % (name, text.count("rl_proto: "), text.count("RL_DONE:"),
                                               text.count("mov.u32 %rl_h, %clock;")))
-    hooks = [h for h in text.split("// begin inline asm")[1:] if "RL_DONE:" in h.split("// end inline asm")[0]]
+    asms = [a.split("// end inline asm")[0] for a in text.split("// begin inline asm")[1:]]
+    hooks = [a for a in asms if "RL_DONE:" in a]
     loads = sorted({h.split(" bra ")[0].count("ld.volatile.shared") for h in hooks})
-    clears = [h for h in hooks if "red.shared.and" in h.split("// end inline asm")[0]]
-    one_lane = [h for h in clears if re.search(r"%lanemask_lt;(.|\n)*setp\.eq\.and(.|\n)*@%rl_q red\.shared\.and", h)]
+    clears = [h for h in hooks if "red.shared.and" in h]
+    one_lane = [h for h in clears if re.search(r"%lanemask_lt;.*setp\.eq\.and.*@%rl_q red\.shared\.and", h, re.S)]
     print("%s loads-before-branch %s clears %d one-lane %d" % (name, ",".join(map(str, loads)) or "-", len(clears),
                                                               len(one_lane)))
