@@ -965,7 +965,7 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
   const unsigned flag = (unsigned)__cvta_generic_to_shared(&__rl_block_on);
 #else
   const unsigned flag = 0;
-  on = on && __rl_active();
+  on = on & __rl_active();  // `&`, not `&&`: no branch in C++ around the user's code (above)
 #endif
   asm volatile(RELAYOUT_HOOK_PTX_::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 31),
                "r"(draw), "r"(unpend), "r"(flag));
@@ -978,14 +978,15 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 #if RELAYOUT_ITERATION_DRAWS_
 // The hook of an access written in a drawn loop's body, which holds the iteration's draw in a
 // register: it calls when the iteration is drawn (even), passing the draw's hash made odd (a drawn
-// iteration's call), and otherwise costs a test and a branch, with no shared load.
+// iteration's call), and otherwise costs a test and a branch, with no shared load but the block's
+// flag. `on` as for __rl_hook_call: the hook's own condition, the block's tested here.
 static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned draw,
                                                             void (*slow)(unsigned, unsigned long long, unsigned),
                                                             unsigned id, unsigned long long a) {
 #if (RELAYOUT_ABLATE) == 2
   (void)on, (void)draw, (void)slow, (void)id, (void)a;
 #else
-  const unsigned call = (unsigned)on & ~draw & 1u;
+  const unsigned call = (unsigned)(on & __rl_active()) & ~draw & 1u;
   asm volatile(
       "{\n\t"
       ".reg .pred %%rl_p;\n\t"
@@ -1408,7 +1409,7 @@ static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
 template <class T>
 static __host__ __device__ __forceinline__ T* __rl_site_in(unsigned draw, unsigned id, T* p) {
 #if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
-  __rl_hook_call_drawn((id < RELAYOUT_SITE_ROWS_) & __rl_active() & (__isGlobal((const void*)p) != 0), draw,
+  __rl_hook_call_drawn((id < RELAYOUT_SITE_ROWS_) & (__isGlobal((const void*)p) != 0), draw,
                        __rl_classify, id, reinterpret_cast<unsigned long long>(p));
   return p;
 #else
@@ -1428,7 +1429,7 @@ static __host__ __device__ __forceinline__ T* __rl_struct_in(unsigned draw, T* p
 }
 static __host__ __device__ __forceinline__ void __rl_loop_in(unsigned draw, unsigned id) {
 #if defined(__CUDA_ARCH__) && RELAYOUT_ITERATION_DRAWS_
-  __rl_hook_call_drawn((id < RELAYOUT_LOOP_ROWS_) & __rl_active(), draw, __rl_count_loop, id, 0);
+  __rl_hook_call_drawn(id < RELAYOUT_LOOP_ROWS_, draw, __rl_count_loop, id, 0);
 #else
   (void)draw;
   __rl_loop(id);
