@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a profile of tests/gpu/attribution.cu (instrumented by relayout, run on a GPU).
 
-usage: check_attribution.py PROFILE.json SITES.json [--trace full|overflow] [--period P] [--launches L]
+usage: check_attribution.py PROFILE.json SITES.json [--trace full|budget|overflow] [--period P] [--launches L]
                             [--checkpoints K] [--approx PCT]
 
 Asserts that both kernels' 40 launches were counted, that the helper's sites are split by calling
@@ -11,8 +11,10 @@ classified match the sampling (--period: one block in P; --launches: the first L
 --checkpoints: K checkpoint launches, weighted), and,
 with --trace, that the binary trace
 (docs/formats.md) holds exactly the first launches of each kernel with the element index each lane
-touched (perBody: its global thread index; perBlock: its block index), or, for `overflow`, that a
-full buffer kept whole warp accesses only and counted the rest as dropped. --approx PCT: the
+touched (perBody: its global thread index; perBlock: its block index); for `budget` (a trace with
+a time budget), the same launches and warps with each warp's records a run of its accesses, whole
+and none twice, at most the full trace's; for `overflow`, that a full buffer kept whole warp
+accesses only and counted the rest as dropped. --approx PCT: the
 warp executions are estimates (a launch that shares out first executions among its warps, each
 weighted), within PCT percent of the exact count; the per-access ratios stay exact. Prints PASS or
 the failed checks, exit status 0 or 1."""
@@ -40,7 +42,7 @@ def main(argv):
     sampled_launches = take(args, "--launches", int, LAUNCHES)
     checkpoints = take(args, "--checkpoints", int, 0)
     approx = take(args, "--approx", lambda pct: float(pct) / 100, None)
-    if len(args) != 2 or trace_mode not in (None, "full", "overflow"):
+    if len(args) != 2 or trace_mode not in (None, "full", "budget", "overflow"):
         print(__doc__, file=sys.stderr)
         return 2
     profile = json.load(open(args[0]))
@@ -94,6 +96,7 @@ def check_trace(profile, profile_path, helper, mode):
     kernels = [l["kernel"].split("(")[0] for l in info["launches"]]
     i = 0
     groups = 0
+    warp_sites = {}  # (launch, warp) -> sites recorded, in order
     while i < records:
         addr, element, launch, warp, site, unit, field, lane, group = struct.unpack_from("<QQIIIBBBB", data, 64 + 32 * i)
         if not check(1 <= group <= 32 and i + group <= records, f"record {i}: group {group}"):
@@ -106,12 +109,13 @@ def check_trace(profile, profile_path, helper, mode):
                 return
             if s in helper and kernels[l] == "perBlock" and not check(e == w // WARPS_PER_BLOCK, f"record {i + j}: element {e}, block {w // WARPS_PER_BLOCK}"):
                 return
+        warp_sites.setdefault((launch, warp), []).append(site)
         i += group
         groups += 1
     for kernel in ("perBody", "perBlock"):
         n = kernels.count(kernel)
         check(n <= per_kernel, f"{n} launches of {kernel} traced, limit {per_kernel}")
-    if mode == "full":
+    if mode in ("full", "budget"):
         check(dropped == 0, f"{dropped} records dropped")
         check(sorted(kernels) == ["perBlock"] * per_kernel + ["perBody"] * per_kernel, f"traced launches {kernels}")
         # Each traced launch traces its first warps_per_launch warps (all of them before ABI 4).
@@ -119,7 +123,15 @@ def check_trace(profile, profile_path, helper, mode):
         if info.get("warps_per_launch"):
             traced_warps = min(traced_warps, info["warps_per_launch"])
         expected = 2 * per_kernel * traced_warps * 32 * len(helper)
-        check(records == expected, f"{records} records, expected {expected}")
+        if mode == "full":
+            check(records == expected, f"{records} records, expected {expected}")
+        else:  # a budget may end a warp's trace early, never add to it
+            check(0 < records <= expected, f"{records} records, expected 1 to {expected}")
+            check(len(warp_sites) <= 2 * per_kernel * traced_warps, f"{len(warp_sites)} warps traced")
+            for (launch, warp), seen in warp_sites.items():
+                if not check(len(seen) == len(set(seen)) and set(seen) <= set(helper),
+                             f"launch {launch} warp {warp}: sites {seen}"):
+                    break
     else:
         check(dropped > 0 and records <= capacity, f"overflow: {records} records, {dropped} dropped, capacity {capacity}")
 

@@ -96,6 +96,23 @@
 #else
 #define RELAYOUT_TIME_RULE_ 0
 #endif
+// The trace's time budget (--trace-budget): a traced warp stops recording once its classifier
+// calls have taken more than RELAYOUT_TRACE_BUDGET percent of its time since entry, after the
+// first RELAYOUT_EXEC_CREDIT cycles (0: no limit but RELAYOUT_TRACE_DEPTH). A warp records with its
+// gate open, a call per hook execution, and in a kernel whose blocks all run at once the kernel
+// waits for it. Not the default: shorter traces move model-mode picks (the ray tracer's spheres).
+#ifndef RELAYOUT_TRACE_BUDGET
+#define RELAYOUT_TRACE_BUDGET 0
+#endif
+#if (RELAYOUT_TRACE_BUDGET) < 0 || (RELAYOUT_TRACE_BUDGET) >= 100
+#error "RELAYOUT_TRACE_BUDGET is a percentage of a warp's time, below 100"
+#endif
+// Whether warps keep the clocks of their classifier calls (either budget).
+#if RELAYOUT_TIME_RULE_ || ((RELAYOUT_TRACE_BUDGET) > 0 && RELAYOUT_EXEC_SAMPLING_)
+#define RELAYOUT_WARP_CLOCKS_ 1
+#else
+#define RELAYOUT_WARP_CLOCKS_ 0
+#endif
 // A grid with fewer than RELAYOUT_MIN_BLOCKS * RELAYOUT_BLOCK_PERIOD blocks classifies one block in
 // fewer, so that a small grid still gives RELAYOUT_MIN_BLOCKS (or all of its blocks); a grid with
 // more than RELAYOUT_MAX_BLOCKS * RELAYOUT_BLOCK_PERIOD classifies one block in more, spread over
@@ -230,8 +247,8 @@ static __shared__ unsigned __rl_warp_seed[32];
 static __shared__ unsigned __rl_warp_gate[32];
 static __shared__ unsigned char __rl_warp_shift[32];
 static __shared__ unsigned __rl_warp_execs[32];  // its hook executions, estimated
-#if RELAYOUT_TIME_RULE_
-// The time rule's clocks, per warp: at entry, cycles spent classifying, and when the classifier
+#if RELAYOUT_WARP_CLOCKS_
+// The budgets' clocks, per warp: at entry, cycles spent classifying, and when the classifier
 // last returned.
 static __shared__ unsigned __rl_warp_start[32];
 static __shared__ unsigned __rl_warp_spent[32];
@@ -527,17 +544,17 @@ static __device__ __forceinline__ unsigned __rl_clock() {
   return now;
 }
 
-// The clock as the time rule reads it, and the cycles warp `w` has spent classifying; without a
-// time rule neither is kept, so that the classifier reads no clock and keeps no more state.
+// The clock as the budgets read it, and the cycles warp `w` has spent classifying; without a
+// budget neither is kept, so that the classifier reads no clock and keeps no more state.
 static __device__ __forceinline__ unsigned __rl_budget_clock() {
-#if RELAYOUT_TIME_RULE_
+#if RELAYOUT_WARP_CLOCKS_
   return __rl_clock();
 #else
   return 0;
 #endif
 }
 static __device__ __forceinline__ unsigned __rl_spent(unsigned w) {
-#if RELAYOUT_TIME_RULE_
+#if RELAYOUT_WARP_CLOCKS_
   return __rl_warp_spent[w];
 #else
   (void)w;
@@ -557,13 +574,24 @@ static __device__ __forceinline__ float __rl_budget_left(unsigned w, unsigned no
 #endif
 }
 
+// What a warp may still spend tracing at clock `now`, by the trace's budget (none without one).
+static __device__ __forceinline__ float __rl_trace_budget_left(unsigned w, unsigned now, unsigned spent) {
+#if (RELAYOUT_TRACE_BUDGET) > 0 && RELAYOUT_WARP_CLOCKS_
+  return (float)(now - __rl_warp_start[w]) * (0.01f * (RELAYOUT_TRACE_BUDGET)) + (float)(RELAYOUT_EXEC_CREDIT) -
+         (float)spent;
+#else
+  (void)w, (void)now, (void)spent;
+  return 1.0f;
+#endif
+}
+
 // Whether the warp's trace is still being taken: a traced warp (or one not asked yet) records its
-// first RELAYOUT_TRACE_DEPTH hook executions, within its time budget, however few of them the
+// first RELAYOUT_TRACE_DEPTH hook executions, within its time budgets, however few of them the
 // count rule classifies: the model replays runs of one warp's accesses as long as its slice holds.
 static __device__ __forceinline__ bool __rl_tracing(unsigned w, unsigned now, unsigned spent) {
 #if (RELAYOUT_TRACE_CAPACITY) > 0
   return __rl_trace_warp[w] != 2 && __rl_warp_execs[w] < (RELAYOUT_TRACE_DEPTH) &&
-         __rl_budget_left(w, now, spent) >= 0.0f;
+         __rl_budget_left(w, now, spent) >= 0.0f && __rl_trace_budget_left(w, now, spent) >= 0.0f;
 #else
   (void)w, (void)now, (void)spent;
   return false;
@@ -639,7 +667,7 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
   const unsigned counted = execs / (RELAYOUT_FULL_EXECS);
   if (counted > shift) shift = counted > (RELAYOUT_MAX_EXEC_SHIFT) ? (RELAYOUT_MAX_EXEC_SHIFT) : counted;
 #endif
-#if RELAYOUT_TIME_RULE_
+#if RELAYOUT_WARP_CLOCKS_
   const unsigned now = __rl_clock();
   const unsigned cost = now - start + 64;  // and about what the call and return take
   unsigned spent = __rl_warp_spent[w] + cost;
@@ -648,8 +676,13 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
     __rl_warp_start[w] = now - ((now - __rl_warp_start[w]) >> 1);
     spent >>= 1;
   }
-  const unsigned gap = start - __rl_warp_last[w];  // the user's code since the last call
   __rl_warp_spent[w] = spent;
+#else
+  const unsigned now = 0, spent = 0;
+  (void)start;
+#endif
+#if RELAYOUT_TIME_RULE_
+  const unsigned gap = start - __rl_warp_last[w];  // the user's code since the last call
   __rl_warp_last[w] = now;
   const float left = __rl_budget_left(w, now, spent);
   if (left < (float)cost) {
@@ -661,9 +694,6 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
     timed += left < 0.0f;  // in debt: pay it back
     if (timed > shift) shift = timed > 31 ? 31 : timed;
   }
-#else
-  const unsigned now = 0, spent = 0;
-  (void)start;
 #endif
   __rl_warp_shift[w] = (unsigned char)shift;
   const bool tracing = (plan & 2u) && __rl_tracing(w, now, spent);
@@ -1059,7 +1089,7 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
     __rl_warp_gate[w] = (RELAYOUT_TRACE_CAPACITY) > 0 ? 0xFFFFFFFFu : 0xFFFFFFFFu >> split;
     __rl_warp_shift[w] = (unsigned char)split;
     __rl_warp_execs[w] = 0;
-#if RELAYOUT_TIME_RULE_
+#if RELAYOUT_WARP_CLOCKS_
     const unsigned now = __rl_clock();
     __rl_warp_start[w] = now;
     __rl_warp_spent[w] = 0;

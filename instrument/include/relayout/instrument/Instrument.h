@@ -52,6 +52,9 @@ struct InstrumentOptions {
   // Hook executions each traced warp records (rt.cuh, RELAYOUT_TRACE_DEPTH); a kernel's share of
   // the buffer goes to as many warps as it holds at this depth.
   unsigned traceDepth = kDefaultTraceDepth;
+  // Percent of a traced warp's time its trace may take (rt.cuh, RELAYOUT_TRACE_BUDGET); 0: the
+  // depth alone bounds it.
+  unsigned traceBudget = kDefaultTraceBudget;
   // Plain clones: launches and blocks that classify nothing run a copy of the original code.
   bool plainClones = true;
   // What `instrument --trace` and `optimize` use: 32 MiB of records on the GPU per source file,
@@ -62,6 +65,12 @@ struct InstrumentOptions {
   // and corpus program got the layouts it got at 256, at 32 the ray tracer's spheres did not
   // (docs/results/overhead-h100.md, "Trace depth").
   static constexpr unsigned kDefaultTraceDepth = 64;
+  // A traced warp calls the classifier at every hook execution until its depth is reached; in a
+  // kernel of short warps whose blocks all run at once the kernel waits for it. A 25% budget took
+  // broadphase from 1.62x to 1.37x and the corpus from 1.141x to 1.117x, but the ray tracer's
+  // model-mode pick for its spheres then moved from run to run (docs/results/overhead-h100.md,
+  // "The trace's time budget"): opt-in.
+  static constexpr unsigned kDefaultTraceBudget = 0;
   // Folders whose files are the project's own, besides those of the sources and of their
   // -I/-iquote flags (e.g. every compile database entry's folder).
   std::vector<std::string> projectFolders;
