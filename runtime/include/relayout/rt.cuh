@@ -562,12 +562,18 @@ static __device__ __forceinline__ unsigned __rl_spent(unsigned w) {
 #endif
 }
 
-// What a warp may still spend classifying at clock `now`: its time budget's share of its time so
-// far, plus the credit (no limit without a time rule).
+#if RELAYOUT_WARP_CLOCKS_
+// What warp `w`, having spent `spent` cycles in calls, may still spend at clock `now` under a budget
+// of `percent` of its time since entry, after the credit.
+static __device__ __forceinline__ float __rl_share_left(unsigned w, unsigned now, unsigned spent, unsigned percent) {
+  return (float)(now - __rl_warp_start[w]) * (0.01f * percent) + (float)(RELAYOUT_EXEC_CREDIT) - (float)spent;
+}
+#endif
+
+// What a warp may still spend classifying at clock `now`, by the time rule (no limit without one).
 static __device__ __forceinline__ float __rl_budget_left(unsigned w, unsigned now, unsigned spent) {
 #if RELAYOUT_TIME_RULE_
-  return (float)(now - __rl_warp_start[w]) * (0.01f * (RELAYOUT_EXEC_BUDGET)) + (float)(RELAYOUT_EXEC_CREDIT) -
-         (float)spent;
+  return __rl_share_left(w, now, spent, RELAYOUT_EXEC_BUDGET);
 #else
   (void)w, (void)now, (void)spent;
   return 1.0f;
@@ -577,8 +583,7 @@ static __device__ __forceinline__ float __rl_budget_left(unsigned w, unsigned no
 // What a warp may still spend tracing at clock `now`, by the trace's budget (none without one).
 static __device__ __forceinline__ float __rl_trace_budget_left(unsigned w, unsigned now, unsigned spent) {
 #if (RELAYOUT_TRACE_BUDGET) > 0 && RELAYOUT_WARP_CLOCKS_
-  return (float)(now - __rl_warp_start[w]) * (0.01f * (RELAYOUT_TRACE_BUDGET)) + (float)(RELAYOUT_EXEC_CREDIT) -
-         (float)spent;
+  return __rl_share_left(w, now, spent, RELAYOUT_TRACE_BUDGET);
 #else
   (void)w, (void)now, (void)spent;
   return 1.0f;

@@ -69,7 +69,7 @@ struct InstrumentOptions {
   // kernel of short warps whose blocks all run at once the kernel waits for it. A 25% budget took
   // broadphase from 1.62x to 1.37x and the corpus from 1.141x to 1.117x, but the ray tracer's
   // model-mode pick for its spheres then moved from run to run (docs/results/overhead-h100.md,
-  // "The trace's time budget"): opt-in.
+  // "What one call costs; a time budget for the trace"): opt-in.
   static constexpr unsigned kDefaultTraceBudget = 0;
   // Folders whose files are the project's own, besides those of the sources and of their
   // -I/-iquote flags (e.g. every compile database entry's folder).
