@@ -137,6 +137,10 @@ static int run(const std::vector<std::string>& trailing) {
     return reportError("--trace-capacity, --trace-launches, --trace-depth and --trace-budget need --trace");
   if (traceDepth == 0 || traceDepth > 65536) return reportError("--trace-depth must be between 1 and 65536");
   if (traceBudget >= 100) return reportError("--trace-budget is a percentage of a warp's time, below 100");
+  // The budget is kept by the clocks of execution sampling's classifier calls; without sampling
+  // every execution is classified and traced, and the define would do nothing.
+  if (traceBudget && !options.fullExecutions && !options.execBudget)
+    return reportError("--trace-budget needs execution sampling: --full-executions or --exec-budget above 0");
   if (trace && traceCapacity == 0) return reportError("--trace-capacity must be at least 1");
   // A device array of more than 2^31 records (64 GiB) would not be a sensible static allocation.
   if (trace && traceCapacity > (1ull << 31)) return reportError("--trace-capacity must be at most 2147483648");

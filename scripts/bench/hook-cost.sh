@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What one hook costs the warp that runs it (docs/results/overhead-h100.md, "What one call costs"):
 # bench/hook_cost/walk.cu, one warp reading one field per iteration, built as written and
-# instrumented five ways, every iteration hooked (--loop-prefix 0), timed in the kernel:
+# instrumented four ways, every iteration hooked (--loop-prefix 0), timed in the kernel:
 #   original      as written
 #   nocall        --trace, built with -DRELAYOUT_ABLATE=1: each hook's inline draw, no call
 #   sampled       the defaults: the first executions and then about one in 2, 4, ... classified

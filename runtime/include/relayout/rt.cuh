@@ -248,10 +248,12 @@ static __shared__ unsigned __rl_warp_gate[32];
 static __shared__ unsigned char __rl_warp_shift[32];
 static __shared__ unsigned __rl_warp_execs[32];  // its hook executions, estimated
 #if RELAYOUT_WARP_CLOCKS_
-// The budgets' clocks, per warp: at entry, cycles spent classifying, and when the classifier
-// last returned.
+// The budgets' clocks, per warp: at entry, and cycles spent classifying; and for the time rule,
+// when the classifier last returned.
 static __shared__ unsigned __rl_warp_start[32];
 static __shared__ unsigned __rl_warp_spent[32];
+#endif
+#if RELAYOUT_TIME_RULE_
 static __shared__ unsigned __rl_warp_last[32];
 #endif
 // Per warp, the sites ([0]) and loops ([1]) it has run, by id modulo 32 (bits 0-31): a hook's first
@@ -1098,6 +1100,8 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
     const unsigned now = __rl_clock();
     __rl_warp_start[w] = now;
     __rl_warp_spent[w] = 0;
+#endif
+#if RELAYOUT_TIME_RULE_
     __rl_warp_last[w] = now;
 #endif
 #if RELAYOUT_SITE_SPLIT_
