@@ -192,7 +192,10 @@ void PlainCloneText::addTo(const FileUnion& file, std::vector<Wrap>& wraps) cons
         owner.literal ? std::to_string(local) : fmt::format("RELAYOUT_KERNEL_BASE_{} + {}", owner.key, local);
     std::string plain = file.text.substr(launch.calleeBegin, launch.calleeEnd - launch.calleeBegin);
     plain.insert(launch.nameAt + launch.nameLength - launch.calleeBegin, "__rl_plain");
-    wraps.push_back({launch.calleeBegin, launch.calleeEnd, fmt::format("__rl_pick({}, ", kernelId),
+    // A kernel that reaches no hook classifies nothing: every launch of it may run the copy.
+    std::set<FilePlace> seen;
+    const char* pick = reaches(launch.kernel, holdsHooks, seen) ? "__rl_pick" : "__rl_pick_plain";
+    wraps.push_back({launch.calleeBegin, launch.calleeEnd, fmt::format("{}({}, ", pick, kernelId),
                      launch.templateArguments + ", " + plain + launch.templateArguments + ")"});
     wraps.push_back({launch.gridBegin, launch.gridEnd, "__rl_grid(", ")"});
   }

@@ -1172,6 +1172,16 @@ static __device__ __forceinline__ void __rl_plain_enter() {
 static unsigned long long __rl_plain_blocks[RELAYOUT_KERNEL_ROWS_];
 static thread_local unsigned long long __rl_launch_blocks = 0;
 
+static __host__ void __rl_count_plain_launch(unsigned kernel, unsigned long long blocks) {
+#if (RELAYOUT_NUM_KERNELS) == 0  // no comparison to warn about in a unit without kernels (-Werror builds)
+  const unsigned row = 0;
+  (void)kernel;
+#else
+  const unsigned row = kernel < (RELAYOUT_NUM_KERNELS) ? kernel : (RELAYOUT_NUM_KERNELS);
+#endif
+  __atomic_fetch_add(&__rl_plain_blocks[row], blocks, __ATOMIC_RELAXED);
+}
+
 // Wraps a launch's grid, `K<<<__rl_grid(G), B>>>`: the configuration is evaluated before the
 // callee, so __rl_pick knows how many blocks a plain launch runs.
 template <class Grid>
@@ -1191,13 +1201,19 @@ static __host__ Kernel* __rl_pick(unsigned kernel, Kernel* hooked, Kernel* plain
       relayout_rt_launch_hooked_grid((const void*)hooked, RELAYOUT_HOOKED_LAUNCHES_, RELAYOUT_CHECKPOINT_LAUNCHES,
                                      blocks))
     return hooked;
-#if (RELAYOUT_NUM_KERNELS) == 0  // no comparison to warn about in a unit without kernels (-Werror builds)
-  const unsigned row = 0;
-  (void)kernel;
-#else
-  const unsigned row = kernel < (RELAYOUT_NUM_KERNELS) ? kernel : (RELAYOUT_NUM_KERNELS);
-#endif
-  __atomic_fetch_add(&__rl_plain_blocks[row], blocks, __ATOMIC_RELAXED);
+  __rl_count_plain_launch(kernel, blocks);
+  return plain;
+}
+
+// The pick of a kernel that reaches no hook (no access, no loop, no call that may reach one): it
+// has nothing to classify, and its instrumented entry would still cost every block the sampling
+// decision and the hooked body's registers, so every launch runs the copy.
+template <class Kernel>
+static __host__ Kernel* __rl_pick_plain(unsigned kernel, Kernel* hooked, Kernel* plain) {
+  const unsigned long long blocks = __rl_launch_blocks;
+  __rl_launch_blocks = 0;
+  if (blocks == 0) return hooked;  // a grid __rl_grid did not see: as __rl_pick does
+  __rl_count_plain_launch(kernel, blocks);
   return plain;
 }
 
