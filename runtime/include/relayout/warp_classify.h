@@ -88,8 +88,11 @@ RELAYOUT_HD inline WarpCounters classifyUniformStride(uint64_t a0, int64_t strid
   if (step == 0) {
     c.nearLanes = kWarpSize * (kWarpSize - 1);  // every ordered pair
   } else {
-    // Lane pairs d lanes apart are near when d * step <= 128: sum over d of (32 - d).
-    const uint64_t d = kNearBytes / step < kWarpSize - 1 ? kNearBytes / step : kWarpSize - 1;
+    // Lane pairs d lanes apart are near when d * step <= 128: sum over d of (32 - d). A step
+    // beyond the window has none; a smaller one divides in 32 bits (a 64-bit division is a
+    // subroutine of about 70 instructions on the GPU, on the classifier's common path).
+    const uint64_t perWindow = step > kNearBytes ? 0 : uint32_t(kNearBytes) / uint32_t(step);
+    const uint64_t d = perWindow < kWarpSize - 1 ? perWindow : kWarpSize - 1;
     c.nearLanes = d * kWarpSize - d * (d + 1) / 2;
   }
   return c;
