@@ -198,10 +198,14 @@ TEST(ProfileSchema, ColumnsAndSamplingAgree) {
   json doc = profileDoc();
   doc["units"][0]["kernel_blocks"][0]["classified"] = 40;  // checkpoints weigh their blocks
   EXPECT_EQ(profileError(doc), "(accepted)");
+  // A kernel that reaches no hook runs its plain copy always and classifies no block.
   doc["units"][0]["kernel_blocks"][0]["classified"] = 0;
+  EXPECT_EQ(profileError(doc), "(accepted)");
+  // One with counts classified at least its launches' block 0.
+  doc["units"][0]["kernel_sites"] = json::array({{{"site", 0}, {"kernel", "k"}, {"counters", {1, 1, 1, 1, 0, 0}}}});
   EXPECT_EQ(profileError(doc),
-            "p.json: /units/0/kernel_blocks/0/classified: expected at least 1 when blocks is 12, "
-            "got 0");
+            "p.json: /units/0/kernel_blocks/0/classified: expected at least 1 when blocks is 12 and the kernel "
+            "has counts, got 0");
   doc = profileDoc();
   doc["units"][0]["kernel_sites"] = json::array({{{"site", 4}, {"kernel", "k"}, {"counters", {1, 1, 1, 1, 0, 0}}}});
   EXPECT_EQ(profileError(doc),
