@@ -292,10 +292,10 @@ static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPE
 #define RELAYOUT_TRACE_SLICE_ ((RELAYOUT_TRACE_CAPACITY) / RELAYOUT_KERNEL_ROWS_)
 // A few warps of each traced launch are traced for long, rather than every warp for its first
 // accesses: the model sees a warp reuse its sectors (nbody's loop over all bodies) only in long
-// runs of one warp's accesses. The first warps to access memory in a launch take the tickets; each
-// ticket owns a region of its kernel's slice, room for RELAYOUT_TRACE_DEPTH accesses of 32 lanes,
-// so that a traced access reserves its records in shared memory rather than waiting for an atomic
-// on one global cursor per kernel that every traced warp contended for.
+// runs of one warp's accesses. The launch's first classifying warps in grid order trace
+// (__rl_trace_enter); each owns a region of its kernel's slice, room for RELAYOUT_TRACE_DEPTH
+// accesses of 32 lanes, so that a traced access reserves its records in shared memory rather than
+// waiting for an atomic on one global cursor per kernel that every traced warp contended for.
 #ifndef RELAYOUT_TRACE_DEPTH  // `relayout instrument --trace` defines it (--trace-depth)
 #define RELAYOUT_TRACE_DEPTH 64
 #endif
@@ -310,9 +310,7 @@ static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPE
        : 32ull * (RELAYOUT_TRACE_DEPTH))
 static_assert((RELAYOUT_TRACE_CAPACITY) < (1ull << 32), "relayout: trace records are indexed with 32 bits");
 static __device__ RelayoutTraceRecord __rl_trace_records[RELAYOUT_TRACE_ROWS_];
-// Per kernel row and traced launch: warps that asked to trace (those below RELAYOUT_TRACE_WARPS_ do).
-static __device__ unsigned __rl_trace_tickets[RELAYOUT_KERNEL_ROWS_ * RELAYOUT_TRACE_SLOTS_];
-// Per warp of the block: 0 not decided yet (reset by __rl_enter), 1 traced, 2 not traced.
+// Per warp of the block: 1 traced, 2 not traced (decided on entry, __rl_trace_open).
 static __shared__ unsigned char __rl_trace_warp[32];
 // Per traced warp of the block: its next record and the end of its region, in __rl_trace_records.
 static __shared__ unsigned __rl_trace_next[32];
@@ -407,26 +405,6 @@ static __device__ int __rl_trace_slot(unsigned long long grid) {
 #endif
 }
 
-// Whether the calling warp traces (called by one lane of warp `w`): decided at its first traced
-// access, which also gives a traced warp its region.
-static __device__ bool __rl_trace_warp_on(unsigned w, unsigned row, unsigned long long grid) {
-  volatile unsigned char* state = &__rl_trace_warp[w];
-  if (*state == 0) {
-    const int slot = __rl_trace_slot(grid);
-    const unsigned ticket =
-        slot >= 0 ? atomicAdd(&__rl_trace_tickets[row * RELAYOUT_TRACE_SLOTS_ + slot], 1u) : ~0u;
-    *state = 2;
-    if (ticket < (unsigned)(RELAYOUT_TRACE_WARPS_)) {
-      const unsigned long long start = (unsigned long long)row * (RELAYOUT_TRACE_SLICE_) +
-                                       ((unsigned)slot * (RELAYOUT_TRACE_WARPS_) + ticket) * (RELAYOUT_TRACE_REGION_);
-      __rl_trace_next[w] = (unsigned)start;
-      __rl_trace_end[w] = (unsigned)(start + (RELAYOUT_TRACE_REGION_));
-      *state = 1;
-    }
-  }
-  return *state == 1;
-}
-
 // One record per active lane, consecutive in the warp's region, reserved by the lanes' leader. A
 // warp access that does not fit whole writes nothing, is counted as dropped, and ends the warp's
 // trace.
@@ -437,7 +415,7 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
   const unsigned row = __rl_kernel_row();
   const unsigned w = (__rl_thread_index() / 32) & 31;
   unsigned base = ~0u;
-  if (lane == leader && __rl_trace_warp_on(w, row, grid)) {
+  if (lane == leader && __rl_trace_warp[w] == 1) {
     // Atomic: the lanes of a diverged warp may reach here apart, each group with its own leader.
     base = atomicAdd(&__rl_trace_next[w], n);
     if (base > __rl_trace_end[w] || n > __rl_trace_end[w] - base) {
@@ -597,7 +575,7 @@ static __device__ __forceinline__ float __rl_trace_budget_left(unsigned w, unsig
 // count rule classifies: the model replays runs of one warp's accesses as long as its slice holds.
 static __device__ __forceinline__ bool __rl_tracing(unsigned w, unsigned now, unsigned spent) {
 #if (RELAYOUT_TRACE_CAPACITY) > 0
-  return __rl_trace_warp[w] != 2 && __rl_warp_execs[w] < (RELAYOUT_TRACE_DEPTH) &&
+  return __rl_trace_warp[w] == 1 && __rl_warp_execs[w] < (RELAYOUT_TRACE_DEPTH) &&
          __rl_budget_left(w, now, spent) >= 0.0f && __rl_trace_budget_left(w, now, spent) >= 0.0f;
 #else
   (void)w, (void)now, (void)spent;
@@ -1038,6 +1016,47 @@ static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned dr
 }
 #endif
 
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+// Whether warp `w` of a classifying block traces, decided by its first lane on entry, which also
+// gives a traced warp its region: the launch's first RELAYOUT_TRACE_WARPS_ classifying warps in
+// grid order (its first classifying blocks, those the GPU starts first), each with the region of
+// its rank. Decided at entry, it costs the warps that do not trace nothing: when the first warps to
+// reach an access took the regions, every classifying warp called the classifier at its first
+// hook to ask, through a global atomic on one counter per launch (the rasterizer measured 1.68x
+// that way, 1.53x this way, with the same picks on it and on every sample).
+static __device__ bool __rl_trace_enter(unsigned w) {
+  const unsigned long long period = __rl_block_period(__rl_grid_blocks());
+  const unsigned long long perBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+  const unsigned long long block = __rl_block_index() / period;  // among the classifying blocks
+  if (block >= (RELAYOUT_TRACE_WARPS_)) return false;
+  const unsigned long long rank = block * perBlock + w;
+  if (rank >= (RELAYOUT_TRACE_WARPS_)) return false;
+  const int slot = __rl_trace_slot(__rl_grid_id());
+  if (slot < 0) return false;
+  const unsigned long long start =
+      (unsigned long long)__rl_kernel_row() * (RELAYOUT_TRACE_SLICE_) +
+      ((unsigned long long)slot * (RELAYOUT_TRACE_WARPS_) + rank) * (RELAYOUT_TRACE_REGION_);
+  __rl_trace_next[w] = (unsigned)start;
+  __rl_trace_end[w] = (unsigned)(start + (RELAYOUT_TRACE_REGION_));
+  return true;
+}
+#endif
+
+// Called by the first lane of warp `w` of a block that may classify, on entry: whether the warp
+// traces (when `on`, the block classifies), and a traced warp's gate opened, so that each of its
+// accesses reaches the classifier until its trace ends.
+static __device__ __forceinline__ void __rl_trace_open(unsigned w, bool on) {
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+  const bool traced = on && __rl_trace_enter(w);
+  __rl_trace_warp[w] = traced ? 1 : 2;
+#if RELAYOUT_EXEC_SAMPLING_
+  if (traced) __rl_warp_gate[w] = 0xFFFFFFFFu;
+#endif
+#else
+  (void)w, (void)on;
+#endif
+}
+
 // The first thread of a block that __rl_sampled_block chose decides whether it classifies (its
 // launch is admitted), counts it at its launch's weight, and returns that weight (0: it does
 // not). Block 0, always chosen, counts its launch's blocks for them all: an atomic per block on
@@ -1079,9 +1098,6 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
   __rl_warp_seed[(threadInBlock / 32) & 31] =
       (threadInBlock / 32 + 1) * 2654435761u ^ (unsigned)__rl_block_index();
 #endif
-#if (RELAYOUT_TRACE_CAPACITY) > 0
-  if ((threadInBlock & 31) == 0) __rl_trace_warp[(threadInBlock / 32) & 31] = 0;
-#endif
 #if RELAYOUT_SITE_SPLIT_
   const unsigned split = __rl_launch_site_split();
   __rl_site_split = split;  // every thread stores the same
@@ -1092,8 +1108,7 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #if RELAYOUT_EXEC_SAMPLING_
   if ((threadInBlock & 31) == 0) {
     const unsigned w = (threadInBlock / 32) & 31;
-    // Open for the first call, which decides whether the warp traces; else at the least period.
-    __rl_warp_gate[w] = (RELAYOUT_TRACE_CAPACITY) > 0 ? 0xFFFFFFFFu : 0xFFFFFFFFu >> split;
+    __rl_warp_gate[w] = 0xFFFFFFFFu >> split;  // at the least period (a traced warp's opens below)
     __rl_warp_shift[w] = (unsigned char)split;
     __rl_warp_execs[w] = 0;
 #if RELAYOUT_WARP_CLOCKS_
@@ -1123,8 +1138,16 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #if (RELAYOUT_SAMPLE_LAUNCHES) > 0
   if (threadInBlock == 0) __rl_block_on = __rl_enter_block(kernel, instance);
   __syncthreads();  // also orders the warps' state above before any hook
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+  // Only a launch admitted to classify takes one of the trace's launch slots; the warp's other lanes
+  // see its trace state and gate after the __syncwarp.
+  const unsigned entered = __activemask();  // every lane of the warp: a kernel body starts converged
+  if ((threadInBlock & 31) == 0) __rl_trace_open((threadInBlock / 32) & 31, __rl_block_on != 0);
+  __syncwarp(entered);
+#endif
 #else
   const unsigned entered = __activemask();  // every lane of the warp: a kernel body starts converged
+  if ((threadInBlock & 31) == 0) __rl_trace_open((threadInBlock / 32) & 31, true);
   __syncwarp(entered);
   if (threadInBlock == 0) __rl_enter_block(kernel, instance);
   // Lane 0 of warp 0 took the branch above: without this the other lanes may reach the first hooks

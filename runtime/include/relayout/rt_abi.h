@@ -70,8 +70,8 @@ typedef struct RelayoutUnitDesc {
   unsigned sample_launches;              /* first launches of each kernel classified; 0 = all */
   RelayoutFetchFn fetch_kernel_blocks;   /* out[(num_kernels + 1) * 2]: blocks run, blocks classified */
   unsigned exec_period;                  /* about one warp-level execution in this many classified */
-  /* From abi_version 4 on: warps traced in each traced launch of a kernel (the first to access
-   * memory); 0 when built without --trace. */
+  /* From abi_version 4 on: warps traced in each traced launch of a kernel (its first classifying
+   * warps in grid order); 0 when built without --trace. */
   unsigned trace_warps;
   /* From abi_version 5 on: the site map's functions[] (names and token hashes, num_functions
    * entries each) and, per site id, the index of its function, so that the profile can say which
