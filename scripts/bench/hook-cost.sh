@@ -19,7 +19,7 @@ out=$1
 [ ! -e "$out" ] || { echo "scripts/bench/hook-cost.sh: $out exists; name a new folder" >&2; exit 2; }
 relayout=$build/tool/relayout
 nvcc=${NVCC:-nvcc}
-mkdir -p "$out/bin" "$out/src"
+mkdir -p "$out/bin" "$out/src" "$out/profiles"
 source=$root/bench/hook_cost/walk.cu
 flags=(-O3 -arch=sm_90 -std=c++17)
 runtime=(-I "$root/runtime/include" "$build/lib/librelayout_rt.a" -L/usr/local/cuda/lib64 -lcupti -lcuda)
@@ -46,7 +46,7 @@ steps=${1:-64}
 base=
 printf '%-9s %10s %10s\n' variant cycles/iter "over original"
 for v in original nocall sampled traced every; do
-  m=$(for i in 1 2 3 4 5; do RELAYOUT_PROFILE=/tmp/relayout-hook-cost.json "bin/$v" "$steps" 2>/dev/null |
+  m=$(for i in 1 2 3 4 5; do RELAYOUT_PROFILE="profiles/$v.json" "bin/$v" "$steps" 2>/dev/null |
         sed -n 's/^cycles per iteration //p'; done | sort -n | sed -n 3p)
   [ -n "$m" ] || { echo "$v: no result" >&2; exit 1; }
   [ -n "$base" ] || base=$m

@@ -333,6 +333,10 @@ static __device__ __forceinline__ unsigned long long __rl_grid_blocks() {
 static __device__ __forceinline__ unsigned __rl_thread_index() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
+// The warps of a block, as CUDA cuts them from the linear thread index.
+static __device__ __forceinline__ unsigned __rl_warps_per_block() {
+  return (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+}
 
 static __device__ __forceinline__ unsigned __rl_kernel_row() {
 #if (RELAYOUT_NUM_KERNELS) == 0  // no comparison to warn about in a unit without kernels (-Werror builds)
@@ -426,7 +430,7 @@ static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned ma
   }
   base = __shfl_sync(mask, base, leader);
   if (base == ~0u) return;
-  const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+  const unsigned warpsPerBlock = __rl_warps_per_block();
   RelayoutTraceRecord r;
   r.addr = a;
   r.element = grid;  // the host replaces it with the element index
@@ -469,7 +473,7 @@ static __device__ __forceinline__ bool __rl_sampled_block() {
 static __device__ unsigned __rl_launch_site_split() {
   const unsigned long long blocks = __rl_grid_blocks();
   const unsigned long long period = __rl_block_period(blocks);
-  const unsigned long long warps = (blocks + period - 1) / period * ((blockDim.x * blockDim.y * blockDim.z + 31) / 32);
+  const unsigned long long warps = (blocks + period - 1) / period * __rl_warps_per_block();
   unsigned split = 0;
   while (split < (RELAYOUT_MAX_SITE_SPLIT) && warps >> (split + 1) >= (RELAYOUT_SITE_WARPS)) ++split;
   return split;
@@ -480,7 +484,7 @@ static __device__ unsigned __rl_launch_site_split() {
 // that consecutive warps, and the warps of blocks a sampling period apart, spread over the offsets.
 static __device__ __forceinline__ unsigned __rl_site_subset(unsigned w, unsigned split) {
   if (split == 0) return ~0u;
-  const unsigned warpsPerBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+  const unsigned warpsPerBlock = __rl_warps_per_block();
   const unsigned warp = (unsigned)__rl_block_index() * warpsPerBlock + w;
   const unsigned offset = (warp * 2654435761u) >> (32 - split);
   return (unsigned)(0xFFFFFFFFull / ((1ull << (1u << split)) - 1)) << offset;  // bits 0, 2^k, ... shifted
@@ -1026,7 +1030,7 @@ static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned dr
 // that way, 1.53x this way, with the same picks on it and on every sample).
 static __device__ bool __rl_trace_enter(unsigned w) {
   const unsigned long long period = __rl_block_period(__rl_grid_blocks());
-  const unsigned long long perBlock = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+  const unsigned long long perBlock = __rl_warps_per_block();
   const unsigned long long block = __rl_block_index() / period;  // among the classifying blocks
   if (block >= (RELAYOUT_TRACE_WARPS_)) return false;
   const unsigned long long rank = block * perBlock + w;
