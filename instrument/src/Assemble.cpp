@@ -201,7 +201,12 @@ class Assembler {
             if (known.sites[i].access != access.sites[i].access) known.sites[i].access = AccessKind::ReadWrite;
         }
         file.loops.insert(found.loops.begin(), found.loops.end());
-        file.functionTexts.insert(found.functionTexts.begin(), found.functionTexts.end());
+        for (auto& [offset, text] : found.functionTexts) {  // a grid constant where every unit found one
+          auto [known, added] = file.functionTexts.try_emplace(offset, text);
+          if (added) continue;
+          std::erase_if(known->second.gridConstants,
+                        [&](const auto& param) { return !text.gridConstants.count(param.first); });
+        }
         file.launches.insert(found.launches.begin(), found.launches.end());
         for (auto& [offset, call] : found.calls) {  // renamed only where every unit can rename it
           auto [known, added] = file.calls.try_emplace(offset, call);

@@ -147,6 +147,9 @@ struct RawFunctionText {
   std::optional<unsigned> branchAt;
   std::vector<std::pair<unsigned, unsigned>> hoisted;
   FilePlace definitionPlace;  // the definition's (file, begin): what calls and launches name
+  // A kernel's read-only class-type parameters (GridConstant.cpp), which its hooked version takes
+  // `__rl_grid_constant`: each declaration's offset, and whether `const` must be added too.
+  std::map<unsigned, bool> gridConstants;
 };
 
 // A call in device code, by the offset of the callee's name (a call operator's: of its `(`).

@@ -165,6 +165,9 @@ void PlainCloneText::addBranch(const FileUnion& file, const RawFunctionText& tex
 
 void PlainCloneText::addTo(const FileUnion& file, std::vector<Wrap>& wraps) const {
   for (auto& [begin, text] : file.functionTexts) {
+    if (text.definition && text.kernel)  // the hooked kernel's read-only parameters, in place
+      for (auto [param, addConst] : text.gridConstants)
+        wraps.push_back({param, param, addConst ? "__rl_grid_constant const " : "__rl_grid_constant ", ""});
     if (!hasClone(text.definitionPlace)) continue;
     std::map<unsigned, std::string> inserts{{text.markAt, cloneMarkText(text.mark, false)}};
     std::set<FilePlace> seen;

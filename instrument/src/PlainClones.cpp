@@ -117,6 +117,7 @@ void SiteCollector::notePlainClone(const clang::FunctionDecl* written) {
   text.bodyEnd = close->offset + 1;
   if (text.kernel) noteKernelBranch(written, body, *open, text);
   text.definitionPlace = range->first;
+  if (text.kernel) noteGridConstants(written, text);
   clonePlaces_[written] = range->first;
   FileFindings& file = files_[range->first.file];
   file.path = range->first.file;

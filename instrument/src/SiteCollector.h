@@ -129,6 +129,7 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   std::optional<std::pair<FilePlace, unsigned>> declarationRange(const clang::FunctionDecl* fn, bool definition) const;
   std::optional<FilePlace> namePlace(clang::SourceLocation loc) const;
   std::optional<unsigned> cloneMarkPlace(const clang::FunctionDecl* fn, CloneMark mark, const std::string& file) const;
+  void noteGridConstants(const clang::FunctionDecl* written, RawFunctionText& text) const;
   void noteKernelBranch(const clang::FunctionDecl* kernel, const clang::CompoundStmt* body, const FilePlace& open,
                         RawFunctionText& text) const;
   // The tokens of a source range spelled whole in one project file: where they start, the offset

@@ -18,6 +18,16 @@ struct __rl_same<A, A> {
 // `operator()(__rl_plain_tag, ARGS)`, called from the other clones as `f(__rl_plain_tag{}, ARGS)`.
 struct __rl_plain_tag {};
 
+// A hooked kernel's class-type parameter that its body only reads (instrument/src/GridConstant.cpp):
+// read where the launch put it. A kernel that calls the classifier otherwise copies such a
+// parameter to its stack at entry, in every thread, where the original kernel did not.
+#if defined(__CUDACC__) && defined(__CUDACC_VER_MAJOR__) && \
+    (__CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 7))
+#define __rl_grid_constant __grid_constant__
+#else
+#define __rl_grid_constant
+#endif
+
 #ifdef __CUDACC__
 #define RELAYOUT_HOST_DEVICE_ __host__ __device__
 #else
