@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """What a profiled run costs, on the bundled samples and the corpus programs (issue 16's benchmark).
 
-    overhead.py prepare OUT [--only NAME,...] [--variants V,...] [--options "..."]
+    overhead.py prepare OUT [--only NAME,...] [--variants V,...] [--options "..."] [--add]
                                                   where relayout is built: instrument every program
+                                                  (--add: beside the variants OUT already has)
     overhead.py run OUT [--runs N] [--only ...]   where the GPU is (nvcc, no relayout): build, run, time
     overhead.py report OUT -o FILE.md             where relayout is built: picks, ratios, the page
 
@@ -42,6 +43,8 @@ import time
 import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Where relayout was built (scripts/build.sh's folder).
+BUILD = os.environ.get("RELAYOUT_BUILD_DIR") or os.path.join(ROOT, "build")
 
 def manifest(path):
     """The applications of a `relayout batch` manifest, [defaults] applied (the one list of them)."""
@@ -96,12 +99,16 @@ def instrumented_path(tree, original):
 
 
 def prepare(args):
-    relayout = os.path.join(ROOT, "build", "tool", "relayout")
+    relayout = os.path.join(BUILD, "tool", "relayout")
     out = os.path.abspath(args.out)
     os.makedirs(os.path.join(out, "lib"), exist_ok=True)
     for lib in ("librelayout_rt.a", "librelayout_kerneltime.so"):
         subprocess.run(["strip", "--strip-debug", "-o", os.path.join(out, "lib", lib),
-                        os.path.join(ROOT, "build", "lib", lib)], check=True)
+                        os.path.join(BUILD, "lib", lib)], check=True)
+    manifest_path = os.path.join(out, "manifest.json")
+    earlier = json.load(open(manifest_path)) if args.add and os.path.exists(manifest_path) else None
+    if earlier and earlier.get("options", "") != args.options:
+        sys.exit("overhead.py: %s was prepared with --options=%r; --add needs the same" % (out, earlier["options"]))
     manifest = []
     for p in programs(args.only):
         folder = os.path.join(ROOT, p["dir"])
@@ -125,10 +132,16 @@ def prepare(args):
             }
         print("prepared %s: %s" % (p["name"], " ".join(p["variants"])))
         manifest.append(p)
+    if earlier:  # --add: the new variants join the programs' earlier ones
+        added = {p["name"]: p for p in manifest}
+        for p in earlier["programs"]:
+            if p["name"] in added:
+                p["variants"].update(added.pop(p["name"])["variants"])
+        manifest = earlier["programs"] + list(added.values())
     json.dump({"commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                                         text=True).stdout.strip(), "rt_cuh": runtime_header_hash(),
                "options": args.options, "programs": manifest},
-              open(os.path.join(out, "manifest.json"), "w"), indent=1)
+              open(manifest_path, "w"), indent=1)
 
 
 def nvcc():
@@ -367,7 +380,7 @@ def geomean(values):
 
 def report(args):
     out = os.path.abspath(args.out)
-    relayout = os.path.join(ROOT, "build", "tool", "relayout")
+    relayout = os.path.join(BUILD, "tool", "relayout")
     manifest = json.load(open(os.path.join(out, "manifest.json")))
     machine = json.load(open(os.path.join(out, "machine.json")))
     results = json.load(open(os.path.join(out, "results.json")))
@@ -405,7 +418,10 @@ def report(args):
             if variant in ratios[p["kind"]] and cells[variant][1]:
                 ratios[p["kind"]][variant].append(cells[variant][1])
         original = output("original")
-        deterministic = original is not None and output("original", 1) in (None, original)
+        # Deterministic when every run of the original printed the same (a program whose sums
+        # depend on atomics' order may differ in its third run only).
+        deterministic = original is not None and all(
+            output("original", i) in (None, original) for i in range(1, 3))
         def printed_original(variant):
             return all(output(variant, i) == original for i in range(3) if output(variant, i) is not None)
 
@@ -418,12 +434,11 @@ def report(args):
         paper_checkpoints = decisions(out, p, "checkpoints", "paper", relayout)
         model_traced = decisions(out, p, "traced", "model", relayout)
         model_everywhere = decisions(out, p, "everywhere", "model", relayout)
-        same_paper = "yes" if paper_traced == paper_full and paper_full is not None else (
-            "no" if paper_full is not None else "-")
-        same_model = "yes" if model_traced == model_everywhere and model_everywhere is not None else (
-            "no" if model_everywhere is not None else "-")
-        same_checkpoints = "-" if paper_checkpoints is None or paper_full is None else (
-            "yes" if paper_checkpoints == paper_full else "no")
+        def same(picks, reference):
+            return "-" if picks is None or reference is None else ("yes" if picks == reference else "no")
+
+        same_paper, same_model = same(paper_traced, paper_full), same(model_traced, model_everywhere)
+        same_checkpoints = same(paper_checkpoints, paper_full)
         if same_paper == "no":
             notes.append("%s: paper-mode picks differ: sampled %s, full %s" % (p["name"], paper_traced, paper_full))
         if same_checkpoints == "no":
@@ -503,6 +518,9 @@ def main():
     a.add_argument("--variants", help="only these instrumented variants (default: sampled,traced,everywhere,"
                    "checkpoints,full; also nocall,nohook)")
     a.add_argument("--options", default="", help="more `relayout instrument` options for every variant")
+    a.add_argument("--add", action="store_true",
+                   help="keep OUT's prepared programs and variants, adding these (e.g. `everywhere` for the "
+                        "corpus only)")
     b = sub.add_parser("run")
     b.add_argument("out")
     b.add_argument("--runs", type=int, default=3)

@@ -62,8 +62,9 @@ struct InstrumentOptions {
   static constexpr unsigned long long kDefaultTraceCapacity = 1ull << 20;
   // 64 rather than 256: a one-wave kernel waits for its traced warps, and each traced execution
   // calls the classifier (broadphase 2.05x -> 1.68x, corpus 1.195x -> 1.174x); at 64 every sample
-  // and corpus program got the layouts it got at 256, at 32 the ray tracer's spheres did not
-  // (docs/results/overhead-h100.md, "Trace depth").
+  // and corpus program got the layouts it got at 256. At 32 (broadphase 1.56x -> 1.49x) cloth's
+  // springs and sssp_edges' vertex states got other model-mode layouts in every run
+  // (docs/results/overhead-h100.md, "Trace depth" and "trace depth 32 over the whole corpus").
   static constexpr unsigned kDefaultTraceDepth = 64;
   // A traced warp calls the classifier at every hook execution until its depth is reached; in a
   // kernel of short warps whose blocks all run at once the kernel waits for it. A 25% budget took
