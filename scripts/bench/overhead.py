@@ -417,13 +417,16 @@ def report(args):
             cells[variant] = (ns, ns / base if ns and base else None)
             if variant in ratios[p["kind"]] and cells[variant][1]:
                 ratios[p["kind"]][variant].append(cells[variant][1])
+        def outputs(variant):
+            return [output(variant, r["run"]) for r in mine if r["variant"] == variant]
+
         original = output("original")
         # Deterministic when every run of the original printed the same (a program whose sums
         # depend on atomics' order may differ in its third run only).
-        deterministic = original is not None and all(
-            output("original", i) in (None, original) for i in range(1, 3))
+        deterministic = original is not None and all(o == original for o in outputs("original"))
+
         def printed_original(variant):
-            return all(output(variant, i) == original for i in range(3) if output(variant, i) is not None)
+            return all(o == original for o in outputs(variant))
 
         equal, equal_checkpoints = printed_original("traced"), printed_original("checkpoints")
         checks = all(r["check"] and r["exit"] == 0 for r in mine if r["variant"] != "full")
