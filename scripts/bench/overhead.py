@@ -101,14 +101,21 @@ def instrumented_path(tree, original):
 def prepare(args):
     relayout = os.path.join(BUILD, "tool", "relayout")
     out = os.path.abspath(args.out)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    manifest_path = os.path.join(out, "manifest.json")
+    earlier = json.load(open(manifest_path)) if args.add and os.path.exists(manifest_path) else None
+    # One folder, one configuration: checked before anything in OUT is replaced (its runtime
+    # libraries too, which the earlier variants link).
+    if earlier and earlier.get("options", "") != args.options:
+        sys.exit("overhead.py: %s was prepared with --options=%r; --add needs the same" % (out, earlier["options"]))
+    if earlier and (earlier.get("commit"), earlier.get("rt_cuh")) != (commit, runtime_header_hash()):
+        sys.exit("overhead.py: %s was prepared at relayout %s; --add needs the same commit and runtime header" % (
+            out, earlier.get("commit")))
     os.makedirs(os.path.join(out, "lib"), exist_ok=True)
     for lib in ("librelayout_rt.a", "librelayout_kerneltime.so"):
         subprocess.run(["strip", "--strip-debug", "-o", os.path.join(out, "lib", lib),
                         os.path.join(BUILD, "lib", lib)], check=True)
-    manifest_path = os.path.join(out, "manifest.json")
-    earlier = json.load(open(manifest_path)) if args.add and os.path.exists(manifest_path) else None
-    if earlier and earlier.get("options", "") != args.options:
-        sys.exit("overhead.py: %s was prepared with --options=%r; --add needs the same" % (out, earlier["options"]))
     manifest = []
     for p in programs(args.only):
         folder = os.path.join(ROOT, p["dir"])
@@ -138,9 +145,7 @@ def prepare(args):
             if p["name"] in added:
                 p["variants"].update(added.pop(p["name"])["variants"])
         manifest = earlier["programs"] + list(added.values())
-    json.dump({"commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                                        text=True).stdout.strip(), "rt_cuh": runtime_header_hash(),
-               "options": args.options, "programs": manifest},
+    json.dump({"commit": commit, "rt_cuh": runtime_header_hash(), "options": args.options, "programs": manifest},
               open(manifest_path, "w"), indent=1)
 
 
