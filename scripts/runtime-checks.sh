@@ -40,7 +40,6 @@ build() {
 for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1 --site-warps 0" \
             "checkpoints:--sample-blocks 4 --sample-launches 3 --checkpoint-launches 2 --sample-executions 1 --site-warps 0" \
             "trace:${all[*]} --trace --trace-launches 2" \
-            "budgettrace:${all[*]} --trace --trace-launches 2 --trace-budget 25" \
             "overflow:${all[*]} --trace --trace-capacity 100" \
             "execs:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-warps 0" \
             "split:--sample-blocks 1 --max-blocks 0 --sample-launches 0 --full-executions 16 --site-warps 8" \
@@ -63,10 +62,10 @@ check() { if "$@" >>run.log 2>&1; then echo "PASS $*"; else echo "FAIL $*"; stat
 for t in bin/relayout_*selftest; do
   check env RELAYOUT_PROFILE="profiles/$(basename "$t").json" timeout 120 "$t"
 done
-for v in agg sampled checkpoints trace budgettrace overflow execs split splittrace; do
+for v in agg sampled checkpoints trace overflow execs split splittrace; do
   RELAYOUT_PROFILE="profiles/attribution.$v.json" timeout 120 "bin/attribution-$v" >>run.log 2>&1 || { echo "FAIL attribution $v: exit $?"; status=1; continue; }
   case $v in sampled) opts="--period 4 --launches 3" ;; checkpoints) opts="--period 4 --launches 3 --checkpoints 2" ;;
-    trace) opts="--trace full" ;; budgettrace) opts="--trace budget" ;; overflow) opts="--trace overflow" ;;
+    trace) opts="--trace full" ;; overflow) opts="--trace overflow" ;;
     split | splittrace) opts="--approx 5" ;; *) opts= ;; esac
   check python3 check_attribution.py "profiles/attribution.$v.json" "src/$v/attribution.sites.json" $opts
 done

@@ -50,16 +50,9 @@ static cl::opt<unsigned> traceLaunches(
     cl::value_desc("N"), cl::init(2), cl::sub(command));
 static cl::opt<unsigned> traceDepth(
     "trace-depth",
-    cl::desc("Each traced warp records its first N hook executions (default 64); a kernel's share of the "
-             "buffer goes to as many warps as it holds at that depth: a larger N shows longer runs of one "
-             "warp's accesses, and a kernel whose blocks all run at once waits longer for its traced warps"),
+    cl::desc("Each traced warp records its first N accesses (default 64); a kernel's share of the buffer goes "
+             "to as many warps as it holds at that depth: a larger N shows longer runs of one warp's accesses"),
     cl::value_desc("N"), cl::init(InstrumentOptions::kDefaultTraceDepth), cl::sub(command));
-static cl::opt<unsigned> traceBudget(
-    "trace-budget",
-    cl::desc("A traced warp stops recording before its depth once its records have taken more than PERCENT of "
-             "its time (default 0: no limit): a kernel of short warps whose blocks all run at once then waits "
-             "less for its traced warps, but the model sees shorter runs of each warp's accesses"),
-    cl::value_desc("PERCENT"), cl::init(InstrumentOptions::kDefaultTraceBudget), cl::sub(command));
 
 // Says what was found per unit, and never leaves "0 access sites" without a word of why.
 static void reportInstrumentSummary(const InstrumentResult& result) {
@@ -131,23 +124,17 @@ static int run(const std::vector<std::string>& trailing) {
   if (llvm::Error err = checkGivenOnce(outDir)) return reportError(std::move(err));
   InstrumentOptions options;
   if (llvm::Error err = sampling.apply(options)) return reportError(std::move(err));
-  const bool traceOptionsGiven = traceCapacity.getNumOccurrences() || traceLaunches.getNumOccurrences() ||
-                                 traceDepth.getNumOccurrences() || traceBudget.getNumOccurrences();
+  const bool traceOptionsGiven =
+      traceCapacity.getNumOccurrences() || traceLaunches.getNumOccurrences() || traceDepth.getNumOccurrences();
   if (traceOptionsGiven && !trace)
-    return reportError("--trace-capacity, --trace-launches, --trace-depth and --trace-budget need --trace");
-  if (traceDepth == 0 || traceDepth > 65536) return reportError("--trace-depth must be between 1 and 65536");
-  if (traceBudget >= 100) return reportError("--trace-budget is a percentage of a warp's time, below 100");
-  // The budget is kept by the clocks of execution sampling's classifier calls; without sampling
-  // every execution is classified and traced, and the define would do nothing.
-  if (traceBudget && !options.fullExecutions && !options.execBudget)
-    return reportError("--trace-budget needs execution sampling: --full-executions or --exec-budget above 0");
+    return reportError("--trace-capacity, --trace-launches and --trace-depth need --trace");
+  if (traceDepth == 0 || traceDepth > 2048) return reportError("--trace-depth must be between 1 and 2048");
   if (trace && traceCapacity == 0) return reportError("--trace-capacity must be at least 1");
   // A device array of more than 2^31 records (64 GiB) would not be a sensible static allocation.
   if (trace && traceCapacity > (1ull << 31)) return reportError("--trace-capacity must be at most 2147483648");
   options.traceCapacity = trace ? traceCapacity.getValue() : 0;
   options.traceLaunches = traceLaunches;
   options.traceDepth = traceDepth;
-  options.traceBudget = traceBudget;
   OutputSet outputs;
   auto staged = stageInstrumented(files, buildDir, trailing, options, outDir, outputs, nullptr);
   if (!staged) return reportError(staged.takeError());

@@ -486,8 +486,6 @@ class Assembler {
       text += fmt::format(
           "#define RELAYOUT_TRACE_CAPACITY {}\n#define RELAYOUT_TRACE_LAUNCHES {}\n#define RELAYOUT_TRACE_DEPTH {}\n",
           options_.traceCapacity, options_.traceLaunches, options_.traceDepth);
-    if (options_.traceCapacity && options_.traceBudget)
-      text += fmt::format("#define RELAYOUT_TRACE_BUDGET {}\n", options_.traceBudget);
     return text + "#include \"relayout/rt.cuh\"\n";
   }
 

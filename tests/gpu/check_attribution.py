@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a profile of tests/gpu/attribution.cu (instrumented by relayout, run on a GPU).
 
-usage: check_attribution.py PROFILE.json SITES.json [--trace full|budget|overflow] [--period P] [--launches L]
+usage: check_attribution.py PROFILE.json SITES.json [--trace full|overflow] [--period P] [--launches L]
                             [--checkpoints K] [--approx PCT]
 
 Asserts that both kernels' 40 launches were counted, that the helper's sites are split by calling
@@ -11,9 +11,7 @@ classified match the sampling (--period: one block in P; --launches: the first L
 --checkpoints: K checkpoint launches, weighted), and,
 with --trace, that the binary trace
 (docs/formats.md) holds exactly the first launches of each kernel with the element index each lane
-touched (perBody: its global thread index; perBlock: its block index); for `budget` (a trace with
-a time budget), the same launches and warps with each warp's records a run of its accesses, whole
-and none twice, at most the full trace's; for `overflow`, that a full buffer kept whole warp
+touched (perBody: its global thread index; perBlock: its block index); for `overflow`, that a full buffer kept whole warp
 accesses only and counted the rest as dropped. --approx PCT: the
 warp executions are estimates (a launch that shares out first executions among its warps, each
 weighted), within PCT percent of the exact count; the per-access ratios stay exact. Prints PASS or
@@ -42,7 +40,7 @@ def main(argv):
     sampled_launches = take(args, "--launches", int, LAUNCHES)
     checkpoints = take(args, "--checkpoints", int, 0)
     approx = take(args, "--approx", lambda pct: float(pct) / 100, None)
-    if len(args) != 2 or trace_mode not in (None, "full", "budget", "overflow"):
+    if len(args) != 2 or trace_mode not in (None, "full", "overflow"):
         print(__doc__, file=sys.stderr)
         return 2
     profile = json.load(open(args[0]))
@@ -115,7 +113,7 @@ def check_trace(profile, profile_path, helper, mode):
     for kernel in ("perBody", "perBlock"):
         n = kernels.count(kernel)
         check(n <= per_kernel, f"{n} launches of {kernel} traced, limit {per_kernel}")
-    if mode in ("full", "budget"):
+    if mode == "full":
         check(dropped == 0, f"{dropped} records dropped")
         check(sorted(kernels) == ["perBlock"] * per_kernel + ["perBody"] * per_kernel, f"traced launches {kernels}")
         # Each traced launch traces its first warps_per_launch warps (all of them before ABI 4).
@@ -123,15 +121,10 @@ def check_trace(profile, profile_path, helper, mode):
         if info.get("warps_per_launch"):
             traced_warps = min(traced_warps, info["warps_per_launch"])
         expected = 2 * per_kernel * traced_warps * 32 * len(helper)
-        if mode == "full":
-            check(records == expected, f"{records} records, expected {expected}")
-        else:  # a budget may end a warp's trace early, never add to it
-            check(0 < records <= expected, f"{records} records, expected 1 to {expected}")
-            check(len(warp_sites) <= 2 * per_kernel * traced_warps, f"{len(warp_sites)} warps traced")
-            for (launch, warp), seen in warp_sites.items():
-                if not check(len(seen) == len(set(seen)) and set(seen) <= set(helper),
-                             f"launch {launch} warp {warp}: sites {seen}"):
-                    break
+        check(records == expected, f"{records} records, expected {expected}")
+        for (launch, warp), seen in warp_sites.items():  # each warp's accesses once, none twice
+            if not check(sorted(seen) == sorted(helper), f"launch {launch} warp {warp}: sites {seen}"):
+                break
     else:
         check(dropped > 0 and records <= capacity, f"overflow: {records} records, {dropped} dropped, capacity {capacity}")
 

@@ -96,23 +96,6 @@
 #else
 #define RELAYOUT_TIME_RULE_ 0
 #endif
-// The trace's time budget (--trace-budget): a traced warp stops recording once its classifier
-// calls have taken more than RELAYOUT_TRACE_BUDGET percent of its time since entry, after the
-// first RELAYOUT_EXEC_CREDIT cycles (0: no limit but RELAYOUT_TRACE_DEPTH). A warp records with its
-// gate open, a call per hook execution, and in a kernel whose blocks all run at once the kernel
-// waits for it. Not the default: shorter traces move model-mode picks (the ray tracer's spheres).
-#ifndef RELAYOUT_TRACE_BUDGET
-#define RELAYOUT_TRACE_BUDGET 0
-#endif
-#if (RELAYOUT_TRACE_BUDGET) < 0 || (RELAYOUT_TRACE_BUDGET) >= 100
-#error "RELAYOUT_TRACE_BUDGET is a percentage of a warp's time, below 100"
-#endif
-// Whether warps keep the clocks of their classifier calls (either budget).
-#if RELAYOUT_TIME_RULE_ || ((RELAYOUT_TRACE_BUDGET) > 0 && RELAYOUT_EXEC_SAMPLING_)
-#define RELAYOUT_WARP_CLOCKS_ 1
-#else
-#define RELAYOUT_WARP_CLOCKS_ 0
-#endif
 // A grid with fewer than RELAYOUT_MIN_BLOCKS * RELAYOUT_BLOCK_PERIOD blocks classifies one block in
 // fewer, so that a small grid still gives RELAYOUT_MIN_BLOCKS (or all of its blocks); a grid with
 // more than RELAYOUT_MAX_BLOCKS * RELAYOUT_BLOCK_PERIOD classifies one block in more, spread over
@@ -240,14 +223,46 @@ static __shared__ unsigned __rl_block_on;
 // Per warp of the block (at most 32), the state of its sampling sequence; seeded by __rl_enter.
 static __shared__ unsigned __rl_warp_seed[32];
 #endif
+#if RELAYOUT_EXEC_SAMPLING_ || (RELAYOUT_TRACE_CAPACITY) > 0
+// The words the hooks read, per warp of the block (at most 32) in arrays at fixed offsets from the
+// gates, so that a hook reaches them all from the one address of its warp's gate (an address per
+// array, each in a register for the whole kernel, took ptxas over the register counts that keep
+// occupancy), and per block after them (the trace finds the block's from the warp's index), few
+// so that the kernel's shared memory grows little (a kilobyte more cost a block per SM to the
+// options pricer's binomial kernel, and 1.25x became 1.64x). Execution sampling's gate (set by
+// __rl_enter, kept by the classifier's first active lane): a hook calls the classifier when its
+// clock hash is at most the gate, which stays open (all ones) while the warp traces so that each
+// access reaches the trace (RELAYOUT_TRACE_PTX_), which then draws against the draws' own gate.
+// The trace's (__rl_trace_open, then the hooks): the records the warp has taken in its region
+// (bits 0-19) and the accesses it has recorded (bits 20-31), one word so that one atomic reserves
+// both, RELAYOUT_TRACE_DEPTH accesses when it does not trace or has stopped; its region's first
+// record; per block, where the records are, its kernel row's dropped count, its launch's grid id,
+// its first warp's index in the grid, its kernel row and the records a region holds.
+struct __rl_warp_words_t {
+  unsigned gate[32];
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+  unsigned drawGate[32];
+  unsigned traceCursor[32];
+  unsigned traceStart[32];
+  unsigned long long traceRecords, traceDropped, traceGrid;
+  unsigned traceWarps, traceRow, traceRoom;
+#endif
+};
+static __shared__ __rl_warp_words_t __rl_warp_words;
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+static_assert(offsetof(__rl_warp_words_t, drawGate) == 128 && offsetof(__rl_warp_words_t, traceCursor) == 256 &&
+                  offsetof(__rl_warp_words_t, traceStart) == 384 && offsetof(__rl_warp_words_t, traceRecords) == 512 &&
+                  offsetof(__rl_warp_words_t, traceDropped) == 520 && offsetof(__rl_warp_words_t, traceGrid) == 528 &&
+                  offsetof(__rl_warp_words_t, traceWarps) == 536 && offsetof(__rl_warp_words_t, traceRow) == 540 && offsetof(__rl_warp_words_t, traceRoom) == 544,
+              "RELAYOUT_TRACE_PTX_ reads the trace words at these offsets");
+#endif
+#endif
 #if RELAYOUT_EXEC_SAMPLING_
-// Per warp of the block (at most 32), its sampling state (set by __rl_enter, kept by the
-// classifier's first active lane): a hook calls the classifier when its clock hash is at most
-// the gate; the shift s of the period 2^s.
-static __shared__ unsigned __rl_warp_gate[32];
+// Per warp of the block (at most 32), its sampling state besides the gate: the shift s of the
+// period 2^s.
 static __shared__ unsigned char __rl_warp_shift[32];
 static __shared__ unsigned __rl_warp_execs[32];  // its hook executions, estimated
-#if RELAYOUT_WARP_CLOCKS_
+#if RELAYOUT_TIME_RULE_
 // The budgets' clocks, per warp: at entry, and cycles spent classifying; and for the time rule,
 // when the classifier last returned.
 static __shared__ unsigned __rl_warp_start[32];
@@ -310,11 +325,8 @@ static __device__ unsigned long long __rl_loop_counters[(RELAYOUT_COUNTER_STRIPE
        : 32ull * (RELAYOUT_TRACE_DEPTH))
 static_assert((RELAYOUT_TRACE_CAPACITY) < (1ull << 32), "relayout: trace records are indexed with 32 bits");
 static __device__ RelayoutTraceRecord __rl_trace_records[RELAYOUT_TRACE_ROWS_];
-// Per warp of the block: 1 traced, 2 not traced (decided on entry, __rl_trace_open).
-static __shared__ unsigned char __rl_trace_warp[32];
-// Per traced warp of the block: its next record and the end of its region, in __rl_trace_records.
-static __shared__ unsigned __rl_trace_next[32];
-static __shared__ unsigned __rl_trace_end[32];
+// The hooks' trace words (__rl_warp_words_t) pack a warp's records taken in 20 bits.
+static_assert((RELAYOUT_TRACE_DEPTH) >= 1 && (RELAYOUT_TRACE_DEPTH) <= 2048, "RELAYOUT_TRACE_DEPTH is 1 to 2048");
 // Per kernel row, records a traced warp asked for that did not fit in its region.
 static __device__ unsigned long long __rl_trace_dropped[RELAYOUT_KERNEL_ROWS_];
 // Per kernel row, the grid ids (+1, 0 = free) of the first launches admitted to the trace.
@@ -409,40 +421,6 @@ static __device__ int __rl_trace_slot(unsigned long long grid) {
 #endif
 }
 
-// One record per active lane, consecutive in the warp's region, reserved by the lanes' leader. A
-// warp access that does not fit whole writes nothing, is counted as dropped, and ends the warp's
-// trace.
-static __device__ void __rl_trace(unsigned id, unsigned long long a, unsigned mask, unsigned lane,
-                                  unsigned lanesBelow, unsigned leader) {
-  const unsigned long long grid = __rl_grid_id();
-  const unsigned n = __popc(mask);
-  const unsigned row = __rl_kernel_row();
-  const unsigned w = (__rl_thread_index() / 32) & 31;
-  unsigned base = ~0u;
-  if (lane == leader && __rl_trace_warp[w] == 1) {
-    // Atomic: the lanes of a diverged warp may reach here apart, each group with its own leader.
-    base = atomicAdd(&__rl_trace_next[w], n);
-    if (base > __rl_trace_end[w] || n > __rl_trace_end[w] - base) {
-      atomicAdd(&__rl_trace_dropped[row], (unsigned long long)n);
-      __rl_trace_warp[w] = 2;
-      base = ~0u;
-    }
-  }
-  base = __shfl_sync(mask, base, leader);
-  if (base == ~0u) return;
-  const unsigned warpsPerBlock = __rl_warps_per_block();
-  RelayoutTraceRecord r;
-  r.addr = a;
-  r.element = grid;  // the host replaces it with the element index
-  r.launch = row;  // the host names the launch from its grid id, or else from this
-  r.warp = (unsigned)(__rl_block_index() * warpsPerBlock + __rl_thread_index() / 32);
-  r.site = id;
-  r.unit = 0;
-  r.field = 0;
-  r.lane = (unsigned char)lane;
-  r.group = (unsigned char)n;
-  __rl_trace_records[base + __popc(mask & lanesBelow)] = r;
-}
 #endif
 
 // One block in this many classifies in a grid of `blocks` (rt_common.h, __rl_grid_block_period).
@@ -531,14 +509,14 @@ static __device__ __forceinline__ unsigned __rl_clock() {
 // The clock as the budgets read it, and the cycles warp `w` has spent classifying; without a
 // budget neither is kept, so that the classifier reads no clock and keeps no more state.
 static __device__ __forceinline__ unsigned __rl_budget_clock() {
-#if RELAYOUT_WARP_CLOCKS_
+#if RELAYOUT_TIME_RULE_
   return __rl_clock();
 #else
   return 0;
 #endif
 }
 static __device__ __forceinline__ unsigned __rl_spent(unsigned w) {
-#if RELAYOUT_WARP_CLOCKS_
+#if RELAYOUT_TIME_RULE_
   return __rl_warp_spent[w];
 #else
   (void)w;
@@ -546,7 +524,7 @@ static __device__ __forceinline__ unsigned __rl_spent(unsigned w) {
 #endif
 }
 
-#if RELAYOUT_WARP_CLOCKS_
+#if RELAYOUT_TIME_RULE_
 // What warp `w`, having spent `spent` cycles in calls, may still spend at clock `now` under a budget
 // of `percent` of its time since entry, after the credit.
 static __device__ __forceinline__ float __rl_share_left(unsigned w, unsigned now, unsigned spent, unsigned percent) {
@@ -564,29 +542,6 @@ static __device__ __forceinline__ float __rl_budget_left(unsigned w, unsigned no
 #endif
 }
 
-// What a warp may still spend tracing at clock `now`, by the trace's budget (none without one).
-static __device__ __forceinline__ float __rl_trace_budget_left(unsigned w, unsigned now, unsigned spent) {
-#if (RELAYOUT_TRACE_BUDGET) > 0 && RELAYOUT_WARP_CLOCKS_
-  return __rl_share_left(w, now, spent, RELAYOUT_TRACE_BUDGET);
-#else
-  (void)w, (void)now, (void)spent;
-  return 1.0f;
-#endif
-}
-
-// Whether the warp's trace is still being taken: a traced warp (or one not asked yet) records its
-// first RELAYOUT_TRACE_DEPTH hook executions, within its time budgets, however few of them the
-// count rule classifies: the model replays runs of one warp's accesses as long as its slice holds.
-static __device__ __forceinline__ bool __rl_tracing(unsigned w, unsigned now, unsigned spent) {
-#if (RELAYOUT_TRACE_CAPACITY) > 0
-  return __rl_trace_warp[w] == 1 && __rl_warp_execs[w] < (RELAYOUT_TRACE_DEPTH) &&
-         __rl_budget_left(w, now, spent) >= 0.0f && __rl_trace_budget_left(w, now, spent) >= 0.0f;
-#else
-  (void)w, (void)now, (void)spent;
-  return false;
-#endif
-}
-
 // The launch's split k (above), the least shift of its classifying warps; 0 without splitting.
 static __device__ __forceinline__ unsigned __rl_split() {
 #if RELAYOUT_SITE_SPLIT_
@@ -597,9 +552,8 @@ static __device__ __forceinline__ unsigned __rl_split() {
 }
 
 // What the classifier does with this execution of hook `id` (a site, else a loop), decided by the
-// first lane of the lanes on it from the warp's clock hash `h` and state: bit 0 classify, bit 1
-// trace, bits 8 on the shift of the classified counts; 0: nothing (then the lane also closes a gate
-// left open for the trace once the warp has taken it; otherwise __rl_budget_charge sets the gate).
+// first lane of the lanes on it from the warp's clock hash `h` and state: bit 0 classify, bits 8 on
+// the shift of the classified counts; 0: nothing.
 // The hook's first execution in the warp is classified at weight 2^k (within the time budget),
 // where the launch's split k leaves it to one warp in 2^k (the other warps skip theirs: bits 32-63
 // of __rl_warp_seen); any other at 2^shift when drawn. `now` is the time rule's clock at the
@@ -612,7 +566,8 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
   if (iterated) {  // a drawn iteration: 0 is a loop's first iteration in the warp, at the split's weight
     if (h == 0) shift = __rl_split(), plan = 1u;
     else if (h <= (0xFFFFFFFFu >> shift)) plan = 1u;
-  } else if (seen & bit << 32) {  // a first execution left to other warps, reached while tracing
+  } else if (seen & bit << 32) {  // a first execution left to other warps (the hook skips it, but
+                                   // lanes that reached it apart may call before the bit is cleared)
     seen &= ~(bit << 32);
   } else if (!(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
     seen |= bit;
@@ -620,8 +575,7 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
   } else if (h <= (0xFFFFFFFFu >> shift)) {
     plan = 1u;
   }
-  if (site && __rl_tracing(w, now, __rl_spent(w))) plan |= 2u;  // loops never trace
-  if (plan == 0) __rl_warp_gate[w] = 0xFFFFFFFFu >> __rl_warp_shift[w];
+  (void)site;
   return plan ? plan | shift << 8 : 0u;
 }
 
@@ -640,15 +594,12 @@ static __device__ __forceinline__ unsigned __rl_group_plan(unsigned active, unsi
 
 // After the classifier's work, which started at `start` and was planned as `plan`: counts the
 // warp's executions, charges the work to the warp's time, and sets the shift for the next draws,
-// the larger of the count rule's and the time rule's (above). The gate stays open while the warp
-// traces.
+// the larger of the count rule's and the time rule's (above).
 static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
   const unsigned w = (__rl_thread_index() / 32) & 31;
   const unsigned oldShift = plan >> 8;
-  const bool wasOpen = __rl_warp_gate[w] == 0xFFFFFFFFu;
-  // The warp's executions so far, estimated as the counters are: every one reaches the classifier
-  // while the gate is open, else a classified one stands for 2^shift.
-  const unsigned seen = wasOpen ? 1u : (plan & 1u) ? 1u << oldShift : 0u;
+  // The warp's executions so far, estimated as the counters are: a classified one stands for 2^shift.
+  const unsigned seen = (plan & 1u) ? 1u << oldShift : 0u;
   const unsigned execs = __rl_warp_execs[w] + seen < seen ? 0xFFFFFFFFu : __rl_warp_execs[w] + seen;
   __rl_warp_execs[w] = execs;
   unsigned shift = __rl_split();
@@ -656,7 +607,7 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
   const unsigned counted = execs / (RELAYOUT_FULL_EXECS);
   if (counted > shift) shift = counted > (RELAYOUT_MAX_EXEC_SHIFT) ? (RELAYOUT_MAX_EXEC_SHIFT) : counted;
 #endif
-#if RELAYOUT_WARP_CLOCKS_
+#if RELAYOUT_TIME_RULE_
   const unsigned now = __rl_clock();
   const unsigned cost = now - start + 64;  // and about what the call and return take
   unsigned spent = __rl_warp_spent[w] + cost;
@@ -667,7 +618,6 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
   }
   __rl_warp_spent[w] = spent;
 #else
-  const unsigned now = 0, spent = 0;
   (void)start;
 #endif
 #if RELAYOUT_TIME_RULE_
@@ -675,9 +625,9 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
   __rl_warp_last[w] = now;
   const float left = __rl_budget_left(w, now, spent);
   if (left < (float)cost) {
-    // About 2^oldShift executions ran in the gap (one if the gate was open); one call every 2^s of
+    // About 2^oldShift executions ran in the gap; one call every 2^s of
     // them takes the budget's share when 2^s = cost * (100 - budget) / (budget * perExecution).
-    const float perExecution = (float)(gap > 0 ? gap : 1) / (float)(wasOpen ? 1u : 1u << oldShift);
+    const float perExecution = (float)(gap > 0 ? gap : 1) / (float)(1u << oldShift);
     const float ratio = (float)cost * (100 - (RELAYOUT_EXEC_BUDGET)) / ((float)(RELAYOUT_EXEC_BUDGET)*perExecution);
     unsigned timed = ratio > 1.0f ? (unsigned)ceilf(__log2f(ratio)) : 0u;
     timed += left < 0.0f;  // in debt: pay it back
@@ -685,8 +635,15 @@ static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
   }
 #endif
   __rl_warp_shift[w] = (unsigned char)shift;
-  const bool tracing = (plan & 2u) && __rl_tracing(w, now, spent);
-  __rl_warp_gate[w] = tracing ? 0xFFFFFFFFu : 0xFFFFFFFFu >> shift;
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+  // Open while the warp traces. (Should a traced access end the trace between the read and the
+  // write, the next finds no room and closes it again.)
+  __rl_warp_words.drawGate[w] = 0xFFFFFFFFu >> shift;
+  const bool tracing = __rl_warp_words.traceCursor[w] >> 20 < (RELAYOUT_TRACE_DEPTH);
+  __rl_warp_words.gate[w] = tracing ? 0xFFFFFFFFu : 0xFFFFFFFFu >> shift;
+#else
+  __rl_warp_words.gate[w] = 0xFFFFFFFFu >> shift;
+#endif
 }
 #endif
 
@@ -733,7 +690,7 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lanesBelow));
   // Lanes that reached this shared function from different sites can run it together: each site's
-  // lanes are one access, so they classify (and trace) apart; so do lanes of different draws.
+  // lanes are one access, so they classify apart; so do lanes of different draws.
   const unsigned mask =
       iterated ? __match_any_sync(active, (unsigned long long)h << 32 | id) : __match_any_sync(active, id);
   const unsigned leader = __ffs(mask) - 1;
@@ -742,19 +699,17 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
   const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, true, iterated, start);
   if (plan == 0) return;
   const unsigned shift = plan >> 8;
-  const bool classify = plan & 1u, trace = plan & 2u;
 #else
   (void)h, (void)iterated;
   if (!__rl_sampled_exec()) return;
   const unsigned shift = 0;
-  const bool classify = true, trace = true;
 #endif
   unsigned long long sectors = 0, lines = 0, nearSum = 0;
   bool shared = false;
 
   // Fast path: a full warp stepping by one stride has closed-form counters (warp_classify.h).
-  bool uniform = !classify;
-  if (classify && mask == 0xffffffffu) {
+  bool uniform = false;
+  if (mask == 0xffffffffu) {
     const unsigned long long a0 = __shfl_sync(mask, a, 0);
     const unsigned long long stride = __shfl_sync(mask, a, 1) - a0;
     uniform = __all_sync(mask, a == a0 + stride * lane);
@@ -794,12 +749,7 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
     nearSum = __reduce_add_sync(mask, near);
   }
 
-#if (RELAYOUT_TRACE_CAPACITY) > 0
-  if (trace) __rl_trace(id, a, mask, lane, lanesBelow, leader);  // runs of consecutive accesses
-#else
-  (void)trace;
-#endif
-  if (classify && lane == leader) {
+  if (lane == leader) {
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     const size_t row = ((size_t)(sm % (RELAYOUT_COUNTER_STRIPES)) * RELAYOUT_SITE_ROWS_ + id) * RELAYOUT_KERNEL_ROWS_ +
@@ -858,8 +808,8 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // skips to RL_DONE when the hook ran before in the warp and the hash is above the gate.
 // Bit 32 + %6 of the mask (a split launch's first execution left to other warps, which is never
 // classified here) is tested only past that branch: the hook then skips without a call and clears
-// the bit (%8: the high word without it), unless the warp traces (its gate is open: the classifier
-// records the access and skips it).
+// the bit (%8: the high word without it), unless the gate is open (a warp that traces records the
+// access; the classifier clears the bit).
 #define RELAYOUT_EXEC_DRAW_PTX_                                         \
   RELAYOUT_DRAW_TEST_PTX_                                               \
   "mov.u32 %%rl_h, %%clock;\n\t"                                        \
@@ -870,7 +820,7 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t"                  \
   "@!%%rl_q bra RL_DONE;\n\t"                                           \
   "setp.gt.u64 %%rl_p, %%rl_m, 1;\n\t"                                  \
-  "setp.ne.and.u32 %%rl_p, %%rl_g, 0xFFFFFFFF, %%rl_p;\n\t"             \
+  "setp.ne.and.u32 %%rl_p, %%rl_g, -1, %%rl_p;\n\t"                     \
   "activemask.b32 %%rl_s;\n\t"                                          \
   "mov.u32 %%rl_e, %%lanemask_lt;\n\t"                                  \
   "and.b32 %%rl_s, %%rl_s, %%rl_e;\n\t"                                 \
@@ -917,6 +867,140 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   "}\n"
 #endif
 
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+#define RELAYOUT_STRINGIFY_(x) #x
+#define RELAYOUT_STRING_(x) RELAYOUT_STRINGIFY_(x)
+// The trace, in PTX, so that a traced access costs no call. A warp that traces holds its gate open
+// (__rl_warp_words_t), so each of its accesses passes the draw; RELAYOUT_TRACE_ROUTE_PTX_, where the
+// hook would call, sends it to RL_TRACE, and only there (off the path of a hook that does not
+// call) is the trace read: a fourth shared load or another branch in every hook took the
+// rasterizer's hooked kernels past the register counts that keep their occupancy. The lanes here
+// (one site, %1; their addresses, %2; the warp's gate at GATE) take one record each, consecutive
+// in the warp's region, reserved with the access by their first lane's atomic; an access that
+// does not fit is dropped (counted for its kernel row) and ends the trace, as does the
+// RELAYOUT_TRACE_DEPTH-th access: the region's room is set to 0 and the gate closed to the draws'
+// gate. Then at RL_TRACED the draw the open gate let through is made (RELAYOUT_TRACED_DRAW_PTX_),
+// and the hook calls at RL_CLASSIFY or is done. Records are written in the file's layout
+// (rt_abi.h); the host completes them (TraceWriter.cpp).
+#define RELAYOUT_TRACE_DEPTH_PTX_ RELAYOUT_STRING_(RELAYOUT_TRACE_DEPTH)
+#if RELAYOUT_EXEC_SAMPLING_
+#define RELAYOUT_TRACE_ROUTE_PTX_             \
+  "setp.eq.u32 %%rl_q, %%rl_g, -1;\n\t"       \
+  "@%%rl_q bra RL_TRACE;\n\t"                 \
+  "RL_CLASSIFY:\n\t"
+#if RELAYOUT_ITERATION_DRAWS_
+#define RELAYOUT_DRAWN_CALL_PTX_ "and.b32 %%rl_s, %%rl_h, 1;\n\tsetp.ne.u32 %%rl_q, %%rl_s, 0;\n\t@%%rl_q bra RL_CLASSIFY;\n\t"
+#else
+#define RELAYOUT_DRAWN_CALL_PTX_ ""
+#endif
+// A drawn iteration's call (an odd hash) classifies by its own draw; any other, as the hook would
+// have drawn against the draws' gate: a first execution or a pending one, or a hash at most it.
+#define RELAYOUT_TRACED_DRAW_PTX_(GATE)                   \
+  "RL_TRACED:\n\t" RELAYOUT_DRAWN_CALL_PTX_               \
+  "ld.volatile.shared.u32 %%rl_te, [" GATE "+128];\n\t"   \
+  "setp.ne.u64 %%rl_q, %%rl_m, 1;\n\t"                    \
+  "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_te, %%rl_q;\n\t"   \
+  "@%%rl_q bra RL_CLASSIFY;\n\t"                          \
+  "bra RL_DONE;\n\t"
+#else  // every execution calls: the trace's cursor says whether the warp traces
+#define RELAYOUT_TRACE_ROUTE_PTX_ RELAYOUT_TRACE_TEST_PTX_("%3") "RL_CLASSIFY:\n\t"
+#define RELAYOUT_TRACED_DRAW_PTX_(GATE) "RL_TRACED:\n\tbra RL_CLASSIFY;\n\t"
+#endif
+// Whether the warp traces: fewer than RELAYOUT_TRACE_DEPTH accesses recorded (to RL_TRACE if so).
+#define RELAYOUT_TRACE_TEST_PTX_(GATE)                  \
+  "ld.volatile.shared.u32 %%rl_te, [" GATE "+256];\n\t" \
+  "shr.u32 %%rl_te, %%rl_te, 20;\n\t"                   \
+  "setp.lt.u32 %%rl_q, %%rl_te, " RELAYOUT_TRACE_DEPTH_PTX_ ";\n\t" \
+  "@%%rl_q bra RL_TRACE;\n\t"
+// Written to hold few values at once (its temporaries add to the user's live registers wherever a
+// hook stands): the record is stored a word or two at a time, what it names loaded from the
+// block's words as it is stored. %rl_tc: the cursor, then the accesses before this one; %rl_ta:
+// the lanes, then the record's index; %rl_tr: this lane's rank, then the record's last word;
+// %rl_tn: the lanes' count; %rl_tb: the block's words (the gate's address less the warp's).
+#define RELAYOUT_TRACE_BLOCK_PTX_(GATE)                                                  \
+  "RL_TRACE:\n\t"                                                                       \
+  "{\n\t"                                                                               \
+  ".reg .pred %%rl_tl, %%rl_tk;\n\t"                                                    \
+  ".reg .b32 %%rl_ta, %%rl_tr, %%rl_tn, %%rl_tc, %%rl_tf, %%rl_tb, %%rl_tg;\n\t"        \
+  ".reg .b64 %%rl_td, %%rl_tw;\n\t"                                                     \
+  "ld.volatile.shared.u32 %%rl_tc, [" GATE "+256];\n\t"                                 \
+  "shr.u32 %%rl_tc, %%rl_tc, 20;\n\t"                                                   \
+  "setp.ge.u32 %%rl_tk, %%rl_tc, " RELAYOUT_TRACE_DEPTH_PTX_ ";\n\t"                    \
+  "@%%rl_tk bra RL_TRACE_CLOSE;\n\t"                                                    \
+  "activemask.b32 %%rl_ta;\n\t"                                                         \
+  "mov.u32 %%rl_tr, %%lanemask_lt;\n\t"                                                 \
+  "and.b32 %%rl_tr, %%rl_tr, %%rl_ta;\n\t"                                              \
+  "popc.b32 %%rl_tr, %%rl_tr;\n\t"                                                      \
+  "popc.b32 %%rl_tn, %%rl_ta;\n\t"                                                      \
+  "setp.eq.u32 %%rl_tl, %%rl_tr, 0;\n\t"                                                \
+  "add.u32 %%rl_tc, %%rl_tn, 0x100000;\n\t"                                             \
+  "@%%rl_tl atom.shared.add.u32 %%rl_tc, [" GATE "+256], %%rl_tc;\n\t"                  \
+  "brev.b32 %%rl_tf, %%rl_ta;\n\t"                                                      \
+  "bfind.shiftamt.u32 %%rl_tf, %%rl_tf;\n\t"                                            \
+  "shfl.sync.idx.b32 %%rl_tc, %%rl_tc, %%rl_tf, 31, %%rl_ta;\n\t"                       \
+  "and.b32 %%rl_ta, %%rl_tc, 0xFFFFF;\n\t"                                              \
+  "shr.u32 %%rl_tc, %%rl_tc, 20;\n\t"                                                   \
+  "mov.u32 %%rl_tb, %%tid.z;\n\t"                                                       \
+  "mov.u32 %%rl_tf, %%ntid.y;\n\t"                                                      \
+  "mov.u32 %%rl_te, %%tid.y;\n\t"                                                       \
+  "mad.lo.u32 %%rl_tb, %%rl_tb, %%rl_tf, %%rl_te;\n\t"                                  \
+  "mov.u32 %%rl_tf, %%ntid.x;\n\t"                                                      \
+  "mov.u32 %%rl_te, %%tid.x;\n\t"                                                       \
+  "mad.lo.u32 %%rl_tb, %%rl_tb, %%rl_tf, %%rl_te;\n\t"                                  \
+  "shr.u32 %%rl_tb, %%rl_tb, 5;\n\t"                                                    \
+  "and.b32 %%rl_tb, %%rl_tb, 31;\n\t"                                                   \
+  "mov.u32 %%rl_te, %%rl_tb;\n\t"                                                       \
+  "shl.b32 %%rl_tb, %%rl_tb, 2;\n\t"                                                    \
+  "sub.u32 %%rl_tb, " GATE ", %%rl_tb;\n\t"                                             \
+  "ld.shared.u32 %%rl_tf, [%%rl_tb+544];\n\t"                                           \
+  "add.u32 %%rl_tg, %%rl_ta, %%rl_tn;\n\t"                                              \
+  "setp.le.u32 %%rl_tk, %%rl_tg, %%rl_tf;\n\t"                                          \
+  "setp.lt.and.u32 %%rl_tk, %%rl_tc, " RELAYOUT_TRACE_DEPTH_PTX_ ", %%rl_tk;\n\t"       \
+  "@!%%rl_tk bra RL_TRACE_STOP;\n\t"                                                    \
+  "add.u32 %%rl_ta, %%rl_ta, %%rl_tr;\n\t"                                              \
+  "ld.shared.u32 %%rl_tf, [" GATE "+384];\n\t"                                          \
+  "add.u32 %%rl_ta, %%rl_ta, %%rl_tf;\n\t"                                              \
+  "mov.u32 %%rl_tr, %%laneid;\n\t"                                                      \
+  "shl.b32 %%rl_tr, %%rl_tr, 16;\n\t"                                                   \
+  "shl.b32 %%rl_tf, %%rl_tn, 24;\n\t"                                                   \
+  "or.b32 %%rl_tr, %%rl_tr, %%rl_tf;\n\t"                                               \
+  "ld.shared.u64 %%rl_td, [%%rl_tb+512];\n\t"                                           \
+  "mad.wide.u32 %%rl_td, %%rl_ta, 32, %%rl_td;\n\t"                                     \
+  "st.global.u64 [%%rl_td], %2;\n\t"                                                    \
+  "ld.shared.u32 %%rl_tf, [%%rl_tb+528];\n\t"                                           \
+  "st.global.u32 [%%rl_td+8], %%rl_tf;\n\t"                                             \
+  "ld.shared.u32 %%rl_tf, [%%rl_tb+532];\n\t"                                           \
+  "st.global.u32 [%%rl_td+12], %%rl_tf;\n\t"                                            \
+  "ld.shared.u32 %%rl_tf, [%%rl_tb+540];\n\t"                                           \
+  "st.global.u32 [%%rl_td+16], %%rl_tf;\n\t"                                            \
+  "ld.shared.u32 %%rl_tf, [%%rl_tb+536];\n\t"                                           \
+  "add.u32 %%rl_tf, %%rl_tf, %%rl_te;\n\t"                                              \
+  "st.global.u32 [%%rl_td+20], %%rl_tf;\n\t"                                            \
+  "st.global.v2.u32 [%%rl_td+24], {%1, %%rl_tr};\n\t"                                   \
+  "add.u32 %%rl_tc, %%rl_tc, 1;\n\t"                                                    \
+  "setp.lt.u32 %%rl_tk, %%rl_tc, " RELAYOUT_TRACE_DEPTH_PTX_ ";\n\t"                    \
+  "@%%rl_tk bra RL_TRACED;\n\t"                                                         \
+  "bra RL_TRACE_CLOSE;\n\t"                                                             \
+  "RL_TRACE_STOP:\n\t"                                                                  \
+  "setp.lt.and.u32 %%rl_tl, %%rl_tc, " RELAYOUT_TRACE_DEPTH_PTX_ ", %%rl_tl;\n\t"       \
+  "@!%%rl_tl bra RL_TRACE_CLOSE;\n\t"                                                   \
+  "mov.u32 %%rl_tf, " RELAYOUT_TRACE_DEPTH_PTX_ ";\n\t"                                  \
+  "shl.b32 %%rl_tf, %%rl_tf, 20;\n\t"                                                   \
+  "st.volatile.shared.u32 [" GATE "+256], %%rl_tf;\n\t"                                 \
+  "ld.shared.u64 %%rl_td, [%%rl_tb+520];\n\t"                                           \
+  "cvt.u64.u32 %%rl_tw, %%rl_tn;\n\t"                                                   \
+  "red.global.add.u64 [%%rl_td], %%rl_tw;\n\t"                                          \
+  "RL_TRACE_CLOSE:\n\t"                                                                 \
+  "ld.volatile.shared.u32 %%rl_tc, [" GATE "+128];\n\t"                                 \
+  "st.volatile.shared.u32 [" GATE "], %%rl_tc;\n\t"                                     \
+  "}\n\t"
+// After a hook's call: the trace, which falls through to RL_TRACED.
+#define RELAYOUT_TRACE_PTX_(GATE) "bra RL_DONE;\n\t" RELAYOUT_TRACE_BLOCK_PTX_(GATE) RELAYOUT_TRACED_DRAW_PTX_(GATE)
+#else
+#define RELAYOUT_TRACE_ROUTE_PTX_ ""
+#define RELAYOUT_TRACE_PTX_(GATE) ""
+#endif
+
 #if RELAYOUT_EXEC_SAMPLING_
 #define RELAYOUT_WARP_LOADS_PTX_             \
   "ld.volatile.shared.u32 %%rl_g, [%3];\n\t" \
@@ -946,28 +1030,34 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // without it; ptxas sees the branch, after the arithmetic is fixed. The call is indirect, through
 // the function's address, so that the asm need not name a symbol the compiler may mangle or drop.
 // Kind: 0 a site, 1 a loop.
+// Kind: 0 a site, 1 a loop (which is not traced). A site of a warp that traces records the
+// access first (RELAYOUT_TRACE_PTX_).
 template <unsigned Kind>
 static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsigned, unsigned long long, unsigned),
                                                       unsigned id, unsigned long long a) {
-#if RELAYOUT_EXEC_SAMPLING_
   const unsigned warp = (__rl_thread_index() / 32) & 31;
-  const unsigned gate = (unsigned)__cvta_generic_to_shared(&__rl_warp_gate[warp]);
+#if RELAYOUT_EXEC_SAMPLING_ || (RELAYOUT_TRACE_CAPACITY) > 0
+  const unsigned gate = (unsigned)__cvta_generic_to_shared(&__rl_warp_words.gate[warp]);
+#else
+  const unsigned gate = 0;
+#endif
+#if RELAYOUT_EXEC_SAMPLING_
   const unsigned seen = (unsigned)__cvta_generic_to_shared(&__rl_warp_seen[Kind][warp]);
 #else
-  const unsigned gate = 0, seen = 0;
+  const unsigned seen = 0;
 #endif
 #if RELAYOUT_ITERATION_DRAWS_
   const unsigned draw = (unsigned)__cvta_generic_to_shared(&__rl_warp_draw[warp]);
 #else
   const unsigned draw = 0;
 #endif
-#define RELAYOUT_HOOK_PTX_                                                        \
+#define RELAYOUT_HOOK_PTX_(ROUTE, TRACE)                                          \
   "{\n\t"                                                                         \
   ".reg .pred %%rl_p, %%rl_q;\n\t"                                                \
-  ".reg .b32 %%rl_g, %%rl_h, %%rl_s, %%rl_e, %%rl_o;\n\t"                         \
+  ".reg .b32 %%rl_g, %%rl_h, %%rl_s, %%rl_e, %%rl_o, %%rl_te;\n\t"                \
   ".reg .b64 %%rl_m;\n\t"                                                         \
-  RELAYOUT_HOOK_ON_PTX_ RELAYOUT_EXEC_DRAW_PTX_ RELAYOUT_CALL_LABEL_PTX_          \
-  RELAYOUT_CALL_PTX_                                                              \
+  RELAYOUT_HOOK_ON_PTX_ RELAYOUT_EXEC_DRAW_PTX_ RELAYOUT_CALL_LABEL_PTX_ ROUTE    \
+  RELAYOUT_CALL_PTX_ TRACE                                                        \
   "RL_DONE:\n\t"                                                                  \
   "}"
 #if RELAYOUT_EXEC_SAMPLING_
@@ -986,10 +1076,17 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
   const unsigned flag = 0;
   on = on & __rl_active();  // `&`, not `&&`: no branch in C++ around the user's code (above)
 #endif
-  asm volatile(RELAYOUT_HOOK_PTX_::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 31),
-               "r"(draw), "r"(unpend), "r"(flag));
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+  if constexpr (Kind == 0) {
+    asm volatile(RELAYOUT_HOOK_PTX_(RELAYOUT_TRACE_ROUTE_PTX_, RELAYOUT_TRACE_PTX_("%3"))::"r"((unsigned)on),
+                 "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 31), "r"(draw), "r"(unpend), "r"(flag));
+    return;
+  }
+#endif
+  asm volatile(RELAYOUT_HOOK_PTX_("", "")::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen),
+               "r"(id & 31), "r"(draw), "r"(unpend), "r"(flag));
 #else
-  (void)on, (void)slow, (void)id, (void)a, (void)gate, (void)seen, (void)draw, (void)unpend;
+  (void)on, (void)slow, (void)id, (void)a, (void)gate, (void)seen, (void)draw, (void)unpend, (void)warp;
 #endif
 #undef RELAYOUT_HOOK_PTX_
 }
@@ -998,24 +1095,38 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 // The hook of an access written in a drawn loop's body, which holds the iteration's draw in a
 // register: it calls when the iteration is drawn (even), passing the draw's hash made odd (a drawn
 // iteration's call), and otherwise costs a test and a branch, with no shared load but the block's
-// flag. `on` as for __rl_hook_call: the hook's own condition, the block's tested here.
+// flag (and the trace's state, when the unit traces: a warp that traces records every access, drawn
+// or not). `on` as for __rl_hook_call: the hook's own condition, the block's tested here.
 static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned draw,
                                                             void (*slow)(unsigned, unsigned long long, unsigned),
                                                             unsigned id, unsigned long long a) {
 #if (RELAYOUT_ABLATE) == 2
   (void)on, (void)draw, (void)slow, (void)id, (void)a;
 #else
-  const unsigned call = (unsigned)(on & __rl_active()) & ~draw & 1u;
+  const unsigned gate = (unsigned)__cvta_generic_to_shared(&__rl_warp_words.gate[(__rl_thread_index() / 32) & 31]);
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+  // A warp that traces records every access, drawn or not.
+#define RELAYOUT_DRAWN_TRACE_TEST_PTX_ RELAYOUT_TRACE_TEST_PTX_("%3") "RL_TRACED:\n\t"
+#define RELAYOUT_DRAWN_TRACE_PTX_ "bra RL_DONE;\n\t" RELAYOUT_TRACE_BLOCK_PTX_("%3") "bra RL_TRACED;\n\t"
+#else
+#define RELAYOUT_DRAWN_TRACE_TEST_PTX_ ""
+#define RELAYOUT_DRAWN_TRACE_PTX_ ""
+#endif
   asm volatile(
       "{\n\t"
-      ".reg .pred %%rl_p;\n\t"
-      ".reg .b32 %%rl_h;\n\t"
+      ".reg .pred %%rl_p, %%rl_q;\n\t"
+      ".reg .b32 %%rl_h, %%rl_te;\n\t"
       "setp.eq.u32 %%rl_p, %0, 0;\n\t"
+      "@%%rl_p bra RL_DONE;\n\t" RELAYOUT_DRAWN_TRACE_TEST_PTX_
+      "and.b32 %%rl_h, %5, 1;\n\t"
+      "setp.ne.u32 %%rl_p, %%rl_h, 0;\n\t"
       "@%%rl_p bra RL_DONE;\n\t"
-      "or.b32 %%rl_h, %5, 1;\n\t" RELAYOUT_CALL_PTX_
+      "or.b32 %%rl_h, %5, 1;\n\t" RELAYOUT_CALL_PTX_ RELAYOUT_DRAWN_TRACE_PTX_
       "RL_DONE:\n\t"
-      "}" ::"r"(call),
-      "r"(id), "l"(a), "r"(0u) /* %3 unused: RELAYOUT_CALL_PTX_ names %1, %2 and %4 */, "l"(slow), "r"(draw));
+      "}" ::"r"((unsigned)(on & __rl_active())),
+      "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(draw));
+#undef RELAYOUT_DRAWN_TRACE_TEST_PTX_
+#undef RELAYOUT_DRAWN_TRACE_PTX_
 #endif
 }
 #endif
@@ -1040,22 +1151,26 @@ static __device__ bool __rl_trace_enter(unsigned w) {
   const unsigned long long start =
       (unsigned long long)__rl_kernel_row() * (RELAYOUT_TRACE_SLICE_) +
       ((unsigned long long)slot * (RELAYOUT_TRACE_WARPS_) + rank) * (RELAYOUT_TRACE_REGION_);
-  __rl_trace_next[w] = (unsigned)start;
-  __rl_trace_end[w] = (unsigned)(start + (RELAYOUT_TRACE_REGION_));
+  __rl_warp_words_t& words = __rl_warp_words;
+  words.traceCursor[w] = 0;  // no record taken, no access recorded
+  words.traceStart[w] = (unsigned)start;
+  // The block's words: every warp that traces stores the same.
+  words.traceRecords = __cvta_generic_to_global(__rl_trace_records);
+  words.traceDropped = __cvta_generic_to_global(&__rl_trace_dropped[__rl_kernel_row()]);
+  words.traceGrid = __rl_grid_id();
+  words.traceWarps = (unsigned)(__rl_block_index() * perBlock);
+  words.traceRow = __rl_kernel_row();
+  words.traceRoom = (unsigned)(RELAYOUT_TRACE_REGION_);
   return true;
 }
 #endif
 
 // Called by the first lane of warp `w` of a block that may classify, on entry: whether the warp
-// traces (when `on`, the block classifies), and a traced warp's gate opened, so that each of its
-// accesses reaches the classifier until its trace ends.
+// traces (when `on`, the block classifies); the hooks read the answer from its trace state.
 static __device__ __forceinline__ void __rl_trace_open(unsigned w, bool on) {
 #if (RELAYOUT_TRACE_CAPACITY) > 0
-  const bool traced = on && __rl_trace_enter(w);
-  __rl_trace_warp[w] = traced ? 1 : 2;
-#if RELAYOUT_EXEC_SAMPLING_
-  if (traced) __rl_warp_gate[w] = 0xFFFFFFFFu;
-#endif
+  if (on && __rl_trace_enter(w)) __rl_warp_words.gate[w] = 0xFFFFFFFFu;  // open: each access reaches the trace
+  else __rl_warp_words.traceCursor[w] = (RELAYOUT_TRACE_DEPTH) << 20;     // as if its trace were over
 #else
   (void)w, (void)on;
 #endif
@@ -1112,10 +1227,13 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #if RELAYOUT_EXEC_SAMPLING_
   if ((threadInBlock & 31) == 0) {
     const unsigned w = (threadInBlock / 32) & 31;
-    __rl_warp_gate[w] = 0xFFFFFFFFu >> split;  // at the least period (a traced warp's opens below)
+    __rl_warp_words.gate[w] = 0xFFFFFFFFu >> split;  // at the least period (a traced warp's opens below)
+#if (RELAYOUT_TRACE_CAPACITY) > 0
+    __rl_warp_words.drawGate[w] = 0xFFFFFFFFu >> split;
+#endif
     __rl_warp_shift[w] = (unsigned char)split;
     __rl_warp_execs[w] = 0;
-#if RELAYOUT_WARP_CLOCKS_
+#if RELAYOUT_TIME_RULE_
     const unsigned now = __rl_clock();
     __rl_warp_start[w] = now;
     __rl_warp_spent[w] = 0;

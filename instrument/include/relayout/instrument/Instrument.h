@@ -49,29 +49,20 @@ struct InstrumentOptions {
   // launches of each kernel traced, 0 = all.
   unsigned long long traceCapacity = 0;
   unsigned traceLaunches = 2;
-  // Hook executions each traced warp records (rt.cuh, RELAYOUT_TRACE_DEPTH); a kernel's share of
-  // the buffer goes to as many warps as it holds at this depth.
+  // Accesses each traced warp records (rt.cuh, RELAYOUT_TRACE_DEPTH); a kernel's share of the
+  // buffer goes to as many warps as it holds at this depth.
   unsigned traceDepth = kDefaultTraceDepth;
-  // Percent of a traced warp's time its trace may take (rt.cuh, RELAYOUT_TRACE_BUDGET); 0: the
-  // depth alone bounds it.
-  unsigned traceBudget = kDefaultTraceBudget;
   // Plain clones: launches and blocks that classify nothing run a copy of the original code.
   bool plainClones = true;
   // What `instrument --trace` and `optimize` use: 32 MiB of records on the GPU per source file,
   // room for each kernel's share to hold several warps' long runs of accesses.
   static constexpr unsigned long long kDefaultTraceCapacity = 1ull << 20;
-  // 64 rather than 256: a one-wave kernel waits for its traced warps, and each traced execution
-  // calls the classifier (broadphase 2.05x -> 1.68x, corpus 1.195x -> 1.174x); at 64 every sample
-  // and corpus program got the layouts it got at 256. At 32 (broadphase 1.56x -> 1.49x) cloth's
-  // springs and sssp_edges' vertex states got other model-mode layouts in every run
-  // (docs/results/overhead-h100.md, "Trace depth" and "trace depth 32 over the whole corpus").
+  // 64 rather than 256: at 64 every sample and corpus program got the layouts it got at 256, and
+  // when each traced access was a classifier call a one-wave kernel waited for its traced warps
+  // (broadphase 2.05x -> 1.68x). At 32, cloth's springs and sssp_edges' vertex states got other
+  // model-mode layouts in every run (docs/results/overhead-h100.md, "Trace depth" and "trace depth
+  // 32 over the whole corpus").
   static constexpr unsigned kDefaultTraceDepth = 64;
-  // A traced warp calls the classifier at every hook execution until its depth is reached; in a
-  // kernel of short warps whose blocks all run at once the kernel waits for it. A 25% budget took
-  // broadphase from 1.62x to 1.37x and the corpus from 1.141x to 1.117x, but the ray tracer's
-  // model-mode pick for its spheres then moved from run to run (docs/results/overhead-h100.md,
-  // "What one call costs; a time budget for the trace"): opt-in.
-  static constexpr unsigned kDefaultTraceBudget = 0;
   // Folders whose files are the project's own, besides those of the sources and of their
   // -I/-iquote flags (e.g. every compile database entry's folder).
   std::vector<std::string> projectFolders;
