@@ -253,7 +253,8 @@ static __shared__ __rl_warp_words_t __rl_warp_words;
 static_assert(offsetof(__rl_warp_words_t, drawGate) == 128 && offsetof(__rl_warp_words_t, traceCursor) == 256 &&
                   offsetof(__rl_warp_words_t, traceStart) == 384 && offsetof(__rl_warp_words_t, traceRecords) == 512 &&
                   offsetof(__rl_warp_words_t, traceDropped) == 520 && offsetof(__rl_warp_words_t, traceGrid) == 528 &&
-                  offsetof(__rl_warp_words_t, traceWarps) == 536 && offsetof(__rl_warp_words_t, traceRow) == 540 && offsetof(__rl_warp_words_t, traceRoom) == 544,
+                  offsetof(__rl_warp_words_t, traceWarps) == 536 && offsetof(__rl_warp_words_t, traceRow) == 540 &&
+                  offsetof(__rl_warp_words_t, traceRoom) == 544,
               "RELAYOUT_TRACE_PTX_ reads the trace words at these offsets");
 #endif
 #endif
@@ -566,8 +567,7 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
   if (iterated) {  // a drawn iteration: 0 is a loop's first iteration in the warp, at the split's weight
     if (h == 0) shift = __rl_split(), plan = 1u;
     else if (h <= (0xFFFFFFFFu >> shift)) plan = 1u;
-  } else if (seen & bit << 32) {  // a first execution left to other warps (the hook skips it, but
-                                   // lanes that reached it apart may call before the bit is cleared)
+  } else if (seen & bit << 32) {  // a first execution left to other warps, reached through an open gate
     seen &= ~(bit << 32);
   } else if (!(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
     seen |= bit;
@@ -575,7 +575,6 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
   } else if (h <= (0xFFFFFFFFu >> shift)) {
     plan = 1u;
   }
-  (void)site;
   return plan ? plan | shift << 8 : 0u;
 }
 
@@ -889,7 +888,10 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   "@%%rl_q bra RL_TRACE;\n\t"                 \
   "RL_CLASSIFY:\n\t"
 #if RELAYOUT_ITERATION_DRAWS_
-#define RELAYOUT_DRAWN_CALL_PTX_ "and.b32 %%rl_s, %%rl_h, 1;\n\tsetp.ne.u32 %%rl_q, %%rl_s, 0;\n\t@%%rl_q bra RL_CLASSIFY;\n\t"
+#define RELAYOUT_DRAWN_CALL_PTX_          \
+  "and.b32 %%rl_s, %%rl_h, 1;\n\t"       \
+  "setp.ne.u32 %%rl_q, %%rl_s, 0;\n\t"   \
+  "@%%rl_q bra RL_CLASSIFY;\n\t"
 #else
 #define RELAYOUT_DRAWN_CALL_PTX_ ""
 #endif
@@ -1093,8 +1095,8 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 #else
 #define RELAYOUT_LOOP_GATE_PTX_ "%3"
 #endif
-  asm volatile(RELAYOUT_HOOK_PTX_(RELAYOUT_LOOP_GATE_PTX_, "", "")::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen),
-               "r"(id & 31), "r"(draw), "r"(unpend), "r"(flag));
+  asm volatile(RELAYOUT_HOOK_PTX_(RELAYOUT_LOOP_GATE_PTX_, "", "")::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate),
+               "l"(slow), "r"(seen), "r"(id & 31), "r"(draw), "r"(unpend), "r"(flag));
 #else
   (void)on, (void)slow, (void)id, (void)a, (void)gate, (void)seen, (void)draw, (void)unpend, (void)warp;
 #endif
