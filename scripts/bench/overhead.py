@@ -103,13 +103,14 @@ def prepare(args):
     out = os.path.abspath(args.out)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
+    header = runtime_header_hash()
     manifest_path = os.path.join(out, "manifest.json")
     earlier = json.load(open(manifest_path)) if args.add and os.path.exists(manifest_path) else None
     # One folder, one configuration: checked before anything in OUT is replaced (its runtime
     # libraries too, which the earlier variants link).
     if earlier and earlier.get("options", "") != args.options:
         sys.exit("overhead.py: %s was prepared with --options=%r; --add needs the same" % (out, earlier["options"]))
-    if earlier and (earlier.get("commit"), earlier.get("rt_cuh")) != (commit, runtime_header_hash()):
+    if earlier and (earlier.get("commit"), earlier.get("rt_cuh")) != (commit, header):
         sys.exit("overhead.py: %s was prepared at relayout %s; --add needs the same commit and runtime header" % (
             out, earlier.get("commit")))
     os.makedirs(os.path.join(out, "lib"), exist_ok=True)
@@ -145,7 +146,7 @@ def prepare(args):
             if p["name"] in added:
                 p["variants"].update(added.pop(p["name"])["variants"])
         manifest = earlier["programs"] + list(added.values())
-    json.dump({"commit": commit, "rt_cuh": runtime_header_hash(), "options": args.options, "programs": manifest},
+    json.dump({"commit": commit, "rt_cuh": header, "options": args.options, "programs": manifest},
               open(manifest_path, "w"), indent=1)
 
 

@@ -597,8 +597,9 @@ static __device__ __forceinline__ unsigned __rl_group_plan(unsigned active, unsi
 static __device__ void __rl_budget_charge(unsigned start, unsigned plan) {
   const unsigned w = (__rl_thread_index() / 32) & 31;
   const unsigned oldShift = plan >> 8;
-  // The warp's executions so far, estimated as the counters are: a classified one stands for 2^shift.
-  const unsigned seen = (plan & 1u) ? 1u << oldShift : 0u;
+  // The warp's executions so far, estimated as the counters are: this one, classified (the only
+  // plan that reaches here), stands for 2^shift.
+  const unsigned seen = 1u << oldShift;
   const unsigned execs = __rl_warp_execs[w] + seen < seen ? 0xFFFFFFFFu : __rl_warp_execs[w] + seen;
   __rl_warp_execs[w] = execs;
   unsigned shift = __rl_split();
@@ -877,8 +878,8 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // (one site, %1; their addresses, %2; the warp's gate at GATE) take one record each, consecutive
 // in the warp's region, reserved with the access by their first lane's atomic; an access that
 // does not fit is dropped (counted for its kernel row) and ends the trace, as does the
-// RELAYOUT_TRACE_DEPTH-th access: the region's room is set to 0 and the gate closed to the draws'
-// gate. Then at RL_TRACED the draw the open gate let through is made (RELAYOUT_TRACED_DRAW_PTX_),
+// RELAYOUT_TRACE_DEPTH-th access: the cursor then reads as RELAYOUT_TRACE_DEPTH accesses, and the
+// gate closes to the draws' gate. Then at RL_TRACED the draw the open gate let through is made (RELAYOUT_TRACED_DRAW_PTX_),
 // and the hook calls at RL_CLASSIFY or is done. Records are written in the file's layout
 // (rt_abi.h); the host completes them (TraceWriter.cpp).
 #define RELAYOUT_TRACE_DEPTH_PTX_ RELAYOUT_STRING_(RELAYOUT_TRACE_DEPTH)
@@ -1033,7 +1034,6 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // from the original. The asm is one instruction to the compiler, which fuses across it as it would
 // without it; ptxas sees the branch, after the arithmetic is fixed. The call is indirect, through
 // the function's address, so that the asm need not name a symbol the compiler may mangle or drop.
-// Kind: 0 a site, 1 a loop.
 // Kind: 0 a site, 1 a loop (which is not traced). A site of a warp that traces records the
 // access first (RELAYOUT_TRACE_PTX_).
 template <unsigned Kind>
@@ -1086,8 +1086,6 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
                  "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 31), "r"(draw), "r"(unpend), "r"(flag));
     return;
   }
-#endif
-#if (RELAYOUT_TRACE_CAPACITY) > 0
   // A loop's hook draws against the draws' gate: the gate a warp holds open while it traces lets
   // its sites' accesses reach the trace, and would send every iteration of its loops to the
   // classifier (the options pricer's lattice loops: 1.25x became 1.64x).
@@ -1126,35 +1124,25 @@ static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned dr
 #define RELAYOUT_DRAWN_TRACE_TEST_PTX_ ""
 #define RELAYOUT_DRAWN_TRACE_PTX_ ""
 #endif
-  if constexpr (Kind == 1) {
-    asm volatile(
-        "{\n\t"
-        ".reg .pred %%rl_p;\n\t"
-        ".reg .b32 %%rl_h;\n\t"
-        "setp.eq.u32 %%rl_p, %0, 0;\n\t"
-        "@%%rl_p bra RL_DONE;\n\t"
-        "and.b32 %%rl_h, %5, 1;\n\t"
-        "setp.ne.u32 %%rl_p, %%rl_h, 0;\n\t"
-        "@%%rl_p bra RL_DONE;\n\t"
-        "or.b32 %%rl_h, %5, 1;\n\t" RELAYOUT_CALL_PTX_
-        "RL_DONE:\n\t"
-        "}" ::"r"((unsigned)(on & __rl_active())),
-        "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(draw));
-    return;
-  }
-  asm volatile(
-      "{\n\t"
-      ".reg .pred %%rl_p, %%rl_q;\n\t"
-      ".reg .b32 %%rl_h, %%rl_te;\n\t"
-      "setp.eq.u32 %%rl_p, %0, 0;\n\t"
-      "@%%rl_p bra RL_DONE;\n\t" RELAYOUT_DRAWN_TRACE_TEST_PTX_
-      "and.b32 %%rl_h, %5, 1;\n\t"
-      "setp.ne.u32 %%rl_p, %%rl_h, 0;\n\t"
-      "@%%rl_p bra RL_DONE;\n\t"
-      "or.b32 %%rl_h, %5, 1;\n\t" RELAYOUT_CALL_PTX_ RELAYOUT_DRAWN_TRACE_PTX_
-      "RL_DONE:\n\t"
-      "}" ::"r"((unsigned)(on & __rl_active())),
-      "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(draw));
+#define RELAYOUT_DRAWN_HOOK_PTX_(TEST, TRACE)     \
+  "{\n\t"                                        \
+  ".reg .pred %%rl_p, %%rl_q;\n\t"               \
+  ".reg .b32 %%rl_h, %%rl_te;\n\t"               \
+  "setp.eq.u32 %%rl_p, %0, 0;\n\t"               \
+  "@%%rl_p bra RL_DONE;\n\t" TEST                \
+  "and.b32 %%rl_h, %5, 1;\n\t"                   \
+  "setp.ne.u32 %%rl_p, %%rl_h, 0;\n\t"           \
+  "@%%rl_p bra RL_DONE;\n\t"                     \
+  "or.b32 %%rl_h, %5, 1;\n\t" RELAYOUT_CALL_PTX_ \
+  TRACE "RL_DONE:\n\t"                           \
+  "}"
+  const unsigned call = (unsigned)(on & __rl_active());
+  if constexpr (Kind == 1)
+    asm volatile(RELAYOUT_DRAWN_HOOK_PTX_("", "")::"r"(call), "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(draw));
+  else
+    asm volatile(RELAYOUT_DRAWN_HOOK_PTX_(RELAYOUT_DRAWN_TRACE_TEST_PTX_, RELAYOUT_DRAWN_TRACE_PTX_)::"r"(call),
+                 "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(draw));
+#undef RELAYOUT_DRAWN_HOOK_PTX_
 #undef RELAYOUT_DRAWN_TRACE_TEST_PTX_
 #undef RELAYOUT_DRAWN_TRACE_PTX_
 #endif
