@@ -16,6 +16,10 @@ constexpr unsigned kDefaultBlockPeriod = 8, kDefaultLaunches = 1, kDefaultExecPe
 // classifying warps of a short kernel are its slowest). No time budget: with one,
 // the picks of two samples and of several corpus programs moved away from full profiling's.
 constexpr unsigned kDefaultFullExecutions = 16, kDefaultExecBudget = 0, kDefaultMinBlocks = 16, kDefaultMaxBlocks = 256;
+// The classifying blocks in the first quarter of each grid: a launch waits for its last classifying
+// block, which spread to the grid's end starts as the plain blocks finish (docs/results/
+// overhead-h100.md, "Classifying blocks in the grid's front").
+constexpr unsigned kDefaultBlockFront = 4;
 // Sharing first executions among a launch's warps: 64 took the corpus from 1.28x to 1.19x and the
 // worst program from 3.0x to 2.0x (docs/results/overhead-h100.md, "Shared first executions").
 // Without execution sampling there are no first executions to share, so it is dropped quietly
@@ -70,6 +74,12 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                  cl::desc("A launch classifies N blocks at most, N/2 or more, spread over its grid (one block in a "
                           "power of two; 0: no cap)"),
                  cl::value_desc("N"), cl::init(kDefaultMaxBlocks), cl::sub(command)),
+      blockFront_("block-front",
+                  cl::desc("A launch's classifying blocks come from about the first 1/F of its grid (one in every "
+                           "period/F blocks from its start, as many as before), where they run beside its plain "
+                           "blocks rather than after them (default 4; 1: spread over the whole grid, for a kernel "
+                           "whose later blocks run other code)"),
+                  cl::value_desc("F"), cl::init(kDefaultBlockFront), cl::sub(command)),
       siteWarps_("site-warps",
                  cl::desc("A launch with at least 2N classifying warps shares out its hooks' first executions: "
                           "each warp classifies those of one hook in 2, 4, ... 16 and starts at that period, at that "
@@ -112,6 +122,7 @@ InstrumentOptions profilingDefaults() {
   options.execBudget = kDefaultExecBudget;
   options.minBlocks = kDefaultMinBlocks;
   options.maxBlocks = kDefaultMaxBlocks;
+  options.blockFront = kDefaultBlockFront;
   options.siteWarps = kDefaultSiteWarps;
   options.loopPrefix = kDefaultLoopPrefix;
   options.countedPrefix = kDefaultCountedPrefix;
@@ -141,6 +152,8 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
   options.execBudget = execBudget_;
   options.minBlocks = minBlocks_;
   options.maxBlocks = maxBlocks_;
+  if (blockFront_ == 0) return usageError("--block-front must be at least 1");
+  options.blockFront = blockFront_;
   const bool sampledExecutions = fullExecutions_ || execBudget_;
   if (siteWarps_ && !sampledExecutions && siteWarps_.getNumOccurrences())
     return usageError("--site-warps needs execution sampling: --full-executions or --exec-budget above 0");

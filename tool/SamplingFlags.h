@@ -28,6 +28,7 @@ class SamplingFlags {
   llvm::cl::opt<unsigned> execBudget_;
   llvm::cl::opt<unsigned> minBlocks_;
   llvm::cl::opt<unsigned> maxBlocks_;
+  llvm::cl::opt<unsigned> blockFront_;
   llvm::cl::opt<unsigned> siteWarps_;
   llvm::cl::opt<bool> drawIterations_;
   llvm::cl::opt<unsigned> loopPrefix_;

@@ -474,6 +474,7 @@ class Assembler {
     if (options_.execBudget) text += fmt::format("#define RELAYOUT_EXEC_BUDGET {}\n", options_.execBudget);
     if (options_.minBlocks > 1) text += fmt::format("#define RELAYOUT_MIN_BLOCKS {}\n", options_.minBlocks);
     if (options_.maxBlocks) text += fmt::format("#define RELAYOUT_MAX_BLOCKS {}\n", options_.maxBlocks);
+    if (options_.blockFront > 1) text += fmt::format("#define RELAYOUT_BLOCK_FRONT {}\n", options_.blockFront);
     if (options_.siteWarps) text += fmt::format("#define RELAYOUT_SITE_WARPS {}\n", options_.siteWarps);
     if (drawsIterations()) text += "#define RELAYOUT_DRAW_ITERATIONS 1\n";
     else if (options_.loopPrefix)

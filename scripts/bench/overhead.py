@@ -11,7 +11,8 @@ Variants of each program, all built with `nvcc -O3 -lineinfo` and the program's 
   original    as written, timed through librelayout_kerneltime.so (CUPTI, nothing else linked)
   sampled     `relayout instrument` at its defaults (one block in 8 of each kernel's first launch)
   traced      the same with --trace: what `relayout optimize` profiles with
-  everywhere  --trace --plain-clones=false: the instrumented code in every launch and block
+  everywhere  --trace --plain-clones=false --block-front 1: the instrumented code in every launch and
+              block, the classifying blocks spread over each grid (as before either was a default)
   checkpoints --trace --checkpoint-launches 8: also the 8th, 16th, ... launch of each kernel, weighted
   full        --sample-blocks 1 --sample-launches 0: every block of every launch classified
 Two more, only when named in --variants, say what the traced build's cost is made of: the traced
@@ -58,7 +59,7 @@ def manifest(path):
 VARIANTS = {
     "sampled": [],
     "traced": ["--trace"],
-    "everywhere": ["--trace", "--plain-clones=false"],
+    "everywhere": ["--trace", "--plain-clones=false", "--block-front", "1"],
     "checkpoints": ["--trace", "--checkpoint-launches", "8"],
     "full": ["--sample-blocks", "1", "--sample-launches", "0", "--full-executions", "0", "--min-blocks", "1",
              "--max-blocks", "0"],
@@ -479,9 +480,10 @@ def report(args):
              "- Kernel time: the GPU time of every kernel of the run summed (CUPTI activity records), "
              "median of the runs; ratio to the original's in the same session.",
              "- Variants: *sampled* = `relayout instrument` defaults (one block in 8 of each kernel's first "
-             "launch, plain clones elsewhere); *traced* = the same with `--trace` (what `optimize` runs); "
-             "*everywhere* = `--trace --plain-clones=false` (hooks in every launch and block, as before "
-             "plain clones); *checkpoints* = `--trace --checkpoint-launches 8` (also the 8th, 16th, ... "
+             "launch, from the grid's first quarter, plain clones elsewhere); *traced* = the same with `--trace` "
+             "(what `optimize` runs); *everywhere* = `--trace --plain-clones=false --block-front 1` (hooks in "
+             "every launch and block, classifying blocks spread over the grid, as before either default); "
+             "*checkpoints* = `--trace --checkpoint-launches 8` (also the 8th, 16th, ... "
              "launch of each kernel, weighted); *full* = every block of every launch classified (for the picks).",
              "- Output equal: every traced run printed what the original printed (times masked).",
              "- Same picks: `relayout analyze --mode paper` on the traced profile against the full one "

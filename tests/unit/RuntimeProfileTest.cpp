@@ -450,6 +450,38 @@ TEST(RuntimeHelpers, BlockPeriodsKeepSmallAndLargeGridsInBounds) {
     }
 }
 
+TEST(RuntimeHelpers, ClassifyingBlocksSitInTheGridsFront) {
+  // The rasterizer's shading grid at the defaults: period 16, every 4th block of its first 900.
+  const unsigned long long shade = 3600, period = __rl_grid_block_period(shade, 8, 16, 256);
+  ASSERT_EQ(period, 16u);
+  EXPECT_EQ(__rl_grid_block_step(period, 4), 4u);
+  EXPECT_TRUE(__rl_grid_block_classifies(0, shade, period, 4));
+  EXPECT_TRUE(__rl_grid_block_classifies(896, shade, period, 4));
+  EXPECT_FALSE(__rl_grid_block_classifies(900, shade, period, 4));  // the 226th
+  EXPECT_FALSE(__rl_grid_block_classifies(2, shade, period, 4));
+  EXPECT_TRUE(__rl_grid_block_classifies(1600, shade, period, 1));  // spread: one in 16 everywhere
+  EXPECT_FALSE(__rl_grid_block_classifies(1604, shade, period, 1));
+  // Any period (--sample-blocks need not be a power of two), front and grid: as many blocks as one
+  // in `period` over the grid, none beyond about its first 1/front, and their ranks (a traced
+  // warp's region) distinct and dense.
+  for (unsigned long long period : {1ull, 2ull, 4ull, 8ull, 12ull, 64ull})
+    for (unsigned front : {1u, 2u, 4u, 8u})
+      for (unsigned long long blocks : {1ull, 3ull, 7ull, 100ull, 1000ull, 4595ull}) {
+        const unsigned long long step = __rl_grid_block_step(period, front);
+        unsigned long long count = 0, last = 0;
+        for (unsigned long long b = 0; b < blocks; ++b)
+          if (__rl_grid_block_classifies(b, blocks, period, front)) {
+            EXPECT_EQ(b / step, count) << "block " << b;
+            ++count, last = b;
+          }
+        const std::string at =
+            std::to_string(blocks) + " blocks, period " + std::to_string(period) + ", front " + std::to_string(front);
+        EXPECT_EQ(count, (blocks + period - 1) / period) << at;
+        if (front > 1 && period >= front) EXPECT_LT(last, blocks / front + step) << at;
+        if (front == 1) EXPECT_EQ(step, period) << at;
+      }
+}
+
 TEST(RuntimeHelpers, CheckpointLaunchesDoubleTheirDistance) {
   static int one, three, none;  // --sample-launches 1 and 3 with 8 and 2 checkpoints, 2 with none
   std::vector<int> hooked;

@@ -98,14 +98,20 @@
 #endif
 // A grid with fewer than RELAYOUT_MIN_BLOCKS * RELAYOUT_BLOCK_PERIOD blocks classifies one block in
 // fewer, so that a small grid still gives RELAYOUT_MIN_BLOCKS (or all of its blocks); a grid with
-// more than RELAYOUT_MAX_BLOCKS * RELAYOUT_BLOCK_PERIOD classifies one block in more, spread over
-// the grid, so that it classifies about RELAYOUT_MAX_BLOCKS (0: no cap). The profile records blocks
+// more than RELAYOUT_MAX_BLOCKS * RELAYOUT_BLOCK_PERIOD classifies one block in more, so that it
+// classifies about RELAYOUT_MAX_BLOCKS (0: no cap). The profile records blocks
 // run and classified per kernel, so the analysis scales either back.
 #ifndef RELAYOUT_MIN_BLOCKS
 #define RELAYOUT_MIN_BLOCKS 1
 #endif
 #ifndef RELAYOUT_MAX_BLOCKS
 #define RELAYOUT_MAX_BLOCKS 0
+#endif
+// The classifying blocks sit in about the first 1 / RELAYOUT_BLOCK_FRONT of the grid, where they
+// run beside its plain blocks (rt_common.h, __rl_grid_block_classifies); units instrumented before
+// it spread them over the whole grid.
+#ifndef RELAYOUT_BLOCK_FRONT
+#define RELAYOUT_BLOCK_FRONT 1
 #endif
 // Shared work in a launch with many classifying warps (with execution sampling): a launch whose
 // classifying warps number at least 2 * RELAYOUT_SITE_WARPS has each of them start at period 2^k
@@ -436,11 +442,13 @@ static __device__ __forceinline__ unsigned long long __rl_block_period(unsigned 
 
 static __device__ __forceinline__ bool __rl_sampled_block() {
 #if (RELAYOUT_BLOCK_PERIOD) > 1 || (RELAYOUT_MAX_BLOCKS) > 0
-  const unsigned long long period = __rl_block_period(__rl_grid_blocks());
+  const unsigned long long blocks = __rl_grid_blocks();
+  const unsigned long long period = __rl_block_period(blocks);
   // The usual case divides by a constant: without --sample-launches this runs in every hook. A
   // grid's own period differs from it, a power of two (it is below it or above it).
-  if (period == (RELAYOUT_BLOCK_PERIOD)) return __rl_block_index() % (RELAYOUT_BLOCK_PERIOD) == 0;
-  return (__rl_block_index() & (period - 1)) == 0;
+  if (period == (RELAYOUT_BLOCK_PERIOD))
+    return __rl_grid_block_classifies(__rl_block_index(), blocks, RELAYOUT_BLOCK_PERIOD, RELAYOUT_BLOCK_FRONT);
+  return __rl_grid_block_classifies(__rl_block_index(), blocks, period, RELAYOUT_BLOCK_FRONT);
 #else
   return true;
 #endif
@@ -1158,9 +1166,9 @@ static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned dr
 // hook to ask, through a global atomic on one counter per launch (the rasterizer measured 1.68x
 // that way, 1.53x this way, with the same picks on it and on every sample).
 static __device__ bool __rl_trace_enter(unsigned w) {
-  const unsigned long long period = __rl_block_period(__rl_grid_blocks());
+  const unsigned long long step = __rl_grid_block_step(__rl_block_period(__rl_grid_blocks()), RELAYOUT_BLOCK_FRONT);
   const unsigned long long perBlock = __rl_warps_per_block();
-  const unsigned long long block = __rl_block_index() / period;  // among the classifying blocks
+  const unsigned long long block = __rl_divide(__rl_block_index(), step);  // among the classifying blocks
   if (block >= (RELAYOUT_TRACE_WARPS_)) return false;
   const unsigned long long rank = block * perBlock + w;
   if (rank >= (RELAYOUT_TRACE_WARPS_)) return false;

@@ -75,6 +75,31 @@ RELAYOUT_HOST_DEVICE_ inline unsigned long long __rl_grid_block_period(unsigned 
   return period;
 }
 
+// `a / b`, by a shift when `b` is a power of two: a block period is one unless it is the unit's
+// own --sample-blocks, a constant the compiler divides by cheaply; a 64-bit division by a value is
+// a subroutine of about 70 instructions, run by every thread at a kernel's entry.
+RELAYOUT_HOST_DEVICE_ inline unsigned long long __rl_divide(unsigned long long a, unsigned long long b) {
+  return (b & (b - 1)) == 0 ? a >> (63 - __rl_leading_zeros(b)) : a / b;
+}
+
+// Which blocks of a grid of `blocks` classify at block period `period`: ceil(blocks / period) of
+// them, one in every `period / front` blocks (at least every block) from the grid's start, so
+// within about its first 1 / `front` (--block-front; 1: one in `period` over the whole grid). The
+// GPU starts blocks about in index order, and a launch lasts until its last classifying block has
+// run, which takes several times as long as a plain one: spread to the grid's end, the last ones
+// start as the plain blocks finish and the launch waits for them (the ray tracer's shading 2.1x its
+// original); in the front they run beside the rest of the grid (1.2x).
+RELAYOUT_HOST_DEVICE_ inline unsigned long long __rl_grid_block_step(unsigned long long period, unsigned front) {
+  if (front <= 1) return period;
+  return period > front ? __rl_divide(period, front) : 1;
+}
+RELAYOUT_HOST_DEVICE_ inline bool __rl_grid_block_classifies(unsigned long long index, unsigned long long blocks,
+                                                             unsigned long long period, unsigned front) {
+  const unsigned long long step = __rl_grid_block_step(period, front);
+  const unsigned long long rank = __rl_divide(index, step);  // among the classifying blocks
+  return rank * step == index && rank < __rl_divide(blocks + period - 1, period);
+}
+
 // Checkpoint launches (`--checkpoint-launches K`, docs/formats.md, "Sampling"): after its first N
 // launches a kernel also classifies those at ordinals C_j = N * 8 * 2^j (1-based, j < K), and
 // C_j's counts stand for the launches since C_{j-1} (C_{-1} = N): weight C_j - C_{j-1}. A kernel

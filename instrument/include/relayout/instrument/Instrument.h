@@ -30,6 +30,9 @@ struct InstrumentOptions {
   // (0 = no cap).
   unsigned minBlocks = 1;
   unsigned maxBlocks = 0;
+  // The classifying blocks sit in about the first 1/`blockFront` of each grid (rt_common.h,
+  // __rl_grid_block_classifies); 1 = spread over the whole grid.
+  unsigned blockFront = 1;
   // A launch with at least twice `siteWarps` classifying warps shares out its hooks' first
   // executions, so that about `siteWarps` warps classify each one, at its weight (0 = every warp
   // classifies every first execution). Needs execution sampling (fullExecutions or execBudget).
