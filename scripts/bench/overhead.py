@@ -104,6 +104,10 @@ def prepare(args):
     out = os.path.abspath(args.out)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
+    # Sources prepared from uncommitted changes say so: the page names the commit they came from.
+    if subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
+                      text=True).stdout.strip():
+        commit += "+changes"
     header = runtime_header_hash()
     manifest_path = os.path.join(out, "manifest.json")
     earlier = json.load(open(manifest_path)) if args.add and os.path.exists(manifest_path) else None
