@@ -14,7 +14,7 @@ Variants of each program, all built with `nvcc -O3 -lineinfo` and the program's 
   everywhere  --trace --plain-clones=false --block-front 1: the instrumented code in every launch and
               block, the classifying blocks spread over each grid (as before either was a default)
   checkpoints --trace --checkpoint-launches 8: also the 8th, 16th, ... launch of each kernel, weighted
-  full        --sample-blocks 1 --sample-launches 0: every block of every launch classified
+  full        --sample-blocks 1 --sample-launches 0 --trace: every block of every launch classified
 Two more, only when named in --variants, say what the traced build's cost is made of: the traced
 sources built with -DRELAYOUT_ABLATE=1 (*nocall*: every hook's inline draw, no classifier call) and
 =2 (*nohook*: no hooks, the rest of the instrumented kernel as traced); their profiles count nothing.
@@ -61,8 +61,9 @@ VARIANTS = {
     "traced": ["--trace"],
     "everywhere": ["--trace", "--plain-clones=false", "--block-front", "1"],
     "checkpoints": ["--trace", "--checkpoint-launches", "8"],
+    # Traced too: its model-mode picks are the reference for the traced build's.
     "full": ["--sample-blocks", "1", "--sample-launches", "0", "--full-executions", "0", "--min-blocks", "1",
-             "--max-blocks", "0"],
+             "--max-blocks", "0", "--trace"],
     "nocall": ["--trace"],
     "nohook": ["--trace"],
 }
@@ -448,10 +449,12 @@ def report(args):
         paper_checkpoints = decisions(out, p, "checkpoints", "paper", relayout)
         model_traced = decisions(out, p, "traced", "model", relayout)
         model_everywhere = decisions(out, p, "everywhere", "model", relayout)
+        model_full = decisions(out, p, "full", "model", relayout)
         def same(picks, reference):
             return "-" if picks is None or reference is None else ("yes" if picks == reference else "no")
 
         same_paper, same_model = same(paper_traced, paper_full), same(model_traced, model_everywhere)
+        same_model_full = same(model_traced, model_full)
         same_checkpoints = same(paper_checkpoints, paper_full)
         if same_paper == "no":
             notes.append("%s: paper-mode picks differ: sampled %s, full %s" % (p["name"], paper_traced, paper_full))
@@ -463,6 +466,9 @@ def report(args):
         if same_model == "no":
             notes.append("%s: model-mode picks differ: plain clones %s, hooks everywhere %s" % (
                 p["name"], model_traced, model_everywhere))
+        if same_model_full == "no":
+            notes.append("%s: model-mode picks differ from full profiling's: traced %s, full %s" % (
+                p["name"], model_traced, model_full))
 
         def ms(ns):
             return "-" if ns is None else "%.1f" % (ns / 1e6)
@@ -470,12 +476,12 @@ def report(args):
         def ratio(r):
             return "-" if r is None else "%.2f×" % r
 
-        rows.append("| %s | %s | %s | %s %s | %s %s | %s %s | %s %s | %s | %s | %s | %s | %s |" % (
+        rows.append("| %s | %s | %s | %s %s | %s %s | %s %s | %s %s | %s | %s | %s | %s | %s | %s |" % (
             p["name"], p["kind"], ms(base), ms(cells["sampled"][0]), ratio(cells["sampled"][1]),
             ms(cells["traced"][0]), ratio(cells["traced"][1]), ms(cells["everywhere"][0]),
             ratio(cells["everywhere"][1]), ms(cells["checkpoints"][0]), ratio(cells["checkpoints"][1]),
             "yes" if equal else ("no" if deterministic else "no (original varies)"),
-            "pass" if checks else "FAIL", same_paper, same_model, same_checkpoints))
+            "pass" if checks else "FAIL", same_paper, same_model_full, same_model, same_checkpoints))
     lines = ["# What profiling costs: samples and corpus with plain clones (%s)" % machine["date"], "",
              "- GPU: %s; %s; relayout at %s%s." % ("; ".join(machine["gpu"]), machine["nvcc"], manifest["commit"],
                                                    header_note(manifest, machine)),
@@ -492,11 +498,13 @@ def report(args):
              "- Output equal: every traced run printed what the original printed (times masked).",
              "- Same picks: `relayout analyze --mode paper` on the traced profile against the full one "
              "(without a full run, a corpus program's recorded in tests/corpus/recorded-picks.json); "
-             "`--mode model` on the traced profile against the hooks-everywhere traced one; the last "
-             "column, paper mode on the checkpoints profile against the full one.", "",
+             "`--mode model` (what `optimize` applies) on the traced profile against the full one and against "
+             "the hooks-everywhere one; the last column, paper mode on the checkpoints profile against the full "
+             "one.", "",
              "| program | kind | original ms | sampled | traced | everywhere | checkpoints | output equal | checks | "
-             "same picks (paper, vs full) | same picks (model, vs everywhere) | same picks (checkpoints, vs full) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows + [""]
+             "same picks (paper, vs full) | same picks (model, vs full) | same picks (model, vs everywhere) | "
+             "same picks (checkpoints, vs full) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows + [""]
     for kind in ("sample", "corpus"):
         r = ratios[kind]
         if r["traced"]:
