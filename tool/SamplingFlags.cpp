@@ -71,8 +71,8 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                           "block in fewer, a power of two (N to 2N blocks, or all)"),
                  cl::value_desc("N"), cl::init(kDefaultMinBlocks), cl::sub(command)),
       maxBlocks_("max-blocks",
-                 cl::desc("A launch classifies N blocks at most, N/2 or more, spread over its grid (one block in a "
-                          "power of two; 0: no cap)"),
+                 cl::desc("A launch classifies N blocks at most, N/2 or more (one block in a power of two; 0: no "
+                          "cap)"),
                  cl::value_desc("N"), cl::init(kDefaultMaxBlocks), cl::sub(command)),
       blockFront_("block-front",
                   cl::desc("A launch's classifying blocks come from about the first 1/F of its grid (one in every "

@@ -468,7 +468,7 @@ static __device__ unsigned __rl_launch_site_split() {
 
 // The hooks (by id modulo 32) whose first executions warp `w` of this block classifies under split
 // k: every 2^k-th id from an offset drawn by a Fibonacci hash of the warp's index in its grid, so
-// that consecutive warps, and the warps of blocks a sampling period apart, spread over the offsets.
+// that consecutive warps, and the warps of classifying blocks a step apart, spread over the offsets.
 static __device__ __forceinline__ unsigned __rl_site_subset(unsigned w, unsigned split) {
   if (split == 0) return ~0u;
   const unsigned warpsPerBlock = __rl_warps_per_block();

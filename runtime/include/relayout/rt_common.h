@@ -75,9 +75,9 @@ RELAYOUT_HOST_DEVICE_ inline unsigned long long __rl_grid_block_period(unsigned 
   return period;
 }
 
-// `a / b`, by a shift when `b` is a power of two: a block period is one unless it is the unit's
-// own --sample-blocks, a constant the compiler divides by cheaply; a 64-bit division by a value is
-// a subroutine of about 70 instructions, run by every thread at a kernel's entry.
+// `a / b`, by a shift when `b` is a power of two: a block period is a power of two unless it is
+// the unit's own --sample-blocks, a constant the compiler divides by cheaply, and a 64-bit division
+// by a value is a subroutine of about 70 instructions, here run by every thread at a kernel's entry.
 RELAYOUT_HOST_DEVICE_ inline unsigned long long __rl_divide(unsigned long long a, unsigned long long b) {
   return (b & (b - 1)) == 0 ? a >> (63 - __rl_leading_zeros(b)) : a / b;
 }
@@ -88,7 +88,7 @@ RELAYOUT_HOST_DEVICE_ inline unsigned long long __rl_divide(unsigned long long a
 // GPU starts blocks about in index order, and a launch lasts until its last classifying block has
 // run, which takes several times as long as a plain one: spread to the grid's end, the last ones
 // start as the plain blocks finish and the launch waits for them (the ray tracer's shading 2.1x its
-// original); in the front they run beside the rest of the grid (1.2x).
+// original on an H100); in the front they run beside the rest of the grid (1.2x).
 RELAYOUT_HOST_DEVICE_ inline unsigned long long __rl_grid_block_step(unsigned long long period, unsigned front) {
   if (front <= 1) return period;
   return period > front ? __rl_divide(period, front) : 1;
