@@ -477,6 +477,7 @@ TEST(RuntimeHelpers, ClassifyingBlocksSitInTheGridsFront) {
         const std::string at =
             std::to_string(blocks) + " blocks, period " + std::to_string(period) + ", front " + std::to_string(front);
         EXPECT_EQ(count, (blocks + period - 1) / period) << at;
+        EXPECT_EQ(__rl_grid_classifying_blocks(blocks, period), count) << at;
         if (front > 1 && period >= front) EXPECT_LT(last, blocks / front + step) << at;
         if (front == 1) EXPECT_EQ(step, period) << at;
       }

@@ -460,7 +460,7 @@ static __device__ __forceinline__ bool __rl_sampled_block() {
 static __device__ unsigned __rl_launch_site_split() {
   const unsigned long long blocks = __rl_grid_blocks();
   const unsigned long long period = __rl_block_period(blocks);
-  const unsigned long long warps = (blocks + period - 1) / period * __rl_warps_per_block();
+  const unsigned long long warps = __rl_grid_classifying_blocks(blocks, period) * __rl_warps_per_block();
   unsigned split = 0;
   while (split < (RELAYOUT_MAX_SITE_SPLIT) && warps >> (split + 1) >= (RELAYOUT_SITE_WARPS)) ++split;
   return split;
@@ -887,8 +887,8 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // in the warp's region, reserved with the access by their first lane's atomic; an access that
 // does not fit is dropped (counted for its kernel row) and ends the trace, as does the
 // RELAYOUT_TRACE_DEPTH-th access: the cursor then reads as RELAYOUT_TRACE_DEPTH accesses, and the
-// gate closes to the draws' gate. Then at RL_TRACED the draw the open gate let through is made (RELAYOUT_TRACED_DRAW_PTX_),
-// and the hook calls at RL_CLASSIFY or is done. Records are written in the file's layout
+// gate closes to the draws' gate. Then at RL_TRACED the draw the open gate let through is made
+// (RELAYOUT_TRACED_DRAW_PTX_), and the hook calls at RL_CLASSIFY or is done. Records are written in the file's layout
 // (rt_abi.h); the host completes them (TraceWriter.cpp).
 #define RELAYOUT_TRACE_DEPTH_PTX_ RELAYOUT_STRING_(RELAYOUT_TRACE_DEPTH)
 #if RELAYOUT_EXEC_SAMPLING_

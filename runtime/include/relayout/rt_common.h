@@ -82,6 +82,13 @@ RELAYOUT_HOST_DEVICE_ inline unsigned long long __rl_divide(unsigned long long a
   return (b & (b - 1)) == 0 ? a >> (63 - __rl_leading_zeros(b)) : a / b;
 }
 
+// How many blocks of a grid of `blocks` classify at block period `period`: ceil(blocks / period),
+// wherever they sit.
+RELAYOUT_HOST_DEVICE_ inline unsigned long long __rl_grid_classifying_blocks(unsigned long long blocks,
+                                                                             unsigned long long period) {
+  return __rl_divide(blocks + period - 1, period);
+}
+
 // Which blocks of a grid of `blocks` classify at block period `period`: ceil(blocks / period) of
 // them, one in every `period / front` blocks (at least every block) from the grid's start, so
 // within about its first 1 / `front` (--block-front; 1: one in `period` over the whole grid). The
@@ -97,7 +104,7 @@ RELAYOUT_HOST_DEVICE_ inline bool __rl_grid_block_classifies(unsigned long long 
                                                              unsigned long long period, unsigned front) {
   const unsigned long long step = __rl_grid_block_step(period, front);
   const unsigned long long rank = __rl_divide(index, step);  // among the classifying blocks
-  return rank * step == index && rank < __rl_divide(blocks + period - 1, period);
+  return rank * step == index && rank < __rl_grid_classifying_blocks(blocks, period);
 }
 
 // Checkpoint launches (`--checkpoint-launches K`, docs/formats.md, "Sampling"): after its first N
