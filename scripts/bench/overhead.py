@@ -337,13 +337,13 @@ def header_note(manifest, machine):
     return " (the runs were built with another runtime header, sha256 %s…, than that commit's, %s…)" % (built, prepared)
 
 
-def decisions(out, p, variant, mode, relayout):
-    """Each struct's layout and clusters from `relayout analyze` on the variant's first profile."""
+def decisions(out, p, variant, mode, relayout, run=0):
+    """Each struct's layout and clusters from `relayout analyze` on the profile of the variant's run."""
     v = p["variants"].get(variant)
-    profile = os.path.join(out, "runs", p["name"], variant + ".0", "profile.json")
+    profile = os.path.join(out, "runs", p["name"], "%s.%d" % (variant, run), "profile.json")
     if not v or not os.path.exists(profile):
         return None
-    plan = os.path.join(out, "plans", "%s.%s.%s.json" % (p["name"], variant, mode))
+    plan = os.path.join(out, "plans", "%s.%s.%d.%s.json" % (p["name"], variant, run, mode))
     os.makedirs(os.path.dirname(plan), exist_ok=True)
     cmd = [relayout, "analyze", "--mode", mode, "--profile", profile, "-o", plan]
     for s in v["sites"]:
@@ -353,6 +353,18 @@ def decisions(out, p, variant, mode, relayout):
         return "error: " + r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "error"
     return {s["name"]: [s["layout"], sorted(sorted(c["fields"]) for c in s["clusters"])]
             for s in json.load(open(plan))["structs"]}
+
+
+def agreement(picks, reference):
+    """Whether the picks of each run (None: no profile) equal the reference's: `yes` for all, `no`
+    for none, else how many of the runs; `-` when nothing is compared."""
+    compared = [run for run in picks if run is not None]
+    if reference is None or not compared:
+        return "-"
+    same = sum(run == reference for run in compared)
+    if same == len(compared):
+        return "yes"
+    return "no" if same == 0 else "%d of %d runs" % (same, len(compared))
 
 
 def recorded_full_picks():
@@ -442,33 +454,38 @@ def report(args):
 
         equal, equal_checkpoints = printed_original("traced"), printed_original("checkpoints")
         checks = all(r["check"] and r["exit"] == 0 for r in mine if r["variant"] != "full")
-        paper_traced = decisions(out, p, "traced", "paper", relayout)
+        # Picks are compared for every traced run: a sample that decides differently from run to run
+        # is as wrong as one that decides differently every time, only less often.
+        traced_runs = sorted({r["run"] for r in mine if r["variant"] == "traced"})
+        paper_traced = [decisions(out, p, "traced", "paper", relayout, i) for i in traced_runs]
+        model_traced = [decisions(out, p, "traced", "model", relayout, i) for i in traced_runs]
         paper_full = decisions(out, p, "full", "paper", relayout)
         if paper_full is None:  # no full run here: the corpus's recorded full-profiling picks
             paper_full = recorded.get(p["name"])
         paper_checkpoints = decisions(out, p, "checkpoints", "paper", relayout)
-        model_traced = decisions(out, p, "traced", "model", relayout)
         model_everywhere = decisions(out, p, "everywhere", "model", relayout)
         model_full = decisions(out, p, "full", "model", relayout)
-        def same(picks, reference):
-            return "-" if picks is None or reference is None else ("yes" if picks == reference else "no")
 
-        same_paper, same_model = same(paper_traced, paper_full), same(model_traced, model_everywhere)
-        same_model_full = same(model_traced, model_full)
-        same_checkpoints = same(paper_checkpoints, paper_full)
-        if same_paper == "no":
-            notes.append("%s: paper-mode picks differ: sampled %s, full %s" % (p["name"], paper_traced, paper_full))
+        def differing(picks, reference, what):
+            """A note naming the runs whose picks differ, with the first one's picks."""
+            runs = [i for i, run in zip(traced_runs, picks) if run is not None and reference is not None and
+                    run != reference]
+            if runs:
+                notes.append("%s: %s (traced run%s %s): %s, %s" % (
+                    p["name"], what, "s" if len(runs) > 1 else "", ", ".join(map(str, runs)),
+                    picks[traced_runs.index(runs[0])], reference))
+
+        same_paper, same_model = agreement(paper_traced, paper_full), agreement(model_traced, model_everywhere)
+        same_model_full = agreement(model_traced, model_full)
+        same_checkpoints = agreement([paper_checkpoints], paper_full)
+        differing(paper_traced, paper_full, "paper-mode picks differ from full profiling's")
         if same_checkpoints == "no":
             notes.append("%s: paper-mode picks with checkpoints differ: %s, full %s" % (
                 p["name"], paper_checkpoints, paper_full))
         if paper_checkpoints is not None and not equal_checkpoints and deterministic:
             notes.append("%s: with checkpoints the output differs from the original's" % p["name"])
-        if same_model == "no":
-            notes.append("%s: model-mode picks differ: plain clones %s, hooks everywhere %s" % (
-                p["name"], model_traced, model_everywhere))
-        if same_model_full == "no":
-            notes.append("%s: model-mode picks differ from full profiling's: traced %s, full %s" % (
-                p["name"], model_traced, model_full))
+        differing(model_traced, model_everywhere, "model-mode picks differ from the hooks-everywhere profile's")
+        differing(model_traced, model_full, "model-mode picks differ from full profiling's")
 
         def ms(ns):
             return "-" if ns is None else "%.1f" % (ns / 1e6)
@@ -496,11 +513,11 @@ def report(args):
              "*checkpoints* = `--trace --checkpoint-launches 8` (also the 8th, 16th, ... "
              "launch of each kernel, weighted); *full* = every block of every launch classified (for the picks).",
              "- Output equal: every traced run printed what the original printed (times masked).",
-             "- Same picks: `relayout analyze --mode paper` on the traced profile against the full one "
+             "- Same picks: `relayout analyze --mode paper` on each traced run's profile against the full one "
              "(without a full run, a corpus program's recorded in tests/corpus/recorded-picks.json); "
-             "`--mode model` (what `optimize` applies) on the traced profile against the full one and against "
-             "the hooks-everywhere one; the last column, paper mode on the checkpoints profile against the full "
-             "one.", "",
+             "`--mode model` (what `optimize` applies) on each traced run's profile against the full one and "
+             "against the hooks-everywhere one; the last column, paper mode on the checkpoints profile against "
+             "the full one. *k of n runs*: the picks of k traced runs out of n equal the reference's.", "",
              "| program | kind | original ms | sampled | traced | everywhere | checkpoints | output equal | checks | "
              "same picks (paper, vs full) | same picks (model, vs full) | same picks (model, vs everywhere) | "
              "same picks (checkpoints, vs full) |",
