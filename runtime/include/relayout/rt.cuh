@@ -288,12 +288,6 @@ static __shared__ unsigned __rl_warp_last[32];
 // ran before in the warp is drawn from its first execution on, in every warp: unbiased, only less
 // exact.)
 static __shared__ unsigned long long __rl_warp_seen[2][32];
-// Per warp and site bit (id modulo 32), the lanes that have made the site's first round so far. A
-// warp that left a loop apart makes an access written after it in several lane groups; each
-// lane's first execution belongs to the first round, which is classified (or, left to other
-// warps, skipped) whole: drawn at the warp's period, as its later groups were, a write made once
-// per thread after md_celllist's neighbour loops was counted from a few draws weighing 256 each.
-static __shared__ __align__(16) unsigned __rl_warp_round[32][32];
 #endif
 #if RELAYOUT_ITERATION_DRAWS_
 // Per warp, the draw of the loop iteration it runs hooked (__rl_iteration, even), else 1: inside
@@ -566,44 +560,27 @@ static __device__ __forceinline__ unsigned __rl_split() {
 #endif
 }
 
-// Whether the lanes `mask` on site `id` make part of the warp's first round there (none of them has
-// run the site before; they are added): 1, more may come; 2, they complete the warp; 0, the round
-// was over (a lane runs the site again), and this is a later execution.
-static __device__ __forceinline__ unsigned __rl_first_round(unsigned w, unsigned id, unsigned mask) {
-  unsigned& lanes = __rl_warp_round[w][id & 31];
-  if (lanes & mask) return 0u;
-  lanes |= mask;
-  return lanes == 0xFFFFFFFFu ? 2u : 1u;
-}
-
 // What the classifier does with this execution of hook `id` (a site, else a loop), decided by the
 // first lane of the lanes on it from the warp's clock hash `h` and state: bit 0 classify, bits 8 on
 // the shift of the classified counts; 0: nothing.
-// The hook's first execution in the warp (for a site, its first round: each lane's first, whichever
-// group of lanes makes it) is classified at weight 2^k (within the time budget), where the
-// launch's split k leaves it to one warp in 2^k (the other warps skip theirs: bits 32-63 of
-// __rl_warp_seen); any other at 2^shift when drawn. `mask`: the lanes on the hook; `now`: the
-// time rule's clock at the decision.
-static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, unsigned mask, bool site, bool iterated,
-                                            unsigned now) {
+// The hook's first execution in the warp is classified at weight 2^k (within the time budget),
+// where the launch's split k leaves it to one warp in 2^k (the other warps skip theirs: bits 32-63
+// of __rl_warp_seen); any other at 2^shift when drawn. `now` is the time rule's clock at the
+// decision.
+static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, bool iterated, unsigned now) {
   const unsigned w = (__rl_thread_index() / 32) & 31;
   unsigned long long& seen = __rl_warp_seen[site ? 0 : 1][w];
   const unsigned long long bit = 1ull << (id & 31);
   unsigned shift = __rl_warp_shift[w], plan = 0;
-  const bool drawn = h <= (0xFFFFFFFFu >> shift);
   if (iterated) {  // a drawn iteration: 0 is a loop's first iteration in the warp, at the split's weight
     if (h == 0) shift = __rl_split(), plan = 1u;
-    else if (drawn) plan = 1u;
-  } else if (seen & bit << 32) {  // left to other warps: reached by a part of the warp, or through an open gate
-    const unsigned round = site ? __rl_first_round(w, id, mask) : 2u;  // a loop's: its first group only
-    if (round != 1u) seen &= ~(bit << 32);
-    if (round == 0u && drawn) plan = 1u;  // an execution after the round, drawn as any
+    else if (h <= (0xFFFFFFFFu >> shift)) plan = 1u;
+  } else if (seen & bit << 32) {  // a first execution left to other warps, reached through an open gate
+    seen &= ~(bit << 32);
   } else if (!(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
-    const unsigned round = site ? __rl_first_round(w, id, mask) : 2u;
-    if (round != 1u) seen |= bit;  // the hook calls again only when drawn
-    if (round != 0u) shift = __rl_split(), plan = 1u;
-    else if (drawn) plan = 1u;
-  } else if (drawn) {
+    seen |= bit;
+    shift = __rl_split(), plan = 1u;
+  } else if (h <= (0xFFFFFFFFu >> shift)) {
     plan = 1u;
   }
   return plan ? plan | shift << 8 : 0u;
@@ -618,7 +595,7 @@ static __device__ __forceinline__ unsigned __rl_group_plan(unsigned active, unsi
   h = __shfl_sync(active, h, __ffs(active) - 1);
   unsigned plan = 0;
   start = 0;
-  if (lane == leader) start = __rl_budget_clock(), plan = __rl_budget_plan(h, id, mask, site, iterated, start);
+  if (lane == leader) start = __rl_budget_clock(), plan = __rl_budget_plan(h, id, site, iterated, start);
   return __shfl_sync(mask, plan, leader);
 }
 
@@ -838,10 +815,9 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // reads the draw in force, and skips at once in an iteration not drawn). Leaves the hash in %rl_h;
 // skips to RL_DONE when the hook ran before in the warp and the hash is above the gate.
 // Bit 32 + %6 of the mask (a split launch's first execution left to other warps, which is never
-// classified here) is tested only past that branch: a whole warp then skips without a call and
-// clears the bit (%8: the high word without it). A part of the warp calls, so that the classifier
-// skips the rest of the first round with it (__rl_first_round); so does a warp whose gate is open
-// (a warp that traces records the access; the classifier clears the bit).
+// classified here) is tested only past that branch: the hook then skips without a call and clears
+// the bit (%8: the high word without it), unless the gate is open (a warp that traces records the
+// access; the classifier clears the bit).
 #define RELAYOUT_EXEC_DRAW_PTX_                                         \
   RELAYOUT_DRAW_TEST_PTX_                                               \
   "mov.u32 %%rl_h, %%clock;\n\t"                                        \
@@ -854,7 +830,6 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   "setp.gt.u64 %%rl_p, %%rl_m, 1;\n\t"                                  \
   "setp.ne.and.u32 %%rl_p, %%rl_g, -1, %%rl_p;\n\t"                     \
   "activemask.b32 %%rl_s;\n\t"                                          \
-  "setp.eq.and.u32 %%rl_p, %%rl_s, -1, %%rl_p;\n\t"                     \
   "mov.u32 %%rl_e, %%lanemask_lt;\n\t"                                  \
   "and.b32 %%rl_s, %%rl_s, %%rl_e;\n\t"                                 \
   "setp.eq.and.u32 %%rl_q, %%rl_s, 0, %%rl_p;\n\t"                      \
@@ -1299,8 +1274,6 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #endif
     __rl_warp_seen[0][w] = others | others << 32;
     __rl_warp_seen[1][w] = others | others << 32;
-    for (unsigned b = 0; b < 32; b += 4)  // no round yet (every bit: a warp may have fewer lanes)
-      *reinterpret_cast<uint4*>(&__rl_warp_round[w][b]) = make_uint4(0, 0, 0, 0);
 #if RELAYOUT_ITERATION_DRAWS_
     __rl_warp_draw[w] = 1;
 #endif
