@@ -454,8 +454,8 @@ def report(args):
 
         equal, equal_checkpoints = printed_original("traced"), printed_original("checkpoints")
         checks = all(r["check"] and r["exit"] == 0 for r in mine if r["variant"] != "full")
-        # Picks are compared for every traced run: a sample that decides differently from run to run
-        # is as wrong as one that decides differently every time, only less often.
+        # Picks are compared for every traced run: a pick that changes from run to run is wrong in
+        # some of them, which the first run alone may not show.
         traced_runs = sorted({r["run"] for r in mine if r["variant"] == "traced"})
         paper_traced = [decisions(out, p, "traced", "paper", relayout, i) for i in traced_runs]
         model_traced = [decisions(out, p, "traced", "model", relayout, i) for i in traced_runs]
