@@ -27,15 +27,20 @@ cp "$build"/runtime/relayout_*selftest "$out/bin/"
 cp "$root"/tests/gpu/check_*.py "$out/"
 # Exact counts: every warp classifies every hook's first execution (no --site-warps split).
 all=(--sample-blocks 1 --max-blocks 0 --sample-launches 0 --sample-executions 1 --site-warps 0)
+# Compiles and links instrumented sources with the runtime as BINARY: link_with_runtime BINARY NVCC-ARGS...
+link_with_runtime() {
+  local binary=$1
+  shift
+  /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -I "$build/include" "$@" -o "$binary" \
+    "$build/lib/librelayout_rt.a" -L/usr/local/cuda/lib64 -lcupti -lcuda >>"$out/build.log" 2>&1
+}
 # Builds tests/gpu/NAME.cu instrumented with OPTIONS... as bin/NAME-VARIANT.
 build() {
   local name=$1 variant=$2
   shift 2
   "$relayout" instrument "$root/tests/gpu/$name.cu" -o "$out/src/$variant" "$@" -- -arch=sm_90 -std=c++17 \
     2>>"$out/build.log"
-  /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -I "$build/include" -I "$root/tests/gpu" \
-    "$out/src/$variant/$name.cu" -o "$out/bin/$name-$variant" "$build/lib/librelayout_rt.a" \
-    -L/usr/local/cuda/lib64 -lcupti -lcuda >>"$out/build.log" 2>&1
+  link_with_runtime "$out/bin/$name-$variant" -I "$root/tests/gpu" "$out/src/$variant/$name.cu"
 }
 for spec in "agg:${all[*]}" "sampled:--sample-blocks 4 --sample-launches 3 --sample-executions 1 --site-warps 0" \
             "checkpoints:--sample-blocks 4 --sample-launches 3 --checkpoint-launches 2 --sample-executions 1 --site-warps 0" \
@@ -57,9 +62,7 @@ build loops draws --sample-blocks 1 --max-blocks 0 --sample-launches 0 --site-wa
 md=$root/tests/corpus/md_celllist
 "$relayout" instrument "$md/main.cu" "$md/reference.cpp" -o "$out/src/md_celllist" --trace -- -arch=sm_90 -std=c++17 \
   2>>"$out/build.log"
-/usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -I "$build/include" -I "$md" \
-  "$out/src/md_celllist/main.cu" "$out/src/md_celllist/reference.cpp" -o "$out/bin/md_celllist" \
-  "$build/lib/librelayout_rt.a" -L/usr/local/cuda/lib64 -lcupti -lcuda >>"$out/build.log" 2>&1
+link_with_runtime "$out/bin/md_celllist" -I "$md" "$out/src/md_celllist/main.cu" "$out/src/md_celllist/reference.cpp"
 cat >"$out/run.sh" <<'SCRIPT'
 #!/bin/sh
 # Written by scripts/runtime-checks.sh: runs relayout's runtime checks where the GPU is.
