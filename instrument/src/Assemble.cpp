@@ -382,7 +382,10 @@ class Assembler {
       unsigned first = file.siteLocal.at(range);
       // In a drawn loop's body a hook tests the iteration's draw, held in the body's variable.
       const std::string draw = draws ? draws->drawIn(range.first) : std::string();
-      const std::string in = draw.empty() ? "" : "_in", drawArg = draw.empty() ? "" : draw + ", ";
+      // A site no loop of its function encloses runs about once per thread and call: its hook
+      // classifies a warp's first round of it whole (rt.cuh, __rl_site_once).
+      const std::string in = !draw.empty() ? "_in" : access.loop ? "" : "_once";
+      const std::string drawArg = draw.empty() ? "" : draw + ", ";
       if (!access.whole) {
         std::string site = siteIdExpression(access, [&](unsigned k) { return id("SITE", first + k); });
         wraps.push_back({range.first, range.second, fmt::format("(*__rl_site{}({}{}, &(", in, drawArg, site), ")))"});
