@@ -288,13 +288,17 @@ static __shared__ unsigned __rl_warp_last[32];
 // ran before in the warp is drawn from its first execution on, in every warp: unbiased, only less
 // exact.)
 static __shared__ unsigned long long __rl_warp_seen[2][32];
-// Per warp and site bit (id modulo 32), the lanes that have made the first round so far of a site
+// 8 slots: 1 KB of shared memory per block (32 took 4 KB, which a kernel with large tiles may lack
+// for its blocks). A second site in a slot ends the first's round early, and the rest is drawn as
+// any later execution: unbiased, only less exact.
+#define RELAYOUT_ROUND_SLOTS_ 8
+// Per warp and slot (site id modulo the slots), the lanes that have made the first round so far of a site
 // no loop of its function encloses (__rl_site_once). A warp that left a loop apart makes such an
 // access in several lane groups; each lane's first execution belongs to the first round, which is
 // classified (or, left to other warps, skipped) whole. Drawn at the period the loop left the warp
 // at, as its later groups were, md_celllist's force write, made once per thread after the
 // neighbour loops, was counted from a few draws weighing 256 each, and its pick varied.
-static __shared__ __align__(16) unsigned __rl_warp_round[32][32];
+static __shared__ __align__(16) unsigned __rl_warp_round[32][RELAYOUT_ROUND_SLOTS_];
 #endif
 // Set in the id a site's hook passes the classifier when it is __rl_site_once's.
 constexpr unsigned __rl_once_bit = 1u << 31;
@@ -573,7 +577,7 @@ static __device__ __forceinline__ unsigned __rl_split() {
 // run the site before; they are added): 1, more may come; 2, they complete the warp; 0, the round
 // was over (a lane runs the site again), and this is a later execution.
 static __device__ __forceinline__ unsigned __rl_first_round(unsigned w, unsigned id, unsigned mask) {
-  unsigned& lanes = __rl_warp_round[w][id & 31];
+  unsigned& lanes = __rl_warp_round[w][id % RELAYOUT_ROUND_SLOTS_];
   if (lanes & mask) return 0u;
   lanes |= mask;
   return lanes == 0xFFFFFFFFu ? 2u : 1u;
@@ -1150,7 +1154,7 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 #endif
 #if RELAYOUT_EXEC_SAMPLING_
   // A site outside loops: the word that holds the lanes of the warp's first round of it.
-  const unsigned round = Once ? (unsigned)__cvta_generic_to_shared(&__rl_warp_round[warp][id & 31]) : 0u;
+  const unsigned round = Once ? (unsigned)__cvta_generic_to_shared(&__rl_warp_round[warp][id % RELAYOUT_ROUND_SLOTS_]) : 0u;
 #else
   const unsigned round = 0;
 #endif
@@ -1350,7 +1354,7 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #endif
     __rl_warp_seen[0][w] = others | others << 32;
     __rl_warp_seen[1][w] = others | others << 32;
-    for (unsigned b = 0; b < 32; b += 4)  // no round yet (every bit: a warp may have fewer lanes)
+    for (unsigned b = 0; b < RELAYOUT_ROUND_SLOTS_; b += 4)  // no round yet
       *reinterpret_cast<uint4*>(&__rl_warp_round[w][b]) = make_uint4(0, 0, 0, 0);
 #if RELAYOUT_ITERATION_DRAWS_
     __rl_warp_draw[w] = 1;
