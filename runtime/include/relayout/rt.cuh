@@ -287,18 +287,22 @@ static __shared__ unsigned __rl_warp_last[32];
 // One word, so that a hook reads both with one load. (A hook sharing its id modulo 32 with one that
 // ran before in the warp is drawn from its first execution on, in every warp: unbiased, only less
 // exact.)
-static __shared__ unsigned long long __rl_warp_seen[2][32];
 // 8 slots: 1 KB of shared memory per block (32 took 4 KB, which a kernel with large tiles may lack
 // for its blocks). A second site in a slot ends the first's round early, and the rest is drawn as
 // any later execution: unbiased, only less exact.
 #define RELAYOUT_ROUND_SLOTS_ 8
-// Per warp and slot (site id modulo the slots), the lanes that have made the first round so far of a site
-// no loop of its function encloses (__rl_site_once). A warp that left a loop apart makes such an
-// access in several lane groups; each lane's first execution belongs to the first round, which is
-// classified (or, left to other warps, skipped) whole. Drawn at the period the loop left the warp
-// at, as its later groups were, md_celllist's force write, made once per thread after the
-// neighbour loops, was counted from a few draws weighing 256 each, and its pick varied.
-static __shared__ __align__(16) unsigned __rl_warp_round[32][RELAYOUT_ROUND_SLOTS_];
+// Rows 2 on: per warp and slot (site id modulo the slots, two to a word), the lanes that have made
+// the first round so far of a site no loop of its function encloses (__rl_site_once). A warp that
+// left a loop apart makes such an access in several lane groups; each lane's first execution
+// belongs to the first round, which is classified (or, left to other warps, skipped) whole. Drawn
+// at the period the loop left the warp at, as its later groups were, md_celllist's force write,
+// made once per thread after the neighbour loops, was counted from a few draws weighing 256 each,
+// and its pick varied. In the same array as the seen words, at their stride per warp, a hook finds
+// its round word at a constant offset from the seen word it loads anyway. In an array of its own,
+// the word's per-warp address took registers of its own: 22 of the 159 kernels of the samples and
+// corpus used 1 to 8 more than with plain hooks (kmeans's assignPoints 6, photon's propagatePhotons
+// 6, himeno's jacobi 6); here 9 do, by 1 to 6.
+static __shared__ unsigned long long __rl_warp_seen[2 + RELAYOUT_ROUND_SLOTS_ / 2][32];
 #endif
 // Set in the id a site's hook passes the classifier when it is __rl_site_once's.
 constexpr unsigned __rl_once_bit = 1u << 31;
@@ -573,11 +577,17 @@ static __device__ __forceinline__ unsigned __rl_split() {
 #endif
 }
 
+// The word of __rl_warp_seen that holds warp `w`'s first round of site `id` (outside loops).
+static __device__ __forceinline__ unsigned& __rl_round_word(unsigned w, unsigned id) {
+  const unsigned slot = id % RELAYOUT_ROUND_SLOTS_;
+  return reinterpret_cast<unsigned*>(&__rl_warp_seen[2 + slot / 2][w])[slot % 2];
+}
+
 // Whether the lanes `mask` on site `id` make part of the warp's first round there (none of them has
 // run the site before; they are added): 1, more may come; 2, they complete the warp; 0, the round
 // was over (a lane runs the site again), and this is a later execution.
 static __device__ __forceinline__ unsigned __rl_first_round(unsigned w, unsigned id, unsigned mask) {
-  unsigned& lanes = __rl_warp_round[w][id % RELAYOUT_ROUND_SLOTS_];
+  unsigned& lanes = __rl_round_word(w, id);
   if (lanes & mask) return 0u;
   lanes |= mask;
   return lanes == 0xFFFFFFFFu ? 2u : 1u;
@@ -874,7 +884,7 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   "@%%rl_p bra RL_DONE;\n\t"
 // The same for a site outside loops (__rl_site_once), whose pending first execution is the warp's
 // first round, in however many groups its lanes come: the first lane adds the group's lanes to the
-// round's (%10, __rl_warp_round) and hands the old ones to the others. A group of new lanes is
+// round's (%10, __rl_round_word) and hands the old ones to the others. A group of new lanes is
 // skipped, and clears the bit when it completes the warp; a group with a lane that ran the site
 // before clears it, and is drawn as any later execution.
 #define RELAYOUT_PENDING_ROUND_PTX_                                 \
@@ -1154,7 +1164,7 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 #endif
 #if RELAYOUT_EXEC_SAMPLING_
   // A site outside loops: the word that holds the lanes of the warp's first round of it.
-  const unsigned round = Once ? (unsigned)__cvta_generic_to_shared(&__rl_warp_round[warp][id % RELAYOUT_ROUND_SLOTS_]) : 0u;
+  const unsigned round = Once ? (unsigned)__cvta_generic_to_shared(&__rl_round_word(warp, id)) : 0u;
 #else
   const unsigned round = 0;
 #endif
@@ -1354,8 +1364,7 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #endif
     __rl_warp_seen[0][w] = others | others << 32;
     __rl_warp_seen[1][w] = others | others << 32;
-    for (unsigned b = 0; b < RELAYOUT_ROUND_SLOTS_; b += 4)  // no round yet
-      *reinterpret_cast<uint4*>(&__rl_warp_round[w][b]) = make_uint4(0, 0, 0, 0);
+    for (unsigned row = 2; row < 2 + RELAYOUT_ROUND_SLOTS_ / 2; ++row) __rl_warp_seen[row][w] = 0;  // no round yet
 #if RELAYOUT_ITERATION_DRAWS_
     __rl_warp_draw[w] = 1;
 #endif
