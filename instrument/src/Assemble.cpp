@@ -372,6 +372,7 @@ class Assembler {
     };
     std::vector<Wrap> wraps;
     const PlainCloneText plain(files_, options_.plainClones);
+    const OnceSites onceSites(files_);
     const std::optional<IterationDraws> draws =
         drawsIterations() ? std::optional<IterationDraws>(std::in_place, file, plain) : std::nullopt;
     // Iteration draws replace loop prefixes: a drawn loop's hooks name its draw.
@@ -382,7 +383,9 @@ class Assembler {
       unsigned first = file.siteLocal.at(range);
       // In a drawn loop's body a hook tests the iteration's draw, held in the body's variable.
       const std::string draw = draws ? draws->drawIn(range.first) : std::string();
-      const std::string in = draw.empty() ? "" : "_in", drawArg = draw.empty() ? "" : draw + ", ";
+      const bool once = !access.loop && onceSites.once(file, range.first);
+      const std::string in = !draw.empty() ? "_in" : once ? "_once" : "";
+      const std::string drawArg = draw.empty() ? "" : draw + ", ";
       if (!access.whole) {
         std::string site = siteIdExpression(access, [&](unsigned k) { return id("SITE", first + k); });
         wraps.push_back({range.first, range.second, fmt::format("(*__rl_site{}({}{}, &(", in, drawArg, site), ")))"});

@@ -101,6 +101,26 @@ class PlainCloneText {
   bool written_;
 };
 
+// The accesses a thread makes about once per launch (rt.cuh, __rl_site_once, whose hook classifies
+// a warp's whole first round): outside any loop of their function, which is a kernel, or a device
+// function that the project calls, and only outside loops of functions that are such themselves.
+// A function reached from a loop (a getter in a neighbour loop, an overlap test in a sweep) keeps
+// the plain hook: its first round would end at the loop's second iteration anyway, and the round's
+// inline test cost broadphase's sweep about 0.05x (docs/results/overhead-h200.md).
+class OnceSites {
+ public:
+  explicit OnceSites(const std::map<std::string, FileUnion>& files);
+  // Whether an access at `offset` of `file`, outside any loop of its function, is made once.
+  bool once(const FileUnion& file, unsigned offset) const;
+
+ private:
+  // The innermost function definition of `file` whose body holds `offset`, else none.
+  static const RawFunctionText* enclosing(const FileUnion& file, unsigned offset);
+  static bool inLoop(const FileUnion& file, unsigned offset);
+
+  std::set<FilePlace> called_, loopCalled_;  // definitions, by place
+};
+
 // Loops drawn by iteration (rt.cuh, __rl_iteration): each innermost loop with a hook to draw for,
 // in its body or in what the body calls, opens its body with one draw per iteration and warp, kept
 // in force by a scope object until the iteration ends; in an iteration the warp did not draw every

@@ -287,8 +287,25 @@ static __shared__ unsigned __rl_warp_last[32];
 // One word, so that a hook reads both with one load. (A hook sharing its id modulo 32 with one that
 // ran before in the warp is drawn from its first execution on, in every warp: unbiased, only less
 // exact.)
-static __shared__ unsigned long long __rl_warp_seen[2][32];
+// 8 slots: 1 KB of shared memory per block (32 took 4 KB, which a kernel with large tiles may lack
+// for its blocks). A second site in a slot ends the first's round early, and the rest is drawn as
+// any later execution: unbiased, only less exact.
+#define RELAYOUT_ROUND_SLOTS_ 8
+// Rows 2 on: per warp and slot (site id modulo the slots, two to a word), the lanes that have made
+// the first round so far of a site no loop of its function encloses (__rl_site_once). A warp that
+// left a loop apart makes such an access in several lane groups; each lane's first execution
+// belongs to the first round, which is classified (or, left to other warps, skipped) whole. Drawn
+// at the period the loop left the warp at, as its later groups were, md_celllist's force write,
+// made once per thread after the neighbour loops, was counted from a few draws weighing 256 each,
+// and its pick varied. In the same array as the seen words, at their stride per warp, a hook finds
+// its round word at a constant offset from the seen word it loads anyway. In an array of its own,
+// the word's per-warp address took registers of its own: 22 of the 159 kernels of the samples and
+// corpus used 1 to 8 more than with plain hooks (kmeans's assignPoints 6, photon's propagatePhotons
+// 6, himeno's jacobi 6); here 9 do, by 1 to 6.
+static __shared__ unsigned long long __rl_warp_seen[2 + RELAYOUT_ROUND_SLOTS_ / 2][32];
 #endif
+// Set in the id a site's hook passes the classifier when it is __rl_site_once's.
+constexpr unsigned __rl_once_bit = 1u << 31;
 #if RELAYOUT_ITERATION_DRAWS_
 // Per warp, the draw of the loop iteration it runs hooked (__rl_iteration, even), else 1: inside
 // one, every hook calls and classifies by that draw, so that the accesses it makes, in its body
@@ -560,27 +577,50 @@ static __device__ __forceinline__ unsigned __rl_split() {
 #endif
 }
 
+// The word of __rl_warp_seen that holds warp `w`'s first round of site `id` (outside loops).
+static __device__ __forceinline__ unsigned& __rl_round_word(unsigned w, unsigned id) {
+  const unsigned slot = id % RELAYOUT_ROUND_SLOTS_;
+  return reinterpret_cast<unsigned*>(&__rl_warp_seen[2 + slot / 2][w])[slot % 2];
+}
+
+// Whether the lanes `mask` on site `id` make part of the warp's first round there (none of them has
+// run the site before; they are added): 1, more may come; 2, they complete the warp; 0, the round
+// was over (a lane runs the site again), and this is a later execution.
+static __device__ __forceinline__ unsigned __rl_first_round(unsigned w, unsigned id, unsigned mask) {
+  unsigned& lanes = __rl_round_word(w, id);
+  if (lanes & mask) return 0u;
+  lanes |= mask;
+  return lanes == 0xFFFFFFFFu ? 2u : 1u;
+}
+
 // What the classifier does with this execution of hook `id` (a site, else a loop), decided by the
 // first lane of the lanes on it from the warp's clock hash `h` and state: bit 0 classify, bits 8 on
 // the shift of the classified counts; 0: nothing.
 // The hook's first execution in the warp is classified at weight 2^k (within the time budget),
 // where the launch's split k leaves it to one warp in 2^k (the other warps skip theirs: bits 32-63
-// of __rl_warp_seen); any other at 2^shift when drawn. `now` is the time rule's clock at the
-// decision.
-static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, bool iterated, unsigned now) {
+// of __rl_warp_seen); any other at 2^shift when drawn. For a site outside loops (`once`) the first
+// execution is the first round: each lane's first, whichever group of lanes makes it. `mask`: the
+// lanes on the hook; `now`: the time rule's clock at the decision.
+static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, unsigned mask, bool site, bool once,
+                                            bool iterated, unsigned now) {
   const unsigned w = (__rl_thread_index() / 32) & 31;
   unsigned long long& seen = __rl_warp_seen[site ? 0 : 1][w];
   const unsigned long long bit = 1ull << (id & 31);
   unsigned shift = __rl_warp_shift[w], plan = 0;
+  const bool drawn = h <= (0xFFFFFFFFu >> shift);
   if (iterated) {  // a drawn iteration: 0 is a loop's first iteration in the warp, at the split's weight
     if (h == 0) shift = __rl_split(), plan = 1u;
-    else if (h <= (0xFFFFFFFFu >> shift)) plan = 1u;
-  } else if (seen & bit << 32) {  // a first execution left to other warps, reached through an open gate
-    seen &= ~(bit << 32);
+    else if (drawn) plan = 1u;
+  } else if (seen & bit << 32) {  // left to other warps, reached through an open gate (a warp that traces)
+    const unsigned round = once ? __rl_first_round(w, id, mask) : 2u;
+    if (round != 1u) seen &= ~(bit << 32);
+    if (round == 0u && drawn) plan = 1u;  // an execution after the round, drawn as any
   } else if (!(seen & bit) && __rl_budget_left(w, now, __rl_spent(w)) >= 0.0f) {
-    seen |= bit;
-    shift = __rl_split(), plan = 1u;
-  } else if (h <= (0xFFFFFFFFu >> shift)) {
+    const unsigned round = once ? __rl_first_round(w, id, mask) : 2u;
+    if (round != 1u) seen |= bit;  // the hook calls again only when drawn
+    if (round != 0u) shift = __rl_split(), plan = 1u;
+    else if (drawn) plan = 1u;
+  } else if (drawn) {
     plan = 1u;
   }
   return plan ? plan | shift << 8 : 0u;
@@ -591,11 +631,11 @@ static __device__ unsigned __rl_budget_plan(unsigned h, unsigned id, bool site, 
 // that reached the call apart agree.
 static __device__ __forceinline__ unsigned __rl_group_plan(unsigned active, unsigned mask, unsigned lane,
                                                            unsigned leader, unsigned h, unsigned id, bool site,
-                                                           bool iterated, unsigned& start) {
+                                                           bool once, bool iterated, unsigned& start) {
   h = __shfl_sync(active, h, __ffs(active) - 1);
   unsigned plan = 0;
   start = 0;
-  if (lane == leader) start = __rl_budget_clock(), plan = __rl_budget_plan(h, id, site, iterated, start);
+  if (lane == leader) start = __rl_budget_clock(), plan = __rl_budget_plan(h, id, mask, site, once, iterated, start);
   return __shfl_sync(mask, plan, leader);
 }
 
@@ -689,8 +729,13 @@ static __device__ __forceinline__ unsigned long long __rl_weight(unsigned shift)
 
 // Out of line, reached only through __rl_hook_call (which calls it through its address, so it
 // shares __rl_count_loop's prototype), so that the user's code stays close to the original. `h`
-// is the hook's clock hash under execution sampling, else 0.
+// is the hook's clock hash under execution sampling, else 0. The hook of a site that no loop of
+// its function encloses (__rl_site_once), whose first round is classified whole, sets
+// __rl_once_bit in `id`: one classifier for both kinds, as two copies of it in one kernel took
+// broadphase's sweep 15% longer.
 static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long long a, unsigned h) {
+  const bool once = (id & __rl_once_bit) != 0;
+  id &= ~__rl_once_bit;
   const bool iterated = __rl_in_drawn_iteration(h);
   const unsigned active = __activemask();
   unsigned lane, lanesBelow;
@@ -704,11 +749,11 @@ static __device__ __noinline__ void __rl_classify(unsigned id, unsigned long lon
   const unsigned leader = __ffs(mask) - 1;
 #if RELAYOUT_EXEC_SAMPLING_
   unsigned start;
-  const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, true, iterated, start);
+  const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, true, once, iterated, start);
   if (plan == 0) return;
   const unsigned shift = plan >> 8;
 #else
-  (void)h, (void)iterated;
+  (void)h, (void)iterated, (void)once;
   if (!__rl_sampled_exec()) return;
   const unsigned shift = 0;
 #endif
@@ -786,7 +831,7 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   const unsigned leader = __ffs(mask) - 1;
 #if RELAYOUT_EXEC_SAMPLING_
   unsigned start;
-  const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, false, iterated, start);
+  const unsigned plan = __rl_group_plan(active, mask, lane, leader, h, id, false, false, iterated, start);
   if (plan == 0) return;
   const unsigned shift = plan >> 8;
 #else
@@ -815,10 +860,10 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // reads the draw in force, and skips at once in an iteration not drawn). Leaves the hash in %rl_h;
 // skips to RL_DONE when the hook ran before in the warp and the hash is above the gate.
 // Bit 32 + %6 of the mask (a split launch's first execution left to other warps, which is never
-// classified here) is tested only past that branch: the hook then skips without a call and clears
-// the bit (%8: the high word without it), unless the gate is open (a warp that traces records the
-// access; the classifier clears the bit).
-#define RELAYOUT_EXEC_DRAW_PTX_                                         \
+// classified here) is tested only past that branch (PENDING): the hook then skips without a call
+// and clears the bit (%8: the high word without it), unless the gate is open (a warp that traces
+// records the access; the classifier clears the bit).
+#define RELAYOUT_EXEC_DRAW_PTX_(PENDING)                                \
   RELAYOUT_DRAW_TEST_PTX_                                               \
   "mov.u32 %%rl_h, %%clock;\n\t"                                        \
   "mul.lo.u32 %%rl_h, %%rl_h, -1640531535;\n\t" RELAYOUT_EVEN_HASH_PTX_ \
@@ -828,15 +873,44 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
   "setp.le.or.u32 %%rl_q, %%rl_h, %%rl_g, %%rl_q;\n\t"                  \
   "@!%%rl_q bra RL_DONE;\n\t"                                           \
   "setp.gt.u64 %%rl_p, %%rl_m, 1;\n\t"                                  \
-  "setp.ne.and.u32 %%rl_p, %%rl_g, -1, %%rl_p;\n\t"                     \
-  "activemask.b32 %%rl_s;\n\t"                                          \
-  "mov.u32 %%rl_e, %%lanemask_lt;\n\t"                                  \
-  "and.b32 %%rl_s, %%rl_s, %%rl_e;\n\t"                                 \
-  "setp.eq.and.u32 %%rl_q, %%rl_s, 0, %%rl_p;\n\t"                      \
-  "@%%rl_q red.shared.and.b32 [%5+4], %8;\n\t"                          \
+  "setp.ne.and.u32 %%rl_p, %%rl_g, -1, %%rl_p;\n\t" PENDING
+// A pending first execution of a hook: skipped, its bit cleared by the first of the lanes on it.
+#define RELAYOUT_PENDING_SKIP_PTX_                     \
+  "activemask.b32 %%rl_s;\n\t"                         \
+  "mov.u32 %%rl_e, %%lanemask_lt;\n\t"                 \
+  "and.b32 %%rl_s, %%rl_s, %%rl_e;\n\t"                \
+  "setp.eq.and.u32 %%rl_q, %%rl_s, 0, %%rl_p;\n\t"     \
+  "@%%rl_q red.shared.and.b32 [%5+4], %8;\n\t"         \
   "@%%rl_p bra RL_DONE;\n\t"
+// The same for a site outside loops (__rl_site_once), whose pending first execution is the warp's
+// first round, in however many groups its lanes come: the first lane adds the group's lanes to the
+// round's (%10, __rl_round_word) and hands the old ones to the others. A group of new lanes is
+// skipped, and clears the bit when it completes the warp; a group with a lane that ran the site
+// before clears it, and is drawn as any later execution.
+#define RELAYOUT_PENDING_ROUND_PTX_                                 \
+  "@!%%rl_p bra RL_ROUND_END;\n\t"                                  \
+  "activemask.b32 %%rl_s;\n\t"                                      \
+  "mov.u32 %%rl_e, %%lanemask_lt;\n\t"                              \
+  "and.b32 %%rl_e, %%rl_s, %%rl_e;\n\t"                             \
+  "setp.eq.u32 %%rl_q, %%rl_e, 0;\n\t"                              \
+  "@%%rl_q atom.shared.or.b32 %%rl_e, [%10], %%rl_s;\n\t"           \
+  "brev.b32 %%rl_o, %%rl_s;\n\t"                                    \
+  "clz.b32 %%rl_o, %%rl_o;\n\t"                                     \
+  "shfl.sync.idx.b32 %%rl_e, %%rl_e, %%rl_o, 31, %%rl_s;\n\t"       \
+  "and.b32 %%rl_o, %%rl_e, %%rl_s;\n\t"                             \
+  "setp.ne.u32 %%rl_p, %%rl_o, 0;\n\t"                              \
+  "or.b32 %%rl_e, %%rl_e, %%rl_s;\n\t"                              \
+  "setp.eq.or.u32 %%rl_r, %%rl_e, -1, %%rl_p;\n\t"                  \
+  "and.pred %%rl_r, %%rl_r, %%rl_q;\n\t"                            \
+  "@%%rl_r red.shared.and.b32 [%5+4], %8;\n\t"                      \
+  "@!%%rl_p bra RL_DONE;\n\t"                                       \
+  "setp.gt.u32 %%rl_p, %%rl_h, %%rl_g;\n\t"                         \
+  "@%%rl_p bra RL_DONE;\n\t"                                        \
+  "RL_ROUND_END:\n\t"
 #else
-#define RELAYOUT_EXEC_DRAW_PTX_ "mov.u32 %%rl_h, 0;\n\t"
+#define RELAYOUT_EXEC_DRAW_PTX_(PENDING) "mov.u32 %%rl_h, 0;\n\t"
+#define RELAYOUT_PENDING_SKIP_PTX_ ""
+#define RELAYOUT_PENDING_ROUND_PTX_ ""
 #endif
 #if RELAYOUT_ITERATION_DRAWS_
 // First, the warp's draw in force at %7: inside an iteration it did not draw (3) the hook does
@@ -859,15 +933,15 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 #endif
 
 #if (RELAYOUT_ABLATE) == 1
-#define RELAYOUT_CALL_PTX_ ""  // the draw decides, and nothing is called
+#define RELAYOUT_CALL_PTX_(ID) ""  // the draw decides, and nothing is called
 #else
-// The classifier's call, `slow(id, a, %rl_h)` (operands %1, %2 and %4).
-#define RELAYOUT_CALL_PTX_                                                        \
+// The classifier's call, `slow(ID, a, %rl_h)` (operands %2 and %4).
+#define RELAYOUT_CALL_PTX_(ID)                                                    \
   "{\n\t"                                                                         \
   ".param .b32 rl_id;\n\t"                                                        \
   ".param .b64 rl_a;\n\t"                                                         \
   ".param .b32 rl_hash;\n\t"                                                      \
-  "st.param.b32 [rl_id], %1;\n\t"                                                 \
+  "st.param.b32 [rl_id], " ID ";\n\t"                                              \
   "st.param.b64 [rl_a], %2;\n\t"                                                  \
   "st.param.b32 [rl_hash], %%rl_h;\n\t"                                           \
   "rl_proto: .callprototype _ (.param .b32 _, .param .b64 _, .param .b32 _);\n\t" \
@@ -1043,8 +1117,8 @@ static __device__ __noinline__ void __rl_count_loop(unsigned id, unsigned long l
 // without it; ptxas sees the branch, after the arithmetic is fixed. The call is indirect, through
 // the function's address, so that the asm need not name a symbol the compiler may mangle or drop.
 // Kind: 0 a site, 1 a loop (which is not traced). A site of a warp that traces records the
-// access first (RELAYOUT_TRACE_PTX_).
-template <unsigned Kind>
+// access first (RELAYOUT_TRACE_PTX_). `Once`: a site no loop of its function encloses.
+template <unsigned Kind, bool Once = false>
 static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsigned, unsigned long long, unsigned),
                                                       unsigned id, unsigned long long a) {
   const unsigned warp = (__rl_thread_index() / 32) & 31;
@@ -1063,14 +1137,14 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 #else
   const unsigned draw = 0;
 #endif
-#define RELAYOUT_HOOK_PTX_(GATE, ROUTE, TRACE)                                    \
-  "{\n\t"                                                                         \
-  ".reg .pred %%rl_p, %%rl_q;\n\t"                                                \
-  ".reg .b32 %%rl_g, %%rl_h, %%rl_s, %%rl_e, %%rl_o, %%rl_te;\n\t"                \
-  ".reg .b64 %%rl_m;\n\t"                                                         \
-  RELAYOUT_HOOK_ON_PTX_(GATE) RELAYOUT_EXEC_DRAW_PTX_ RELAYOUT_CALL_LABEL_PTX_ ROUTE \
-  RELAYOUT_CALL_PTX_ TRACE                                                        \
-  "RL_DONE:\n\t"                                                                  \
+#define RELAYOUT_HOOK_PTX_(GATE, PENDING, ROUTE, TRACE)                                              \
+  "{\n\t"                                                                                            \
+  ".reg .pred %%rl_p, %%rl_q, %%rl_r;\n\t"                                                           \
+  ".reg .b32 %%rl_g, %%rl_h, %%rl_s, %%rl_e, %%rl_o, %%rl_te;\n\t"                                   \
+  ".reg .b64 %%rl_m;\n\t"                                                                            \
+  RELAYOUT_HOOK_ON_PTX_(GATE) RELAYOUT_EXEC_DRAW_PTX_(PENDING) RELAYOUT_CALL_LABEL_PTX_ ROUTE RELAYOUT_CALL_PTX_("%11") \
+  TRACE                                                                                              \
+  "RL_DONE:\n\t"                                                                                     \
   "}"
 #if RELAYOUT_EXEC_SAMPLING_
   // Clears the pending bit in the mask's high word: a 32-bit AND is one shared atomic, where the
@@ -1088,10 +1162,23 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
   const unsigned flag = 0;
   on = on & __rl_active();  // `&`, not `&&`: no branch in C++ around the user's code (above)
 #endif
+#if RELAYOUT_EXEC_SAMPLING_
+  // A site outside loops: the word that holds the lanes of the warp's first round of it.
+  const unsigned round = Once ? (unsigned)__cvta_generic_to_shared(&__rl_round_word(warp, id)) : 0u;
+#else
+  const unsigned round = 0;
+#endif
+#define RELAYOUT_HOOK_OPERANDS_                                                                                   \
+  "r"((unsigned)on), "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 31), "r"(draw), "r"(unpend), \
+      "r"(flag), "r"(round), "r"(Once ? id | __rl_once_bit : id)
 #if (RELAYOUT_TRACE_CAPACITY) > 0
-  if constexpr (Kind == 0) {
-    asm volatile(RELAYOUT_HOOK_PTX_("%3", RELAYOUT_TRACE_ROUTE_PTX_, RELAYOUT_TRACE_PTX_("%3"))::"r"((unsigned)on),
-                 "r"(id), "l"(a), "r"(gate), "l"(slow), "r"(seen), "r"(id & 31), "r"(draw), "r"(unpend), "r"(flag));
+  if constexpr (Kind == 0 && Once) {
+    asm volatile(RELAYOUT_HOOK_PTX_("%3", RELAYOUT_PENDING_ROUND_PTX_, RELAYOUT_TRACE_ROUTE_PTX_,
+                                    RELAYOUT_TRACE_PTX_("%3"))::RELAYOUT_HOOK_OPERANDS_);
+    return;
+  } else if constexpr (Kind == 0) {
+    asm volatile(RELAYOUT_HOOK_PTX_("%3", RELAYOUT_PENDING_SKIP_PTX_, RELAYOUT_TRACE_ROUTE_PTX_,
+                                    RELAYOUT_TRACE_PTX_("%3"))::RELAYOUT_HOOK_OPERANDS_);
     return;
   }
   // A loop's hook draws against the draws' gate: the gate a warp holds open while it traces lets
@@ -1101,11 +1188,14 @@ static __device__ __forceinline__ void __rl_hook_call(bool on, void (*slow)(unsi
 #else
 #define RELAYOUT_LOOP_GATE_PTX_ "%3"
 #endif
-  asm volatile(RELAYOUT_HOOK_PTX_(RELAYOUT_LOOP_GATE_PTX_, "", "")::"r"((unsigned)on), "r"(id), "l"(a), "r"(gate),
-               "l"(slow), "r"(seen), "r"(id & 31), "r"(draw), "r"(unpend), "r"(flag));
+  if constexpr (Once)
+    asm volatile(RELAYOUT_HOOK_PTX_(RELAYOUT_LOOP_GATE_PTX_, RELAYOUT_PENDING_ROUND_PTX_, "", "")::RELAYOUT_HOOK_OPERANDS_);
+  else
+    asm volatile(RELAYOUT_HOOK_PTX_(RELAYOUT_LOOP_GATE_PTX_, RELAYOUT_PENDING_SKIP_PTX_, "", "")::RELAYOUT_HOOK_OPERANDS_);
 #else
   (void)on, (void)slow, (void)id, (void)a, (void)gate, (void)seen, (void)draw, (void)unpend, (void)warp;
 #endif
+#undef RELAYOUT_HOOK_OPERANDS_
 #undef RELAYOUT_HOOK_PTX_
 #undef RELAYOUT_LOOP_GATE_PTX_
 }
@@ -1141,7 +1231,7 @@ static __device__ __forceinline__ void __rl_hook_call_drawn(bool on, unsigned dr
   "and.b32 %%rl_h, %5, 1;\n\t"                   \
   "setp.ne.u32 %%rl_p, %%rl_h, 0;\n\t"           \
   "@%%rl_p bra RL_DONE;\n\t"                     \
-  "or.b32 %%rl_h, %5, 1;\n\t" RELAYOUT_CALL_PTX_ \
+  "or.b32 %%rl_h, %5, 1;\n\t" RELAYOUT_CALL_PTX_("%1") \
   TRACE "RL_DONE:\n\t"                           \
   "}"
   const unsigned call = (unsigned)(on & __rl_active());
@@ -1274,6 +1364,7 @@ static __device__ __forceinline__ void __rl_enter(unsigned kernel, unsigned inst
 #endif
     __rl_warp_seen[0][w] = others | others << 32;
     __rl_warp_seen[1][w] = others | others << 32;
+    for (unsigned row = 2; row < 2 + RELAYOUT_ROUND_SLOTS_ / 2; ++row) __rl_warp_seen[row][w] = 0;  // no round yet
 #if RELAYOUT_ITERATION_DRAWS_
     __rl_warp_draw[w] = 1;
 #endif
@@ -1630,6 +1721,21 @@ static __host__ __device__ __forceinline__ T* __rl_site(unsigned id, T* p) {
   return p;
 }
 
+// The same for a site that no loop of its function encloses, `(*__rl_site_once(ID, &(EXPR)))`: a
+// thread runs it about once per call of the function, and the warp's first round of it (each
+// lane's first execution, in however many groups its lanes come) is classified whole, at the
+// split's weight, rather than its first group only (__rl_first_round).
+template <class T>
+static __host__ __device__ __forceinline__ T* __rl_site_once(unsigned id, T* p) {
+#ifdef __CUDA_ARCH__
+  __rl_hook_call<0, true>((id < RELAYOUT_SITE_ROWS_) & (__isGlobal((const void*)p) != 0), __rl_classify, id,
+                          reinterpret_cast<unsigned long long>(p));
+#else
+  (void)id;
+#endif
+  return p;
+}
+
 // The same hooks for an access (or a loop count) written in the body of a loop drawn by iteration,
 // `(*__rl_site_in(DRAW, ID, &(EXPR)))` with DRAW the iteration's draw (__rl_iteration).
 template <class T>
@@ -1670,6 +1776,16 @@ static __host__ __device__ __forceinline__ T* __rl_struct(T* p, unsigned first, 
 #ifdef __CUDA_ARCH__
   unsigned id = first;
   ((void)__rl_site(id++, (const char*)p + offsets), ...);
+#else
+  (void)first;
+#endif
+  return p;
+}
+template <class T, class... Offsets>
+static __host__ __device__ __forceinline__ T* __rl_struct_once(T* p, unsigned first, Offsets... offsets) {
+#ifdef __CUDA_ARCH__
+  unsigned id = first;
+  ((void)__rl_site_once(id++, (const char*)p + offsets), ...);
 #else
   (void)first;
 #endif

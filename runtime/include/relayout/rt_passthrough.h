@@ -14,8 +14,16 @@ template <class T>
 RELAYOUT_PASSTHROUGH_HD_ T* __rl_site(unsigned, T* p) {
   return p;
 }
+template <class T>
+RELAYOUT_PASSTHROUGH_HD_ T* __rl_site_once(unsigned, T* p) {
+  return p;
+}
 template <class T, class... Offsets>
 RELAYOUT_PASSTHROUGH_HD_ T* __rl_struct(T* p, unsigned, Offsets...) {
+  return p;
+}
+template <class T, class... Offsets>
+RELAYOUT_PASSTHROUGH_HD_ T* __rl_struct_once(T* p, unsigned, Offsets...) {
   return p;
 }
 template <class T>

@@ -15,6 +15,10 @@ for path in sys.argv[1:]:
     hooks = [a for a in asms if "RL_DONE:" in a]
     loads = sorted({h.split(" bra ")[0].count("ld.volatile.shared") for h in hooks})
     clears = [h for h in hooks if "red.shared.and" in h]
-    one_lane = [h for h in clears if re.search(r"%lanemask_lt;.*setp\.eq\.and.*@%rl_q red\.shared\.and", h, re.S)]
+    # The first lane: predicated on it directly, or (a site's first round, __rl_site_once) on it
+    # and on whether the round ended.
+    one_lane = [h for h in clears if re.search(r"%lanemask_lt;.*(setp\.eq\.and.*@%rl_q|"
+                                               r"setp\.eq\.u32 %rl_q, %rl_e, 0;.*and\.pred %rl_r, %rl_r, %rl_q;.*@%rl_r)"
+                                               r" red\.shared\.and", h, re.S)]
     print("%s loads-before-branch %s clears %d one-lane %d" % (name, ",".join(map(str, loads)) or "-", len(clears),
                                                               len(one_lane)))
