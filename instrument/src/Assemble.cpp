@@ -122,6 +122,7 @@ class Assembler {
   llvm::Expected<InstrumentResult> run() {
     if (llvm::Error err = unite()) return err;
     number();
+    onceSites_.emplace(files_);  // the project's call graph, walked once for every file's hooks
     InstrumentResult result;
     result.root = root_;
     for (size_t u = 0; u < units_.size(); ++u) result.units.push_back(unit(u));
@@ -372,7 +373,6 @@ class Assembler {
     };
     std::vector<Wrap> wraps;
     const PlainCloneText plain(files_, options_.plainClones);
-    const OnceSites onceSites(files_);
     const std::optional<IterationDraws> draws =
         drawsIterations() ? std::optional<IterationDraws>(std::in_place, file, plain) : std::nullopt;
     // Iteration draws replace loop prefixes: a drawn loop's hooks name its draw.
@@ -383,7 +383,7 @@ class Assembler {
       unsigned first = file.siteLocal.at(range);
       // In a drawn loop's body a hook tests the iteration's draw, held in the body's variable.
       const std::string draw = draws ? draws->drawIn(range.first) : std::string();
-      const bool once = !access.loop && onceSites.once(file, range.first);
+      const bool once = !access.loop && onceSites_->once(file, range.first);
       const std::string in = !draw.empty() ? "_in" : once ? "_once" : "";
       const std::string drawArg = draw.empty() ? "" : draw + ", ";
       if (!access.whole) {
@@ -536,6 +536,7 @@ class Assembler {
   const InstrumentOptions& options_;
   std::string root_;
   std::map<std::string, FileUnion> files_;         // by absolute path
+  std::optional<OnceSites> onceSites_;             // over files_, once they are complete
   std::map<std::string, size_t> mains_;            // main source -> unit
   std::map<size_t, std::set<std::string>> reads_;  // unit -> project files it reads
   std::map<std::string, StructInfo> structs_;
