@@ -48,6 +48,14 @@ static cl::opt<bool> noClusters("no-clusters",
                                          "__align__(16) clusters by the field access tree"),
                                 cl::sub(command));
 
+static cl::opt<bool> keepTreeClusters(
+    "keep-tree-clusters",
+    cl::desc("Model mode: decide as before clusters were checked: every cluster the field access tree gives is "
+             "kept, also those the replay predicts to save less than 0.5% of the struct's cost against their "
+             "fields in arrays of their own (by default taken apart; docs/analysis.md), and a tree of single "
+             "fields is a clustered candidate beside SoA (for comparisons)"),
+    cl::sub(command));
+
 static cl::opt<std::string> mode("mode",
                                  cl::desc("How to decide: `paper` (the weighted sum of Nakai & Ohno) or `model` "
                                           "(replay the profile's trace against AoS, SoA, AoSoA and the clustered "
@@ -213,6 +221,7 @@ static int run(const std::vector<std::string>& trailing) {
   }
   AnalyzeOptions options;
   options.clusters = !noClusters;
+  options.checkClusters = !keepTreeClusters;
   options.tracePath = tracePath;
   if (mode == "model") options.mode = AnalyzeMode::Model;
   else if (mode == "paper") options.mode = AnalyzeMode::Paper;

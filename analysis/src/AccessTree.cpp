@@ -65,6 +65,56 @@ std::string clusterNameFrom(const std::vector<std::string>& fields) {
   return joined;
 }
 
+// Step 4's end, for the clusters of accessed fields: hottest first, then the 16-byte adjustment.
+void placeNeverAccessed(const StructInfo& s, std::vector<FieldCluster>& clusters,
+                        const std::set<std::string>& accessed) {
+  std::stable_sort(clusters.begin(), clusters.end(),
+                   [](const FieldCluster& a, const FieldCluster& b) { return a.count > b.count; });
+
+  // The 16-byte adjustment: __align__(16) pads each multi-field cluster. A never-accessed field
+  // that fits in that padding goes there (the padding bytes move anyway); coldest cluster first.
+  std::vector<std::string> cold;
+  for (const FieldInfo& f : s.fields) {
+    if (accessed.count(f.name)) continue;
+    bool placed = false;
+    for (auto c = clusters.rbegin(); c != clusters.rend() && !placed; ++c) {
+      if (c->fields.size() < 2) continue;
+      FieldCluster grown = *c;
+      std::set<std::string> names(grown.fields.begin(), grown.fields.end());
+      names.insert(f.name);
+      grown.fields = inDeclarationOrder(s, names);
+      sizeCluster(s, grown);
+      if (grown.bytes == c->bytes) *c = std::move(grown), placed = true;
+    }
+    if (!placed) cold.push_back(f.name);
+  }
+  if (!cold.empty()) {
+    FieldCluster c{"", cold, 0, 0, 0, 0, "never accessed", ""};
+    sizeCluster(s, c);
+    clusters.push_back(std::move(c));
+  }
+}
+
+void nameClusters(const StructInfo& s, std::vector<FieldCluster>& clusters) {
+  // Names: a single field is its own array; a sub-struct is named after its fields ("cold" for
+  // never-accessed fields), made unique against fields and clusters. Not after the kernel its Loop
+  // node came from: other kernels touch the same fields, and a name like `computeCells` on
+  // {ax, ay, az}, which computeCells never touches, misleads whoever reads the rewrite.
+  std::set<std::string> taken;
+  for (const FieldInfo& f : s.fields) taken.insert(f.name);
+  for (size_t i = 0; i < clusters.size(); ++i) {
+    FieldCluster& c = clusters[i];
+    if (c.fields.size() == 1) {
+      c.name = c.fields[0];
+      continue;
+    }
+    std::string base = c.count == 0 ? "cold" : clusterNameFrom(c.fields);
+    c.name = base;
+    for (int k = 2; taken.count(c.name); ++k) c.name = base + "_" + std::to_string(k);
+    taken.insert(c.name);
+  }
+}
+
 }  // namespace
 
 FieldAccessTree buildFieldAccessTree(const StructInfo& s, const std::vector<TreeSite>& sites,
@@ -165,49 +215,38 @@ Clustering clusterFields(const StructInfo& s, const FieldAccessTree& tree) {
     sizeCluster(s, c);
     result.clusters.push_back(std::move(c));
   }
-  std::stable_sort(result.clusters.begin(), result.clusters.end(),
-                   [](const FieldCluster& a, const FieldCluster& b) { return a.count > b.count; });
+  placeNeverAccessed(s, result.clusters, accessed);
+  nameClusters(s, result.clusters);
+  return result;
+}
 
-  // The 16-byte adjustment: __align__(16) pads each multi-field cluster. A never-accessed field
-  // that fits in that padding goes there (the padding bytes move anyway); coldest cluster first.
-  std::vector<std::string> cold;
-  for (const FieldInfo& f : s.fields) {
-    if (accessed.count(f.name)) continue;
-    bool placed = false;
-    for (auto c = result.clusters.rbegin(); c != result.clusters.rend() && !placed; ++c) {
-      if (c->fields.size() < 2) continue;
-      FieldCluster grown = *c;
-      std::set<std::string> names(grown.fields.begin(), grown.fields.end());
-      names.insert(f.name);
-      grown.fields = inDeclarationOrder(s, names);
-      sizeCluster(s, grown);
-      if (grown.bytes == c->bytes) *c = std::move(grown), placed = true;
+Clustering splitClusters(const StructInfo& s, const Clustering& clustering, const std::set<size_t>& apart) {
+  Clustering result = clustering;
+  std::set<std::string> accessed;
+  for (const LoopNode& node : clustering.acrossKernels) accessed.insert(node.fields.begin(), node.fields.end());
+  result.clusters.clear();
+  for (size_t i = 0; i < clustering.clusters.size(); ++i) {
+    const FieldCluster& c = clustering.clusters[i];
+    std::vector<std::vector<std::string>> parts;
+    std::vector<std::string> kept;  // never-accessed fields are placed again below
+    for (const std::string& f : c.fields)
+      if (accessed.count(f)) kept.push_back(f);
+    if (kept.empty()) continue;
+    if (apart.count(i)) {
+      result.apart.push_back({kept, 0, 0});
+      for (const std::string& f : kept) parts.push_back({f});
+    } else {
+      parts.push_back(kept);
     }
-    if (!placed) cold.push_back(f.name);
-  }
-  if (!cold.empty()) {
-    FieldCluster c{"", cold, 0, 0, 0, 0, "never accessed", ""};
-    sizeCluster(s, c);
-    result.clusters.push_back(std::move(c));
-  }
-
-  // Names: a single field is its own array; a sub-struct is named after its fields ("cold" for
-  // never-accessed fields), made unique against fields and clusters. Not after the kernel its Loop
-  // node came from: other kernels touch the same fields, and a name like `computeCells` on
-  // {ax, ay, az}, which computeCells never touches, misleads whoever reads the rewrite.
-  std::set<std::string> taken;
-  for (const FieldInfo& f : s.fields) taken.insert(f.name);
-  for (size_t i = 0; i < result.clusters.size(); ++i) {
-    FieldCluster& c = result.clusters[i];
-    if (c.fields.size() == 1) {
-      c.name = c.fields[0];
-      continue;
+    for (std::vector<std::string>& fields : parts) {
+      FieldCluster part = c;
+      part.fields = std::move(fields);
+      sizeCluster(s, part);
+      result.clusters.push_back(std::move(part));
     }
-    std::string base = c.count == 0 ? "cold" : clusterNameFrom(c.fields);
-    c.name = base;
-    for (int k = 2; taken.count(c.name); ++k) c.name = base + "_" + std::to_string(k);
-    taken.insert(c.name);
   }
+  placeNeverAccessed(s, result.clusters, accessed);
+  nameClusters(s, result.clusters);
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include <llvm/Support/Path.h>
 
 #include <algorithm>
+#include <set>
 
 namespace relayout {
 
@@ -34,6 +35,16 @@ double valueOf(const LayoutSectors& s, Layout layout) {
 }
 
 bool hasClusters(const StructDecision& d) { return d.clustering && d.clustering->clusters.size() > 1; }
+
+// Whether the clustered layout is a candidate of its own: not where every accessed field is in an
+// array of its own (the tree's single-field clusters, or what taking clusters apart left), which is
+// SoA under another name; with --keep-tree-clusters, wherever the tree gives two or more clusters,
+// as before clusters were checked.
+bool clusteredCandidate(const StructDecision& d, const AnalyzeOptions& options) {
+  if (!hasClusters(d) || !options.checkClusters) return hasClusters(d);
+  return std::any_of(d.clustering->clusters.begin(), d.clustering->clusters.end(),
+                     [](const FieldCluster& c) { return c.fields.size() > 1 && c.count > 0; });
+}
 
 bool executed(const StructDecision& d) {
   return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
@@ -98,6 +109,65 @@ std::string launchKernel(const TracedLaunch& launch, const std::vector<ReplayUni
   return kernelNameFromDemangled(launch.kernel);
 }
 
+// What one site's accesses are predicted to cost under a layout (the decision's measure: sectors
+// + requested sectors x kL1RequestWeight); a site the trace missed, by its estimates.
+double siteCost(const SiteEvidence& e, ModelLayout layout) {
+  if (!e.replayed) {
+    const LayoutSectors s = e.sectors;
+    const double sectors = layout == ModelLayout::SoA ? s.soa : layout == ModelLayout::Clustered ? s.clustered : s.aos;
+    return sectors * (1 + kL1RequestWeight);
+  }
+  return e.model.of(e.model.traffic, layout) + kL1RequestWeight * e.model.of(e.model.sectors, layout);
+}
+
+// The tree groups fields whose loops run equally often; a group pays for it in padding and in
+// sectors its warps fetch for the other fields. A multi-field cluster stays only where the replay
+// predicts its fields' accesses cost less together than each field in an array of its own (its
+// sites' SoA numbers: under both, no other field shares their arrays), by at least kClusterMinGain
+// of the struct's cost; otherwise it is taken apart and its sites count their SoA numbers as
+// clustered. Count ratios near the tree's tolerance, which a sampled profile may see on either
+// side, then stop deciding a grouping whose effect the replay cannot tell from noise
+// (docs/analysis.md, "Model mode").
+void takeApartUnprofitableClusters(const StructInfo& info, StructDecision& d,
+                                   std::vector<std::vector<std::pair<std::string, ModelCounts>>>& byKernel) {
+  const std::vector<FieldCluster>& clusters = d.clustering->clusters;
+  double structCost = 0;  // every field in an array of its own
+  for (const SiteEvidence& e : d.sites) structCost += siteCost(e, ModelLayout::SoA);
+  std::set<size_t> apart;
+  std::vector<std::pair<double, double>> costs;  // together, apart, per cluster taken apart
+  for (size_t c = 0; c < clusters.size(); ++c) {
+    if (clusters[c].fields.size() < 2 || clusters[c].count == 0) continue;
+    double together = 0, separate = 0;
+    for (const SiteEvidence& e : d.sites) {
+      if (std::find(clusters[c].fields.begin(), clusters[c].fields.end(), e.site.field) == clusters[c].fields.end())
+        continue;
+      together += siteCost(e, ModelLayout::Clustered);
+      separate += siteCost(e, ModelLayout::SoA);
+    }
+    if (separate - together > 0 && separate - together >= kClusterMinGain * structCost) continue;
+    apart.insert(c);
+    costs.emplace_back(together, separate);
+  }
+  if (apart.empty()) return;
+  std::set<std::string> fieldsApart;
+  for (size_t c : apart) fieldsApart.insert(clusters[c].fields.begin(), clusters[c].fields.end());
+  Clustering split = splitClusters(info, *d.clustering, apart);
+  for (size_t i = 0; i < split.apart.size(); ++i)
+    split.apart[i].together = costs[i].first, split.apart[i].apart = costs[i].second;
+  d.clustering = std::move(split);
+  auto asSoA = [](ModelCounts& m) {
+    for (double* column : {m.sectors, m.lines, m.traffic})
+      column[size_t(ModelLayout::Clustered)] = column[size_t(ModelLayout::SoA)];
+  };
+  for (size_t i = 0; i < d.sites.size(); ++i) {
+    SiteEvidence& e = d.sites[i];
+    if (!fieldsApart.count(e.site.field)) continue;
+    e.sectors.clustered = e.sectors.soa;
+    asSoA(e.model);
+    for (auto& [kernel, one] : byKernel[i]) asSoA(one);
+  }
+}
+
 }  // namespace
 
 llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>& decisions,
@@ -145,7 +215,10 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
   for (auto& [name, d] : decisions) {
     d.sectors = {};
     double replayedExecs = 0, allExecs = 0;
-    for (SiteEvidence& e : d.sites) {
+    // Per site, its replayed counts per traced kernel, scaled to the kernel's executions.
+    std::vector<std::vector<std::pair<std::string, ModelCounts>>> byKernel(d.sites.size());
+    for (size_t i = 0; i < d.sites.size(); ++i) {
+      SiteEvidence& e = d.sites[i];
       d.measuredAoS += measuredSectors(e.counters, e.blockPeriod);
       allExecs += e.verdict.executions;
       const ModelUnit* m = evidence[{e.source, e.site.id}].first;
@@ -159,11 +232,17 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
         e.model.add(cell, scale);
         ModelCounts one;
         one.add(cell, scale);
-        addKernel(d, replay->kernels[k], fromModel(one.traffic));
+        byKernel[i].emplace_back(replay->kernels[k], one);
       }
-      if (e.model.lanes > 0) {
-        e.replayed = true;
-        e.sectors = fromModel(e.model.traffic);
+      e.replayed = e.model.lanes > 0;
+      if (e.replayed) e.sectors = fromModel(e.model.traffic);
+    }
+    if (hasClusters(d) && options.clusters && options.checkClusters && !options.forced)
+      takeApartUnprofitableClusters(*structInfo.at(name), d, byKernel);
+    for (size_t i = 0; i < d.sites.size(); ++i) {
+      SiteEvidence& e = d.sites[i];
+      for (const auto& [kernel, one] : byKernel[i]) addKernel(d, kernel, fromModel(one.traffic));
+      if (e.replayed) {
         replayedExecs += e.verdict.executions;
         d.requested.add(fromModel(e.model.sectors));
       } else if (e.verdict.cls != AccessClass::NotExecuted) {
@@ -185,7 +264,7 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
     d.layout = Layout::AoS;
     if (!executed(d)) continue;
     std::vector<Layout> order = {Layout::AoS};
-    if (hasClusters(d) && options.clusters) order.push_back(Layout::Clustered);
+    if (clusteredCandidate(d, options) && options.clusters) order.push_back(Layout::Clustered);
     order.push_back(Layout::SoA);
     for (Layout l : order)
       if (valueOf(d.cost, l) < valueOf(d.cost, d.layout) * (1 - kModelMinGain)) d.layout = l;

@@ -51,6 +51,17 @@ const char* clusterWord(const StructDecision& d) {
   return d.clustering->clusters.size() > 1 ? "candidate cluster (not chosen):" : "one cluster, kept as AoS:";
 }
 
+// Model mode's clusters of the tree that cost more together than apart (AnalyzeModel.cpp).
+std::string apartLines(const Clustering& c, const char* prefix) {
+  std::string out;
+  for (const ClusterApart& a : c.apart)
+    out += fmt::format(
+        "{}taken apart: {{{}}}, predicted cost {:.4g} together, {:.4g} with each field an array of its "
+        "own\n",
+        prefix, fmt::join(a.fields, ", "), a.together, a.apart);
+  return out;
+}
+
 std::string clusterLine(const FieldCluster& c) {
   return fmt::format("{} {{{}}} {} B ({} padding), Count {:.4g}: {}", c.name, fmt::join(c.fields, ", "), c.bytes,
                      c.paddingBytes, c.count, c.origin);
@@ -136,8 +147,10 @@ std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct
     if (d.sites.size() > sitesPerStruct) out += fmt::format("  ... {} more sites\n", d.sites.size() - sitesPerStruct);
     if (!executed(d)) continue;
     out += "  " + trafficLine(analysis, d) + "\n";
-    if (d.clustering)
+    if (d.clustering) {
       for (const FieldCluster& c : d.clustering->clusters) out += fmt::format("  {} {}\n", clusterWord(d), clusterLine(c));
+      out += apartLines(*d.clustering, "  ");
+    }
   }
   if (analysis.hw) out += renderHwTerminal(*analysis.hw);
   return out;
@@ -189,6 +202,7 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
     for (const FieldCluster& c : d.clustering->clusters)
       out += fmt::format("| {} | {} | {} | {} | {:.4g} | {} |\n", c.name, fmt::join(c.fields, ", "), c.bytes,
                          c.paddingBytes, c.count, c.origin);
+    if (!d.clustering->apart.empty()) out += "\n" + apartLines(*d.clustering, "- ");
   }
   if (analysis.hw) out += renderHwMarkdown(*analysis.hw);
   return out;

@@ -409,6 +409,15 @@ data clusteringData(const StructDecision& d) {
                     {std::to_string(f.paddingBytes), true},
                     {num(f.count), true},
                     {f.origin}});
+  data apart = list();
+  for (const ClusterApart& a : c.apart) {
+    data entry;
+    entry.set("fields", fmt::format("{}", fmt::join(a.fields, ", ")));
+    entry.set("together", num(a.together));
+    entry.set("separate", num(a.apart));
+    apart << entry;
+  }
+  out.set("apart", apart);
   out.set("clusterTable", table({"cluster", "fields", "bytes per element", "padding bytes", "Count (loop executions)",
                                  "from (loop nodes)"},
                                 rows));

@@ -70,6 +70,7 @@ details{margin:.6em 0}summary{cursor:pointer;font-weight:bold}
 </details>
 <h3>Clusters{{clusterNote}}</h3>
 {{#clusterTable}}{{> table}}{{/clusterTable}}
+{{#apart}}<p>Taken apart, each field an array of its own: {{fields}} (the replay predicts a cost of {{together}} together, {{separate}} apart).</p>{{/apart}}
 {{/clustering}}
 {{/executed}}
 {{#bytes}}

@@ -47,8 +47,11 @@ json clusteringJson(const Clustering& c) {
   for (const FieldCluster& f : c.clusters)
     clusters.push_back({{"name", f.name}, {"fields", f.fields}, {"data_bytes", f.dataBytes}, {"bytes", f.bytes},
                         {"padding_bytes", f.paddingBytes}, {"count", f.count}, {"origin", f.origin}});
+  json apart = json::array();
+  for (const ClusterApart& a : c.apart)
+    apart.push_back({{"fields", a.fields}, {"cost_together", a.together}, {"cost_apart", a.apart}});
   return {{"tree", treeJson(c.tree)}, {"within_kernels", treeJson(c.withinKernels)}, {"across_kernels", merged},
-          {"clusters", clusters}};
+          {"clusters", clusters}, {"taken_apart", apart}};
 }
 
 }  // namespace

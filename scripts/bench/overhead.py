@@ -193,6 +193,9 @@ def build_command(out, p, variant):
     if variant == "original":
         sources = [os.path.join(folder, f) for f in p["files"]]
         runtime = []
+    elif p["variants"][variant].get("rewritten"):  # a rewrite (plan_ab.py): plain CUDA, no runtime
+        sources = [os.path.join(out, f) for f in p["variants"][variant]["files"]]
+        runtime = []
     else:
         sources = [os.path.join(out, f) for f in p["variants"][variant]["files"]]
         cupti = "/usr/local/cuda/extras/CUPTI/lib64"
@@ -283,7 +286,8 @@ def run(args):
             shutil.rmtree(work, ignore_errors=True)
             os.makedirs(work)
             env = dict(os.environ)
-            if variant == "original":
+            plain = variant == "original" or p["variants"][variant].get("rewritten")  # timed by injection
+            if plain:
                 env["CUDA_INJECTION64_PATH"] = kerneltime
                 env["RELAYOUT_KERNEL_TIME"] = os.path.join(work, "kernel-time.json")
             else:
@@ -300,7 +304,7 @@ def run(args):
             open(os.path.join(work, "output.txt"), "w").write(text)
             ns, by_kernel = None, {}
             try:
-                if variant == "original":
+                if plain:
                     for line in open(env["RELAYOUT_KERNEL_TIME"]):
                         process = json.loads(line)
                         for name, k in process.get("by_kernel", {}).items():

@@ -97,6 +97,34 @@ TEST(AccessTree, NeverAccessedFieldsFillPaddingThenGoCold) {
   EXPECT_EQ(w.clusters[1].count, 0);
 }
 
+TEST(AccessTree, ATakenApartClusterGivesItsFieldsArraysAndPlacesItsPaddingAgain) {
+  // {d, e} held f and g in its padding; taken apart, d and e are arrays of their own and f and g,
+  // with no multi-field cluster whose padding fits them but {a, b, c}'s, go there, then cold.
+  StructInfo s = floats("S", {"a", "b", "c", "d", "e", "f", "g"});
+  FieldAccessTree tree;
+  tree.kernels.push_back({"k", {loop("k", "hot", 1000, {"a", "b", "c"}), loop("k", "warm", 10, {"d", "e"})}});
+  Clustering c = splitClusters(s, clusterFields(s, tree), {1});
+  ASSERT_EQ(c.apart.size(), 1u);
+  EXPECT_EQ(c.apart[0].fields, (Fields{"d", "e"}));
+  ASSERT_EQ(c.clusters.size(), 4u);
+  EXPECT_EQ(c.clusters[0].fields, (Fields{"a", "b", "c", "f"}));
+  EXPECT_EQ(c.clusters[0].name, "a_b_c_f");
+  EXPECT_EQ(c.clusters[1].fields, (Fields{"d"}));
+  EXPECT_EQ(c.clusters[1].name, "d");
+  EXPECT_EQ(c.clusters[1].count, 10);
+  EXPECT_EQ(c.clusters[2].fields, (Fields{"e"}));
+  EXPECT_EQ(c.clusters[3].fields, (Fields{"g"}));
+  EXPECT_EQ(c.clusters[3].count, 0);
+  // The tree and the merged nodes are the ones the clusters came from.
+  EXPECT_EQ(c.acrossKernels.size(), 2u);
+
+  // Nothing taken apart: the same clusters.
+  Clustering same = splitClusters(s, clusterFields(s, tree), {});
+  EXPECT_TRUE(same.apart.empty());
+  ASSERT_EQ(same.clusters.size(), 2u);
+  EXPECT_EQ(same.clusters[1].fields, (Fields{"d", "e", "f", "g"}));
+}
+
 TEST(AccessTree, ASingleFieldIsAPlainArrayNamedAfterIt) {
   StructInfo s = floats("S", {"a", "b", "c"});
   FieldAccessTree tree;

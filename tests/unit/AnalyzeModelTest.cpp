@@ -92,7 +92,8 @@ llvm::Expected<Analysis> run(const Fixture& f, const SiteMap& map, AnalyzeOption
 TEST(AnalyzeModel, StreamingTwoFieldsPicksSoAWithScaledPredictions) {
   // 100 warps read x then y of 32 consecutive elements; the counters say twice as many
   // executions as the trace holds, so every replayed number doubles. Per warp: AoS 32 sectors
-  // (y reuses x's), SoA and AoSoA 4 + 4, clustered {x, y} (16-byte sub-struct) 16 + 0.
+  // (y reuses x's), SoA and AoSoA 4 + 4, the tree's cluster {x, y} (16-byte sub-struct) 16 + 0.
+  // The cluster costs more than x and y apart, so it is taken apart: clustered is then SoA.
   std::vector<TraceRecord> records;
   for (uint32_t w = 0; w < 100; ++w) addGroup(records, 0, stride1(32 * w), w), addGroup(records, 1, stride1(32 * w), w);
   SiteMap map = particleMap();
@@ -103,7 +104,13 @@ TEST(AnalyzeModel, StreamingTwoFieldsPicksSoAWithScaledPredictions) {
   EXPECT_DOUBLE_EQ(d.sectors.aos, 6400);
   EXPECT_DOUBLE_EQ(d.sectors.soa, 1600);
   EXPECT_DOUBLE_EQ(d.sectors.aosoa, 1600);
-  EXPECT_DOUBLE_EQ(d.sectors.clustered, 3200);
+  EXPECT_DOUBLE_EQ(d.sectors.clustered, 1600);
+  ASSERT_TRUE(d.clustering.has_value());
+  ASSERT_EQ(d.clustering->apart.size(), 1u);
+  EXPECT_EQ(d.clustering->apart[0].fields, (std::vector<std::string>{"x", "y"}));
+  // Together: 3200 sectors, 6400 requested (16 per warp and site); apart: 1600 and 1600.
+  EXPECT_DOUBLE_EQ(d.clustering->apart[0].together, 3200 + 6400.0 / 3);
+  EXPECT_DOUBLE_EQ(d.clustering->apart[0].apart, 1600 + 1600.0 / 3);
   EXPECT_DOUBLE_EQ(d.requested.aos, 12800);
   EXPECT_DOUBLE_EQ(d.replayedShare, 1.0);
   EXPECT_EQ(d.layout, Layout::SoA);
@@ -126,6 +133,23 @@ TEST(AnalyzeModel, StreamingTwoFieldsPicksSoAWithScaledPredictions) {
   EXPECT_NE(renderMarkdownReport(*analysis).find("| AoSoA (32) | 1600 |"), std::string::npos);
 }
 
+TEST(AnalyzeModel, KeepTreeClustersDecidesAsBeforeTheCheck) {
+  // The streaming test's profile with checkClusters off (--keep-tree-clusters): {x, y} stays, at
+  // its own 16 + 0 sectors per warp, and nothing is taken apart.
+  std::vector<TraceRecord> records;
+  for (uint32_t w = 0; w < 100; ++w) addGroup(records, 0, stride1(32 * w), w), addGroup(records, 1, stride1(32 * w), w);
+  AnalyzeOptions options;
+  options.mode = AnalyzeMode::Model;
+  options.checkClusters = false;
+  auto analysis = run(withTrace(records, 6400), particleMap(), options);
+  ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
+  const StructDecision& d = analysis->structs[0];
+  EXPECT_DOUBLE_EQ(d.sectors.clustered, 3200);
+  EXPECT_TRUE(d.clustering->apart.empty());
+  EXPECT_EQ(d.clustering->clusters[0].fields, (std::vector<std::string>{"x", "y", "z", "w"}));
+  EXPECT_EQ(d.layout, Layout::SoA);
+}
+
 TEST(AnalyzeModel, RandomGatherOfTwoFieldsKeepsAoS) {
   // x then y of random far-apart elements: AoS 32 sectors per warp (y from x's sectors), SoA 64;
   // the {x, y} cluster ties with AoS and is not 10% better, so AoS stays.
@@ -137,6 +161,11 @@ TEST(AnalyzeModel, RandomGatherOfTwoFieldsKeepsAoS) {
   EXPECT_DOUBLE_EQ(d.sectors.aos, 1600);
   EXPECT_DOUBLE_EQ(d.sectors.soa, 3200);
   EXPECT_DOUBLE_EQ(d.sectors.clustered, 1600);
+  // The cluster moves half of what x and y apart move: it stays a candidate (with z and w, never
+  // accessed, in its padding).
+  ASSERT_TRUE(d.clustering.has_value());
+  EXPECT_TRUE(d.clustering->apart.empty());
+  EXPECT_EQ(d.clustering->clusters[0].fields, (std::vector<std::string>{"x", "y", "z", "w"}));
   EXPECT_EQ(d.layout, Layout::AoS);
   EXPECT_EQ(analysis->plan.structs[0].layout, Layout::AoS);
   EXPECT_TRUE(analysis->plan.structs[0].clusters.empty());

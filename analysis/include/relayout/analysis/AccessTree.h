@@ -9,6 +9,7 @@
 #include <compare>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -68,11 +69,20 @@ struct FieldCluster {
   std::string kernel;                // that node's kernel (names the sub-struct)
 };
 
+// A cluster of step 4 that model mode took apart (splitClusters), with the predicted cost of its
+// fields' accesses both ways (sectors + requested sectors x kL1RequestWeight, Analyze.h).
+struct ClusterApart {
+  std::vector<std::string> fields;
+  double together = 0;
+  double apart = 0;
+};
+
 struct Clustering {
-  FieldAccessTree tree;              // step 1
-  FieldAccessTree withinKernels;     // step 2
+  FieldAccessTree tree;                 // step 1
+  FieldAccessTree withinKernels;        // step 2
   std::vector<LoopNode> acrossKernels;  // step 3 (before each field is given one cluster)
-  std::vector<FieldCluster> clusters;   // step 4
+  std::vector<FieldCluster> clusters;   // step 4, less those taken apart
+  std::vector<ClusterApart> apart;      // model mode: clusters of step 4 whose fields became arrays of their own
 };
 
 // Two Counts are "equal" when they differ by at most this share of the larger one.
@@ -87,5 +97,10 @@ FieldAccessTree buildFieldAccessTree(const StructInfo& s, const std::vector<Tree
 
 // Steps 2-4 on a tree (built above, or by hand as in the paper's example).
 Clustering clusterFields(const StructInfo& s, const FieldAccessTree& tree);
+
+// The clustering with the clusters at `apart` (indices into clustering.clusters) taken apart: each
+// of their accessed fields becomes its own array, listed in Clustering::apart (whose costs the
+// caller fills in); never-accessed fields are placed again as step 4 places them.
+Clustering splitClusters(const StructInfo& s, const Clustering& clustering, const std::set<size_t>& apart);
 
 }  // namespace relayout
