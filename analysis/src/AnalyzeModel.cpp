@@ -111,13 +111,9 @@ std::string launchKernel(const TracedLaunch& launch, const std::vector<ReplayUni
 
 // What one site's accesses are predicted to cost under a layout (the decision's measure: sectors
 // + requested sectors x kL1RequestWeight); a site the trace missed, by its estimates.
-double siteCost(const SiteEvidence& e, ModelLayout layout) {
-  if (!e.replayed) {
-    const LayoutSectors s = e.sectors;
-    const double sectors = layout == ModelLayout::SoA ? s.soa : layout == ModelLayout::Clustered ? s.clustered : s.aos;
-    return sectors * (1 + kL1RequestWeight);
-  }
-  return e.model.of(e.model.traffic, layout) + kL1RequestWeight * e.model.of(e.model.sectors, layout);
+double siteCost(const SiteEvidence& e, Layout layout) {
+  if (!e.replayed) return valueOf(e.sectors, layout) * (1 + kL1RequestWeight);
+  return valueOf(fromModel(e.model.traffic), layout) + kL1RequestWeight * valueOf(fromModel(e.model.sectors), layout);
 }
 
 // The tree groups fields whose loops run equally often; a group pays for it in padding and in
@@ -132,7 +128,7 @@ void takeApartUnprofitableClusters(const StructInfo& info, StructDecision& d,
                                    std::vector<std::vector<std::pair<std::string, ModelCounts>>>& byKernel) {
   const std::vector<FieldCluster>& clusters = d.clustering->clusters;
   double structCost = 0;  // every field in an array of its own
-  for (const SiteEvidence& e : d.sites) structCost += siteCost(e, ModelLayout::SoA);
+  for (const SiteEvidence& e : d.sites) structCost += siteCost(e, Layout::SoA);
   std::set<size_t> apart;
   std::vector<std::pair<double, double>> costs;  // together, apart, per cluster taken apart
   for (size_t c = 0; c < clusters.size(); ++c) {
@@ -141,8 +137,8 @@ void takeApartUnprofitableClusters(const StructInfo& info, StructDecision& d,
     for (const SiteEvidence& e : d.sites) {
       if (std::find(clusters[c].fields.begin(), clusters[c].fields.end(), e.site.field) == clusters[c].fields.end())
         continue;
-      together += siteCost(e, ModelLayout::Clustered);
-      separate += siteCost(e, ModelLayout::SoA);
+      together += siteCost(e, Layout::Clustered);
+      separate += siteCost(e, Layout::SoA);
     }
     if (separate - together > 0 && separate - together >= kClusterMinGain * structCost) continue;
     apart.insert(c);

@@ -196,7 +196,7 @@ def build_command(out, p, variant):
     elif p["variants"][variant].get("rewritten"):  # a rewrite (plan_ab.py): plain CUDA, no runtime
         sources = [os.path.join(out, f) for f in p["variants"][variant]["files"]]
         runtime = []
-    else:
+    else:  # instrumented: its sources, linked with the runtime
         sources = [os.path.join(out, f) for f in p["variants"][variant]["files"]]
         cupti = "/usr/local/cuda/extras/CUPTI/lib64"
         runtime = [ABLATIONS[variant]] if variant in ABLATIONS else []

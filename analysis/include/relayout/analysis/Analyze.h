@@ -31,13 +31,13 @@ inline constexpr double kL1RequestWeight = 1.0 / 3;
 // A layout must predict at least this share less cost than the layout before it in the order AoS,
 // clustered, SoA to be chosen over it: the model sees memory only, not the instructions, registers
 // or vector loads a rewrite changes (hpcg: 7% predicted gain, 3.6% measured loss on an H100).
+inline constexpr double kModelMinGain = 0.10;
 // Model mode keeps a cluster of the field access tree only where the replay predicts it saves at
 // least this share of the struct's cost against its fields in arrays of their own (AnalyzeModel.cpp).
 // Below it the saving is within what trace sampling moves between runs of one program (kmeans'
 // Centroid {sum, weightSum, count}: 0% to 0.2% over its recorded runs), while a cluster that
 // matters saves more (nbody's {x, y, z, mass}: 0.8% to 4.1%; SoA ran 40% longer on an H100).
 inline constexpr double kClusterMinGain = 0.005;
-inline constexpr double kModelMinGain = 0.10;
 
 // 32-byte sectors per layout. Paper mode: AoS as measured, the others estimated (Traffic.h).
 // Model mode: every layout replayed from the trace (sectors the warp had not touched recently).
