@@ -6,6 +6,9 @@
                                                   (--add: beside the variants OUT already has)
     overhead.py run OUT [--runs N] [--only ...]   where the GPU is (nvcc, no relayout): build, run, time
     overhead.py report OUT -o FILE.md             where relayout is built: picks, ratios, the page
+    overhead.py picks OUT... [--mode M] [--analyze-options "..."]
+                                                  where relayout is built: per program and folder,
+                                                  whether every traced run's picks equal the full run's
 
 Variants of each program, all built with `nvcc -O3 -lineinfo` and the program's flags:
   original    as written, timed through librelayout_kerneltime.so (CUPTI, nothing else linked)
@@ -36,6 +39,7 @@ import json
 import math
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -341,15 +345,17 @@ def header_note(manifest, machine):
     return " (the runs were built with another runtime header, sha256 %s…, than that commit's, %s…)" % (built, prepared)
 
 
-def decisions(out, p, variant, mode, relayout, run=0):
-    """Each struct's layout and clusters from `relayout analyze` on the profile of the variant's run."""
+def decisions(out, p, variant, mode, relayout, run=0, options=()):
+    """Each struct's layout and clusters from `relayout analyze` on the profile of the variant's run
+    (with more `analyze` options, if given)."""
     v = p["variants"].get(variant)
     profile = os.path.join(out, "runs", p["name"], "%s.%d" % (variant, run), "profile.json")
     if not v or not os.path.exists(profile):
         return None
-    plan = os.path.join(out, "plans", "%s.%s.%d.%s.json" % (p["name"], variant, run, mode))
+    tag = "".join("." + re.sub(r"[^A-Za-z0-9=]+", "", o) for o in options)
+    plan = os.path.join(out, "plans", "%s.%s.%d.%s%s.json" % (p["name"], variant, run, mode, tag))
     os.makedirs(os.path.dirname(plan), exist_ok=True)
-    cmd = [relayout, "analyze", "--mode", mode, "--profile", profile, "-o", plan]
+    cmd = [relayout, "analyze", "--mode", mode, "--profile", profile, "-o", plan] + list(options)
     for s in v["sites"]:
         cmd += ["--sites", os.path.join(out, s)]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -553,6 +559,28 @@ def report(args):
     print("\n".join(lines))
 
 
+def picks(args):
+    """Per program, whether each traced run's picks equal the full run's, in one or more prepared and
+    run folders: how a change to the analysis moves the picks, on profiles already recorded."""
+    relayout = os.path.join(ROOT, "build", "tool", "relayout")
+    options = shlex.split(args.analyze_options)
+    folders = [os.path.abspath(o) for o in args.out]
+    rows, whole = {}, dict.fromkeys(folders, 0)
+    for out in folders:
+        for p in json.load(open(os.path.join(out, "manifest.json")))["programs"]:
+            full = decisions(out, p, "full", args.mode, relayout, 0, options)
+            if full is None:
+                continue
+            traced = [decisions(out, p, "traced", args.mode, relayout, i, options) for i in range(args.runs)]
+            rows.setdefault(p["name"], {})[out] = agreement(traced, full)
+            whole[out] += rows[p["name"]][out] == "yes"
+    print("| program | " + " | ".join(os.path.basename(out) for out in folders) + " |")
+    print("|---|" + "---|" * len(folders))
+    for name, row in rows.items():
+        print("| %s | %s |" % (name, " | ".join(row.get(out, "-") for out in folders)))
+    print("| programs whose every traced run equals full | %s |" % " | ".join(str(whole[out]) for out in folders))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -575,8 +603,13 @@ def main():
     c = sub.add_parser("report")
     c.add_argument("out")
     c.add_argument("-o", required=True)
+    d = sub.add_parser("picks", help="compare each traced run's picks with the full run's, as a Markdown table")
+    d.add_argument("out", nargs="+", help="prepared and run folders")
+    d.add_argument("--mode", default="model", choices=["model", "paper"])
+    d.add_argument("--runs", type=int, default=3, help="traced runs to compare per program")
+    d.add_argument("--analyze-options", default="", help="more `relayout analyze` options, e.g. --keep-tree-clusters")
     args = ap.parse_args()
-    {"prepare": prepare, "run": run, "report": report}[args.command](args)
+    {"prepare": prepare, "run": run, "report": report, "picks": picks}[args.command](args)
 
 
 if __name__ == "__main__":
