@@ -562,7 +562,7 @@ def report(args):
 def picks(args):
     """Per program, whether each traced run's picks equal the full run's, in one or more prepared and
     run folders: how a change to the analysis moves the picks, on profiles already recorded."""
-    relayout = os.path.join(ROOT, "build", "tool", "relayout")
+    relayout = os.path.join(BUILD, "tool", "relayout")
     options = shlex.split(args.analyze_options)
     folders = [os.path.abspath(o) for o in args.out]
     rows, whole = {}, dict.fromkeys(folders, 0)
@@ -571,7 +571,9 @@ def picks(args):
             full = decisions(out, p, "full", args.mode, relayout, 0, options)
             if full is None:
                 continue
-            traced = [decisions(out, p, "traced", args.mode, relayout, i, options) for i in range(args.runs)]
+            runs = sorted(int(os.path.basename(r).split(".")[1])
+                          for r in glob.glob(os.path.join(out, "runs", p["name"], "traced.*")))
+            traced = [decisions(out, p, "traced", args.mode, relayout, i, options) for i in runs]
             rows.setdefault(p["name"], {})[out] = agreement(traced, full)
             whole[out] += rows[p["name"]][out] == "yes"
     print("| program | " + " | ".join(os.path.basename(out) for out in folders) + " |")
@@ -606,7 +608,6 @@ def main():
     d = sub.add_parser("picks", help="compare each traced run's picks with the full run's, as a Markdown table")
     d.add_argument("out", nargs="+", help="prepared and run folders")
     d.add_argument("--mode", default="model", choices=["model", "paper"])
-    d.add_argument("--runs", type=int, default=3, help="traced runs to compare per program")
     d.add_argument("--analyze-options", default="", help="more `relayout analyze` options, e.g. --keep-tree-clusters")
     args = ap.parse_args()
     {"prepare": prepare, "run": run, "report": report, "picks": picks}[args.command](args)
