@@ -1,7 +1,7 @@
 // A survey field re-observed night after night: each night every catalogue star is placed on the
 // pointing grid, and detections are drawn from the stars and associated with their candidate stars.
 // The last night is checked on the CPU.
-// usage: star_survey [tiles per side = 768] [detections per night = 300000] [nights = 2000]
+// usage: star_survey [tiles per side = 768] [detections per night = 45000] [nights = 4000]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -62,8 +62,8 @@ std::vector<Star> makeCatalogue(const TileGrid& grid) {
 
 int main(int argc, char** argv) {
   const int perSide = argc > 1 ? std::atoi(argv[1]) : 768;
-  const int detections = argc > 2 ? std::atoi(argv[2]) : 300000;
-  const int nights = argc > 3 ? std::atoi(argv[3]) : 2000;
+  const int detections = argc > 2 ? std::atoi(argv[2]) : 45000;
+  const int nights = argc > 3 ? std::atoi(argv[3]) : 4000;
   if (perSide < 4 || perSide > 4096 || detections < 16 || nights < 1) {
     std::fprintf(stderr, "usage: %s [tiles per side 4..4096] [detections per night >= 16] [nights >= 1]\n", argv[0]);
     return 2;
