@@ -74,9 +74,24 @@ static cl::opt<std::string> tracePath("trace",
                                                "in the profile's folder)"),
                                       cl::value_desc("NAME.trace"), cl::sub(command));
 
-// modeGiven false: model mode when a trace is at hand, paper mode otherwise.
+static cl::list<std::string> ptxFiles(
+    "ptx",
+    cl::desc("Model mode: PTX of the original sources, compiled with nvcc -ptx -lineinfo (`optimize` makes it): "
+             "which accesses nvcc merged into vector instructions and which it hoisted out of loops (repeatable)"),
+    cl::value_desc("FILE.ptx"), cl::sub(command));
+
+// modeGiven false: model mode when a trace is at hand, paper mode otherwise. `ptx`: PTX files of
+// the original sources (analysis/Ptx.h).
 static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths,
-                                             const std::string& profileFile, AnalyzeOptions options, bool modeGiven) {
+                                             const std::string& profileFile, AnalyzeOptions options, bool modeGiven,
+                                             const std::vector<std::string>& ptx) {
+  std::vector<PtxModule> modules;
+  for (const std::string& path : ptx) {
+    llvm::Expected<PtxModule> m = loadPtx(path);
+    if (!m) return m.takeError();
+    modules.push_back(std::move(*m));
+  }
+  for (const PtxModule& m : modules) options.ptx.push_back(&m);
   std::vector<SiteMapFile> maps;
   for (const std::string& path : siteMapPaths) {
     auto map = SiteMap::load(path);
@@ -120,10 +135,10 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
 }
 
 llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profileFile,
-                                      std::optional<Layout> forced) {
+                                      std::optional<Layout> forced, const std::vector<std::string>& ptx) {
   AnalyzeOptions options;
   options.forced = forced;
-  return analyzeFiles(siteMapPaths, profileFile, options, /*modeGiven=*/false);
+  return analyzeFiles(siteMapPaths, profileFile, options, /*modeGiven=*/false, ptx);
 }
 
 llvm::Expected<Layout> layoutNamed(const std::string& name, const std::string& option) {
@@ -231,7 +246,8 @@ static int run(const std::vector<std::string>& trailing) {
     if (!layout) return reportError(layout.takeError());
     options.forced = *layout;
   }
-  auto analysis = analyzeFiles(siteMaps, profileFile, options, !mode.empty() || !forcedLayout.empty());
+  auto analysis = analyzeFiles(siteMaps, profileFile, options, !mode.empty() || !forcedLayout.empty(),
+                               std::vector<std::string>(ptxFiles.begin(), ptxFiles.end()));
   if (!analysis) return reportError(analysis.takeError());
   OutputSet outputs;
   outputs.add(planFile, analysis->plan.toJson().dump(1) + "\n");

@@ -77,6 +77,14 @@ static cl::opt<std::string> slurmBeforeSubmit(
     cl::desc("For testing: run PROGRAM FOLDER STAGE before each --slurm submission (the test puts stand-ins for "
              "the programs there)"),
     cl::value_desc("PROGRAM"), cl::sub(command));
+static cl::opt<unsigned> candidateCount(
+    "candidates",
+    cl::desc("Rewrites of each application to time against its original (optimize --candidates; default 3)"),
+    cl::value_desc("K"), cl::init(3), cl::sub(command));
+static cl::opt<bool> everyLayout("candidates-every-layout",
+                                 cl::desc("Also time soa and clustered on every struct of each application "
+                                          "(optimize --candidates-every-layout: the selection benchmark)"),
+                                 cl::sub(command));
 static cl::opt<bool> checkOnly("check", cl::desc("Read and check the manifest, list its applications, run nothing"),
                                cl::sub(command));
 
@@ -114,6 +122,9 @@ static int run(const std::vector<std::string>& trailing) {
   options.force = force;
   options.retry = retry;
   options.only.insert(only.begin(), only.end());
+  if (candidateCount.getNumOccurrences())
+    options.optimizeOptions.push_back("--candidates=" + std::to_string(std::max(1u, candidateCount.getValue())));
+  if (everyLayout) options.optimizeOptions.push_back("--candidates-every-layout");
   if (!prepareFolder.empty() + !collectFolder.empty() + !slurmFolder.empty() > 1)
     return reportError("give one of --prepare, --collect and --slurm");
   if (slurmFolder.empty() &&

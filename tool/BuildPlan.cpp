@@ -163,7 +163,49 @@ std::string shellQuoted(llvm::StringRef arg) {
   return quoted + "'";
 }
 
+// The first real architecture the flags name ("sm_90" from -arch=sm_90, -arch sm_90 or -gencode
+// arch=compute_90,code=sm_90), or "".
+std::string firstArchitecture(const std::vector<std::string>& flags) {
+  for (const std::string& flag : pick(flags, isArchFlag)) {
+    llvm::StringRef rest = flag;
+    for (size_t at = rest.find("sm_"); at != llvm::StringRef::npos; at = rest.find("sm_", at + 1)) {
+      llvm::StringRef arch = rest.substr(at).take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
+      if (arch.size() > 3) return arch.str();
+    }
+    if (size_t at = rest.find("compute_"); at != llvm::StringRef::npos)
+      return "sm_" + rest.substr(at + 8).take_while([](char c) { return llvm::isAlnum(c); }).str();
+  }
+  return "";
+}
+
 }  // namespace
+
+std::vector<NvccCommand> planPtx(const BuildRequest& request, const std::string& nvcc, const std::string& dir) {
+  std::vector<NvccCommand> commands;
+  for (const UnitToBuild& unit : request.units) {
+    const std::string output = dir + "/" + llvm::sys::path::stem(unit.originalSource).str() + ".ptx";
+    NvccCommand command{{nvcc}, output, "PTX of " + unit.originalSource};
+    std::vector<std::string>& args = command.args;
+    std::vector<std::string> search = headerSearch(request, {&unit});
+    args.insert(args.end(), search.begin(), search.end());
+    for (size_t i = 0; i < unit.flags.size(); ++i) {
+      llvm::StringRef flag = unit.flags[i];
+      const bool withValue = takesNextValue(flag) && i + 1 < unit.flags.size();
+      const bool dropped = isArchFlag(flag) || flag == "-c" || flag == "-dc" || flag == "--device-c" ||
+                           flag == "-lineinfo" || flag == "--generate-line-info" || flag == "-o";
+      if (!dropped) {
+        args.push_back(unit.flags[i]);
+        if (withValue) args.push_back(unit.flags[i + 1]);
+      }
+      if (withValue || flag == "-o") ++i;
+    }
+    const std::string arch = firstArchitecture(unit.flags);
+    args.push_back("-arch=" + (arch.empty() ? std::string("sm_90") : arch));
+    args.insert(args.end(), {"-ptx", "-lineinfo", unit.originalSource, "-o", output});
+    commands.push_back(std::move(command));
+  }
+  return commands;
+}
 
 std::string NvccCommand::text() const {
   std::vector<std::string> quoted;

@@ -54,6 +54,12 @@ struct BuildRequest {
 // Relocatable device code (-rdc=true, -dc) in any unit makes the link a device link too.
 std::vector<NvccCommand> planBuild(const BuildRequest& request, const RuntimeToolchain& toolchain);
 
+// The commands that compile each unit of `request` (its sources as they are, its own flags) to
+// PTX with -lineinfo into `dir`/STEM.ptx, for the model to read what nvcc emits (analysis/Ptx.h).
+// The first GPU architecture the flags name is the target (sm_90 when they name none: -arch=native
+// needs a GPU); what only links or builds objects (-c, -dc, -o) is left out.
+std::vector<NvccCommand> planPtx(const BuildRequest& request, const std::string& nvcc, const std::string& dir);
+
 // Runs the commands in order, each printed first as "relayout: building WHAT: ..."; stops at the
 // first that fails, with an error saying which.
 llvm::Error runBuild(const std::vector<NvccCommand>& commands, const std::string& what = "the instrumented program");

@@ -7,6 +7,7 @@
 #include "SamplingFlags.h"
 #include "VerifyRun.h"
 #include "Toolchain.h"
+#include "Selection.h"
 
 #include "relayout/core/Files.h"
 
@@ -60,6 +61,16 @@ static cl::opt<std::string> forcedLayout("layout",
                                                   "layouts against each other; the report still shows what relayout "
                                                   "would choose"),
                                          cl::value_desc("aos|soa|clustered"), cl::sub(command));
+static cl::opt<unsigned> candidateCount(
+    "candidates",
+    cl::desc("With a GPU (or --verify): build and time at most K rewrites against the original, the analysis's pick "
+             "first, then the other layouts it weighed, cheapest predicted cost first; the fastest that prints what "
+             "the original prints is applied when it runs faster beyond the runs' spread (default 3)"),
+    cl::value_desc("K"), cl::init(3), cl::sub(command));
+static cl::opt<bool> everyLayout("candidates-every-layout",
+                                 cl::desc("Also time soa and clustered on every struct at once, beyond the K "
+                                          "candidates (the selection benchmark)"),
+                                 cl::sub(command));
 static cl::opt<std::string> buildDir("p",
                                      cl::desc("Build folder holding compile_commands.json: each source is parsed "
                                               "and compiled with its own (nvcc) entry there"),
@@ -143,13 +154,95 @@ static llvm::Expected<std::string> useRecordedProfile(const GpuAvailability& gpu
   return recordedProfile.getValue();
 }
 
-// What follows the profile: decide, report and rewrite.
+// The original sources compiled to PTX with -lineinfo (DIR/ptx/NAME.ptx), so that the model reads
+// what nvcc emits: vector accesses and accesses hoisted out of loops (analysis/Ptx.h). Needs nvcc,
+// not a GPU. A unit that does not compile so is left out with a warning; the model then predicts
+// its accesses from the struct's layout alone.
+static std::vector<std::string> compilePtx(BuildRequest build, const std::vector<std::string>& trailing) {
+  if (build.units.empty()) {  // not described for a build: the flags after `--`, or the database
+    auto described = describeBuild(trailing, outDir + "/instrumented");
+    if (!described) {
+      llvm::consumeError(described.takeError());
+      return {};
+    }
+    build = std::move(*described);
+  }
+  build.copiedIncludeRoots.clear();
+  std::vector<std::string> out;
+  for (const NvccCommand& command : planPtx(build, RELAYOUT_NVCC, outDir + "/ptx")) {
+    if (llvm::Error err = runBuild({command}, command.what)) {
+      reportWarning(llvm::toString(std::move(err)) + "; the model predicts its accesses without it");
+      continue;
+    }
+    out.push_back(command.output);
+  }
+  return out;
+}
+
+// The candidates to measure, each rewritten into DIR/candidates/NAME/ (the pick's sources are those of
+// DIR/rewritten) with its plan beside; a candidate whose rewrite applied nothing, or the same as an
+// earlier one, is dropped with a note.
+static llvm::Error stageCandidates(const Analysis& analysis, const std::vector<std::string>& trailing,
+                                   const std::string& root, OutputSet& outputs,
+                                   std::vector<StagedCandidate>& staged) {
+  CandidateOptions options;
+  options.count = std::max(1u, candidateCount.getValue());
+  options.everyUniformLayout = everyLayout;
+  const std::string rewrittenDir = outDir + "/rewritten";
+  for (const CandidatePlan& c : rankCandidates(analysis, options)) {
+    OutputSet mine;  // this candidate's sources, kept only when it is measured
+    StagedCandidate s{c.name, c.pick, {}, {}, c.predictedCost, c.originalCost,
+                      candidatesFolder(outDir) + "/" + c.name, candidatesFolder(outDir) + "/" + c.name + "/plan.json"};
+    std::map<std::string, RewriteOutcome> outcomes;
+    if (c.pick) {
+      outcomes = analysis.rewrite;
+      std::vector<StagedOutput> copies;
+      for (const StagedOutput& file : outputs.files())
+        if (std::optional<std::string> relative = pathInside(absolutePath(rewrittenDir), file.path))
+          copies.push_back({s.tree + "/" + *relative, file.contents});
+      for (StagedOutput& copy : copies) outputs.add(std::move(copy.path), std::move(copy.contents));
+    } else {
+      RewriteDestination tree{RewriteOutput::OutRoot, s.tree, root};
+      if (llvm::Error err = rewriteAndStage(c.plan, s.plan, files, buildDir, trailing, tree, mine, &outcomes,
+                                            /*announce=*/false))
+        return err;
+    }
+    for (const auto& [name, layout] : c.layouts) {
+      auto it = outcomes.find(name);
+      if (it != outcomes.end() && it->second.applied) s.layouts[name] = layout;
+      else s.notApplied[name] = it == outcomes.end() || it->second.reasons.empty() ? "not applied"
+                                                                                    : it->second.reasons.front();
+    }
+    const std::string words = describeLayouts(CandidatePlan{c.name, {}, s.layouts, 0, 0, c.pick});
+    auto same = std::find_if(staged.begin(), staged.end(), [&](const StagedCandidate& o) { return o.layouts == s.layouts; });
+    if (s.layouts.empty() || same != staged.end()) {
+      llvm::errs() << "relayout: candidate " << c.name << " (" << describeLayouts(c) << "): not measured: "
+                   << (s.layouts.empty() ? "the rewrite applied none of its layouts"
+                                         : "the rewrite applied the same layouts as candidate " + same->name)
+                   << "\n";
+      continue;
+    }
+    for (const StagedOutput& file : mine.files()) outputs.add(file.path, file.contents);
+    outputs.add(s.plan, c.plan.toJson().dump(1) + "\n");
+    llvm::errs() << "relayout: candidate " << c.name << (c.pick ? " (the analysis's pick)" : "") << ": " << words
+                 << fmt::format(", predicted cost {:.2f} of the original's", c.originalCost > 0 ? c.predictedCost / c.originalCost : 1.0)
+                 << "\n";
+    staged.push_back(std::move(s));
+  }
+  outputs.add(candidatesFolder(outDir) + "/candidates.json", candidatesJson(staged, outDir).dump(1) + "\n");
+  return llvm::Error::success();
+}
+
+// What follows the profile: decide, report and rewrite; with `withCandidates`, the candidates to
+// measure too (stageCandidates).
 // The rewritten tree has the instrumented tree's shape: paths from the same root.
 static llvm::Error analyzeAndRewrite(const std::vector<std::string>& siteMaps, const std::string& profilePath,
-                                     const std::vector<std::string>& trailing, const std::string& root) {
+                                     const std::vector<std::string>& trailing, const std::string& root,
+                                     bool withCandidates, std::vector<StagedCandidate>& candidates,
+                                     const std::vector<std::string>& ptx) {
   std::optional<Layout> forced;
   if (!forcedLayout.empty()) forced = *layoutNamed(forcedLayout, "--layout");  // checked before anything ran
-  auto analysis = analyzeFiles(siteMaps, profilePath, forced);
+  auto analysis = analyzeFiles(siteMaps, profilePath, forced, ptx);
   if (!analysis) return analysis.takeError();
   llvm::outs() << renderTerminalReport(*analysis);
 
@@ -160,28 +253,39 @@ static llvm::Error analyzeAndRewrite(const std::vector<std::string>& siteMaps, c
   if (llvm::Error err = rewriteAndStage(analysis->plan, planPath, files, buildDir, trailing, rewritten, outputs,
                                         &analysis->rewrite))
     return err;
+  if (withCandidates)
+    if (llvm::Error err = stageCandidates(*analysis, trailing, root, outputs, candidates)) return err;
   // The reports say, per struct, whether its layout was applied.
   outputs.add(outDir + "/report.md", renderMarkdownReport(*analysis));
   outputs.add(outDir + "/report.html", renderHtmlReport(*analysis));
   outputs.add(outDir + "/report.json", renderJsonReport(*analysis).dump(1) + "\n");
+  // An earlier run's candidates and selection describe other rewrites.
+  for (const std::string& old : {candidatesFolder(outDir), outDir + "/selection.json", outDir + "/selection.md"})
+    llvm::sys::fs::remove_directories(old), llvm::sys::fs::remove(old);
   return outputs.commit(files);
 }
 
-// optimize --verify's builds: the user's program from the original sources and from DIR/rewritten's
-// (its copies of the include folders searched first), with the instrumented build's units and flags.
-static VerifyRequest describeVerification(const BuildRequest& build, const InstrumentResult& units) {
-  VerifyRequest request{build, build, RELAYOUT_NVCC, runArguments(), outDir};
+// optimize --verify's builds: the user's program from the original sources and from each candidate's
+// (DIR/candidates/NAME/, its copies of the include folders searched first), with the instrumented
+// build's units and flags.
+static VerifyRequest describeVerification(const BuildRequest& build, const InstrumentResult& units,
+                                          const std::vector<StagedCandidate>& candidates) {
+  VerifyRequest request{build, {}, RELAYOUT_NVCC, runArguments(), outDir};
   request.original.copiedIncludeRoots.clear();
-  request.rewritten.copiedIncludeRoots.clear();
-  const std::string rewrittenDir = outDir + "/rewritten";
-  std::vector<std::string>& roots = request.rewritten.copiedIncludeRoots;
-  for (size_t i = 0; i < build.units.size() && i < units.units.size(); ++i) {
+  for (size_t i = 0; i < build.units.size() && i < units.units.size(); ++i)
     request.original.units[i].instrumentedSource = build.units[i].originalSource;
-    request.rewritten.units[i].instrumentedSource = rewrittenDir + "/" + units.units[i].relativePath;
-    // Only the folders of headers that changed are there.
-    for (const std::string& root : copiedIncludeRoots(build.units[i].flags, units.root, rewrittenDir))
-      if (llvm::sys::fs::is_directory(root) && std::find(roots.begin(), roots.end(), root) == roots.end())
-        roots.push_back(root);
+  for (const StagedCandidate& c : candidates) {
+    BuildRequest rewritten = build;
+    std::vector<std::string>& roots = rewritten.copiedIncludeRoots;
+    roots.clear();
+    for (size_t i = 0; i < build.units.size() && i < units.units.size(); ++i) {
+      rewritten.units[i].instrumentedSource = c.tree + "/" + units.units[i].relativePath;
+      // Only the folders of headers that changed are there.
+      for (const std::string& root : copiedIncludeRoots(build.units[i].flags, units.root, c.tree))
+        if (llvm::sys::fs::is_directory(root) && std::find(roots.begin(), roots.end(), root) == roots.end())
+          roots.push_back(root);
+    }
+    request.candidates.emplace_back(c.name, std::move(rewritten));
   }
   return request;
 }
@@ -222,7 +326,8 @@ static int run(const std::vector<std::string>& trailing) {
   if (!siteMaps) return reportError(siteMaps.takeError());
   // What the profiling step builds and records beside the outputs (removed again on failure).
   std::vector<std::string> byProfiling;
-  for (const std::string& file : {instrumentedDir + "/program", outDir + "/profile.json", outDir + "/profile.trace"})
+  for (const std::string& file :
+       {instrumentedDir + "/program", outDir + "/profile.json", outDir + "/profile.trace", outDir + "/ptx"})
     if (!llvm::sys::fs::exists(file)) byProfiling.push_back(file);
   if (llvm::Error err = instrumented.commit(files)) return reportError(std::move(err));
 
@@ -235,17 +340,22 @@ static int run(const std::vector<std::string>& trailing) {
           build.copiedIncludeRoots.end())
         build.copiedIncludeRoots.push_back(root);
   }
+  // The candidates are rewritten and built where they will be measured: with a GPU, or for
+  // relayout-verify elsewhere (--verify).
+  const bool measuring = !verifyFlags.skipped() && (gpu.available || verifyFlags.requested());
+  std::vector<StagedCandidate> candidates;
   auto rest = [&]() -> llvm::Error {
     if (building)
       if (llvm::Error err = runBuild(planBuild(build, relayoutToolchain()))) return err;
     if (buildOnly) return llvm::Error::success();
     auto profilePath = gpu.available ? profileOnGpu(build.program) : useRecordedProfile(gpu);
     if (!profilePath) return profilePath.takeError();
-    return analyzeAndRewrite(*siteMaps, *profilePath, trailing, units.root);
+    const std::vector<std::string> ptx = compilePtx(build, trailing);
+    return analyzeAndRewrite(*siteMaps, *profilePath, trailing, units.root, measuring, candidates, ptx);
   };
   if (llvm::Error err = rest()) {
     // A failed run leaves nothing of its own behind.
-    for (const std::string& file : byProfiling) llvm::sys::fs::remove(file);
+    for (const std::string& file : byProfiling) llvm::sys::fs::remove_directories(file), llvm::sys::fs::remove(file);
     instrumented.removeCommitted();
     return reportError(std::move(err));
   }
@@ -262,7 +372,7 @@ static int run(const std::vector<std::string>& trailing) {
                "(--verify; without a GPU, --verify builds them for relayout-verify to run on a machine with one)");
     return 0;
   }
-  return verifyRewrite(describeVerification(build, units), verifyFlags, gpu.available, gpu.why);
+  return verifyRewrite(describeVerification(build, units, candidates), verifyFlags, gpu.available, gpu.why);
 }
 
 Subcommand optimizeSubcommand{command, run};

@@ -35,9 +35,11 @@ std::string siteMapPathFor(const std::string& dir, const InstrumentedUnit& unit)
 llvm::Error runProfiled(const std::vector<std::string>& command, const std::string& profilePath, bool hw = false);
 
 // Loads site maps and a profile and decides (model mode with the profile's trace, else the paper
-// rule); `forced` puts that layout on every struct instead, the predictions still reported.
+// rule); `forced` puts that layout on every struct instead, the predictions still reported; `ptx`
+// names PTX files of the original sources for the model (analysis/Ptx.h).
 llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profilePath,
-                                      std::optional<Layout> forced = std::nullopt);
+                                      std::optional<Layout> forced = std::nullopt,
+                                      const std::vector<std::string>& ptx = {});
 
 // "aos", "soa" or "clustered" as a Layout; an error naming `option` otherwise.
 llvm::Expected<Layout> layoutNamed(const std::string& name, const std::string& option);
@@ -57,11 +59,11 @@ struct RewriteDestination {
 };
 
 // Rewrites `sources` by `plan` (refusing sources the plan was not made for) and stages the
-// results for `destination`: every given source and every header that changed. Prints one line per
-// planned struct (applied, or why not) and fills `outcomes` with the same.
+// results for `destination`: every given source and every header that changed. Prints (when
+// `announce`) one line per planned struct (applied, or why not) and fills `outcomes` with the same.
 llvm::Error rewriteAndStage(const Plan& plan, const std::string& planPath, const std::vector<std::string>& sources,
                             const std::string& buildDir, const std::vector<std::string>& flags,
                             const RewriteDestination& destination, OutputSet& outputs,
-                            std::map<std::string, RewriteOutcome>* outcomes = nullptr);
+                            std::map<std::string, RewriteOutcome>* outcomes = nullptr, bool announce = true);
 
 }  // namespace relayout

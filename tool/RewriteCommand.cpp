@@ -197,7 +197,7 @@ static llvm::Error stageInPlace(const std::vector<const RewrittenFile*>& changed
 llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std::vector<std::string>& sources,
                             const std::string& buildDirectory, const std::vector<std::string>& flags,
                             const RewriteDestination& destination, OutputSet& outputs,
-                            std::map<std::string, RewriteOutcome>* outcomes) {
+                            std::map<std::string, RewriteOutcome>* outcomes, bool announce) {
   if (llvm::Error err = checkSourcesExist(sources)) return err;
   if (llvm::Error err = checkPlanSources(plan, path, sources)) return err;
   auto db = makeCompilationDatabase(buildDirectory, flags);
@@ -206,9 +206,12 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   // A plan made from --sites maps (no --plan) has no file to point into.
   auto result = rewriteSources(plan, sources, **db, planPath.empty() && !sites.empty() ? "" : path);
   if (!result) return result.takeError();
-  for (const std::string& line : result->diagnostics) llvm::errs() << line << "\n";
+  if (announce)
+    for (const std::string& line : result->diagnostics) llvm::errs() << line << "\n";
   // One line per planned struct, whatever happened to it: a layout that was not applied is never silent.
   for (const StructOutcome& s : result->structs) {
+    if (outcomes) (*outcomes)[s.name] = RewriteOutcome{s.rewritten, s.reasons};
+    if (!announce) continue;
     if (s.rewritten) {
       llvm::errs() << "relayout: " << s.name << ": " << toString(s.layout) << " layout applied\n";
     } else {
@@ -217,7 +220,6 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
       if (s.reasons.size() > 1) llvm::errs() << " (and " << s.reasons.size() - 1 << " more above)";
       llvm::errs() << "\n";
     }
-    if (outcomes) (*outcomes)[s.name] = RewriteOutcome{s.rewritten, s.reasons};
   }
   // Every given source is written (so that an output tree builds), every header that changed, and
   // the unchanged headers that include one.

@@ -243,17 +243,25 @@ namespace {
 
 // Per run pair K, the values both programs have.
 struct Paired {
-  std::vector<double> original, rewritten;
+  std::vector<double> original, candidate;
 };
-Paired pairedTimes(const Outcome& outcome, bool kernel) {
+Paired pairedTimes(const std::vector<RunTime>& original, const std::vector<RunTime>& candidate, bool kernel) {
   Paired paired;
-  for (size_t i = 0; i < std::min(outcome.original.size(), outcome.rewritten.size()); ++i) {
-    const RunTime &a = outcome.original[i], &b = outcome.rewritten[i];
+  for (size_t i = 0; i < std::min(original.size(), candidate.size()); ++i) {
+    const RunTime &a = original[i], &b = candidate[i];
     if (kernel && !(a.kernelMs && b.kernelMs)) continue;
     paired.original.push_back(kernel ? *a.kernelMs : a.wallMs);
-    paired.rewritten.push_back(kernel ? *b.kernelMs : b.wallMs);
+    paired.candidate.push_back(kernel ? *b.kernelMs : b.wallMs);
   }
   return paired;
+}
+
+// Whether every run pair measured kernel times on both sides.
+bool kernelsTimed(const std::vector<RunTime>& original, const std::vector<RunTime>& candidate) {
+  const size_t n = std::min(original.size(), candidate.size());
+  for (size_t i = 0; i < n; ++i)
+    if (!original[i].kernelMs || !candidate[i].kernelMs) return false;
+  return n > 0;
 }
 
 std::optional<Spread> programSpread(const std::vector<RunTime>& runs, bool kernel) {
@@ -262,6 +270,12 @@ std::optional<Spread> programSpread(const std::vector<RunTime>& runs, bool kerne
     if (!kernel) values.push_back(run.wallMs);
     else if (run.kernelMs) values.push_back(*run.kernelMs);
   return spreadOf(values);
+}
+
+// (max - min) / median of some times; 0 for fewer than two.
+double relativeSpread(const std::vector<double>& values) {
+  std::optional<Spread> s = spreadOf(values);
+  return s && s->median > 0 ? (s->max - s->min) / s->median : 0;
 }
 
 nlohmann::json spreadJson(const std::optional<Spread>& spread) {
@@ -292,6 +306,23 @@ const char* verdictName(Verdict verdict) {
   return "?";
 }
 
+nlohmann::json differenceJson(const std::optional<Difference>& d) {
+  if (!d) return nullptr;
+  return {{"output", d->output},
+          {"run", d->run},
+          {"original_line", d->originalLine},
+          {"rewritten_line", d->rewrittenLine},
+          {"original", d->original},
+          {"rewritten", d->rewritten},
+          {"detail", d->detail}};
+}
+
+nlohmann::json speedupJson(const std::vector<RunTime>& original, const std::vector<RunTime>& candidate) {
+  Paired kernel = pairedTimes(original, candidate, true), wall = pairedTimes(original, candidate, false);
+  return {{"kernel", spreadJson(speedupOf(kernel.original, kernel.candidate))},
+          {"wall", spreadJson(speedupOf(wall.original, wall.candidate))}};
+}
+
 std::string timeCell(const std::optional<Spread>& spread) {
   return spread ? fmt::format("{:.3f} ms", spread->median) : "not measured";
 }
@@ -301,19 +332,85 @@ std::string speedupCell(const std::optional<Spread>& speedup) {
 
 }  // namespace
 
+const char* speedName(Speed speed) {
+  switch (speed) {
+    case Speed::Faster:
+      return "faster";
+    case Speed::Same:
+      return "same";
+    case Speed::Slower:
+      return "slower";
+    case Speed::Unmeasured:
+      return "unmeasured";
+  }
+  return "?";
+}
+
+SpeedJudgement judgeSpeed(const std::vector<RunTime>& original, const std::vector<RunTime>& candidate) {
+  SpeedJudgement j;
+  j.kernel = kernelsTimed(original, candidate);
+  Paired paired = pairedTimes(original, candidate, j.kernel);
+  j.speedup = speedupOf(paired.original, paired.candidate);
+  if (!j.speedup) return j;
+  j.margin = std::max({relativeSpread(paired.original), relativeSpread(paired.candidate), kMinSpeedMargin});
+  j.speed = j.speedup->median > 1 + j.margin         ? Speed::Faster
+            : j.speedup->median * (1 + j.margin) < 1 ? Speed::Slower
+                                                     : Speed::Same;
+  return j;
+}
+
+std::optional<size_t> chooseCandidate(const Outcome& outcome) {
+  if (outcome.verdict == Verdict::OriginalFailed) return std::nullopt;
+  std::optional<size_t> best;
+  double bestSpeedup = 0;
+  for (size_t i = 0; i < outcome.candidates.size(); ++i) {
+    const CandidateRuns& c = outcome.candidates[i];
+    if (c.verdict != Verdict::Equal) continue;
+    SpeedJudgement j = judgeSpeed(outcome.original, c.runs);
+    if (j.speed == Speed::Faster && j.speedup->median > bestSpeedup) best = i, bestSpeedup = j.speedup->median;
+  }
+  return best;
+}
+
+std::optional<size_t> reportedCandidate(const Outcome& outcome) {
+  if (outcome.candidates.empty()) return std::nullopt;
+  if (std::optional<size_t> chosen = chooseCandidate(outcome)) return chosen;
+  std::optional<size_t> best;
+  double bestSpeedup = -1;
+  for (size_t i = 0; i < outcome.candidates.size(); ++i) {
+    if (outcome.candidates[i].verdict != Verdict::Equal) continue;
+    SpeedJudgement j = judgeSpeed(outcome.original, outcome.candidates[i].runs);
+    double s = j.speedup ? j.speedup->median : 0;
+    if (!best || s > bestSpeedup) best = i, bestSpeedup = s;
+  }
+  return best ? best : std::optional<size_t>(0);
+}
+
 std::string renderTable(const Outcome& outcome) {
-  Paired kernel = pairedTimes(outcome, true), wall = pairedTimes(outcome, false);
-  std::string out = fmt::format("{:<12}{:>24}{:>24}\n", "", "kernel time (median)", "wall time (median)");
-  out += fmt::format("{:<12}{:>24}{:>24}\n", "original", timeCell(programSpread(outcome.original, true)),
+  size_t width = 12;
+  for (const CandidateRuns& c : outcome.candidates) width = std::max(width, c.name.size() + 2);
+  std::string out = fmt::format("{:<{}}{:>22}{:>22}{:>22}{:>22}  {}\n", "", width, "kernel time (median)",
+                                "wall time (median)", "kernel speed-up", "wall speed-up", "outputs, speed");
+  out += fmt::format("{:<{}}{:>22}{:>22}\n", "original", width, timeCell(programSpread(outcome.original, true)),
                      timeCell(programSpread(outcome.original, false)));
-  out += fmt::format("{:<12}{:>24}{:>24}\n", "rewritten", timeCell(programSpread(outcome.rewritten, true)),
-                     timeCell(programSpread(outcome.rewritten, false)));
-  out += fmt::format("{:<12}{:>24}{:>24}\n", "speed-up", speedupCell(speedupOf(kernel.original, kernel.rewritten)),
-                     speedupCell(speedupOf(wall.original, wall.rewritten)));
+  size_t pairs = 0;
+  for (const CandidateRuns& c : outcome.candidates) {
+    Paired kernel = pairedTimes(outcome.original, c.runs, true), wall = pairedTimes(outcome.original, c.runs, false);
+    SpeedJudgement j = judgeSpeed(outcome.original, c.runs);
+    std::string verdict = c.verdict == Verdict::Equal ? "equal" : "differ";
+    if (c.verdict == Verdict::Equal && j.speed != Speed::Unmeasured)
+      verdict += fmt::format(", {} ({} time, margin {:.1f}%)", speedName(j.speed), j.kernel ? "kernel" : "wall",
+                             100 * j.margin);
+    out +=
+        fmt::format("{:<{}}{:>22}{:>22}{:>22}{:>22}  {}\n", c.name, width, timeCell(programSpread(c.runs, true)),
+                    timeCell(programSpread(c.runs, false)), speedupCell(speedupOf(kernel.original, kernel.candidate)),
+                    speedupCell(speedupOf(wall.original, wall.candidate)), verdict);
+    pairs = std::max(pairs, std::min(outcome.original.size(), c.runs.size()));
+  }
   out += fmt::format(
-      "({} of {} runs of each, interleaved; speed-up = original / rewritten, median (range over "
-      "run pairs))\n",
-      std::min(outcome.original.size(), outcome.rewritten.size()), outcome.repeat);
+      "({} of {} runs of each, interleaved; speed-up = original / candidate, median (range over run pairs); "
+      "faster or slower only beyond the larger spread of the two programs' runs, and at least {:.0f}%)\n",
+      pairs, outcome.repeat, 100 * kMinSpeedMargin);
   return out;
 }
 
@@ -328,22 +425,35 @@ std::string renderDifference(const Difference& d) {
 
 nlohmann::json renderJson(const Outcome& outcome, const Tolerance& tolerance, const std::vector<std::string>& compared,
                           const std::vector<std::string>& runArgs, const std::string& result) {
-  nlohmann::json difference = nullptr;
-  if (const auto& d = outcome.difference)
-    difference = {{"output", d->output},
-                  {"run", d->run},
-                  {"original_line", d->originalLine},
-                  {"rewritten_line", d->rewrittenLine},
-                  {"original", d->original},
-                  {"rewritten", d->rewritten},
-                  {"detail", d->detail}};
-  Paired kernel = pairedTimes(outcome, true), wall = pairedTimes(outcome, false);
+  const std::optional<size_t> chosen = chooseCandidate(outcome), reported = reportedCandidate(outcome);
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const CandidateRuns& c : outcome.candidates) {
+    SpeedJudgement j = judgeSpeed(outcome.original, c.runs);
+    nlohmann::json one = programJson(c.runs);
+    one["name"] = c.name;
+    one["program"] = c.program;
+    one["verdict"] = verdictName(c.verdict);
+    one["why"] = c.why.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.why);
+    one["difference"] = differenceJson(c.difference);
+    one["speedup"] = speedupJson(outcome.original, c.runs);
+    one["speed"] = c.verdict == Verdict::Equal ? nlohmann::json(speedName(j.speed)) : nlohmann::json(nullptr);
+    one["speed_basis"] = j.speedup ? nlohmann::json(j.kernel ? "kernel" : "wall") : nlohmann::json(nullptr);
+    one["margin"] = j.speedup ? nlohmann::json(j.margin) : nlohmann::json(nullptr);
+    candidates.push_back(std::move(one));
+  }
+  // The fields of version 1's single rewrite describe the candidate the verdict speaks of.
+  static const std::vector<RunTime> none;
+  const CandidateRuns* r = reported ? &outcome.candidates[*reported] : nullptr;
+  const std::optional<Difference>& difference =
+      r && r->verdict == Verdict::Mismatch ? r->difference : std::optional<Difference>();
+  std::string why = outcome.why;
+  if (why.empty() && r && r->verdict == Verdict::Mismatch) why = r->why;
   return {{"format", "relayout-verify"},
           {"version", 1},
           {"verdict", verdictName(outcome.verdict)},
           {"result", result},
-          {"why", outcome.why.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome.why)},
-          {"difference", difference},
+          {"why", why.empty() ? nlohmann::json(nullptr) : nlohmann::json(why)},
+          {"difference", differenceJson(difference)},
           {"compared", compared},
           {"run_args", runArgs},
           {"tolerance",
@@ -353,10 +463,14 @@ nlohmann::json renderJson(const Outcome& outcome, const Tolerance& tolerance, co
             {"ignore_lines", tolerance.ignoreLines}}},
           {"repeat", outcome.repeat},
           {"original", programJson(outcome.original)},
-          {"rewritten", programJson(outcome.rewritten)},
-          {"speedup",
-           {{"kernel", spreadJson(speedupOf(kernel.original, kernel.rewritten))},
-            {"wall", spreadJson(speedupOf(wall.original, wall.rewritten))}}}};
+          {"rewritten", programJson(r ? r->runs : none)},
+          {"speedup", speedupJson(outcome.original, r ? r->runs : none)},
+          {"speed", r && r->verdict == Verdict::Equal ? speedName(judgeSpeed(outcome.original, r->runs).speed)
+                                                      : nlohmann::json(nullptr)},
+          {"reported", r ? nlohmann::json(r->name) : nlohmann::json(nullptr)},
+          {"chosen", chosen ? nlohmann::json(outcome.candidates[*chosen].name) : nlohmann::json(nullptr)},
+          {"min_margin", kMinSpeedMargin},
+          {"candidates", candidates}};
 }
 
 }  // namespace relayout::verify

@@ -97,15 +97,54 @@ struct RunTime {
 // process); nothing when it holds none that can be read.
 std::optional<RunTime> parseKernelTime(std::string_view text);
 
-struct Outcome {
-  Verdict verdict = Verdict::Equal;
-  std::optional<Difference> difference;
-  std::string why;
-  std::vector<RunTime> original, rewritten;  // runs done, in order
-  unsigned repeat = 0;                       // runs asked for
+// Whether a candidate runs faster than the original, beyond what the runs themselves vary.
+enum class Speed { Faster, Same, Slower, Unmeasured };
+const char* speedName(Speed speed);  // faster, same, slower, unmeasured
+
+// A candidate is faster (slower) when the ratio of the medians, original over candidate, is above
+// 1 + margin (below 1 - margin), where the margin is the larger spread of the two programs' own
+// runs ((max - min) / median), and at least kMinSpeedMargin: a gain smaller than the runs' own
+// variation is not told from noise, and one under 1% is not worth a rewrite.
+inline constexpr double kMinSpeedMargin = 0.01;
+
+struct SpeedJudgement {
+  Speed speed = Speed::Unmeasured;
+  bool kernel = false;            // judged on kernel times (every run of both measured them), else wall times
+  std::optional<Spread> speedup;  // on that basis: original / candidate
+  double margin = 0;              // the relative spread the speed-up had to leave behind
+};
+SpeedJudgement judgeSpeed(const std::vector<RunTime>& original, const std::vector<RunTime>& candidate);
+
+// One program run against the original: the rewritten program, or one of several candidate rewrites.
+struct CandidateRuns {
+  std::string name;                      // "rewritten" for a single rewrite; a candidate's name otherwise
+  std::string program;                   // as given
+  Verdict verdict = Verdict::Equal;      // Mismatch: an output differed, or it failed; it ran no further
+  std::optional<Difference> difference;  // Mismatch: what differs
+  std::string why;                       // a mismatch that is a failed run: what happened
+  std::string failedStderr;              // the end of its failed run's standard error
+  std::vector<RunTime> runs;             // runs done, in order
 };
 
-// The short table printed after the runs: medians of kernel and wall time and the speed-ups.
+struct Outcome {
+  // Equal: at least one candidate's outputs equal the original's; Mismatch: none does;
+  // OriginalFailed: the original failed (`why`), nothing was judged.
+  Verdict verdict = Verdict::Equal;
+  std::string why;
+  std::vector<RunTime> original;  // runs done, in order
+  std::vector<CandidateRuns> candidates;
+  unsigned repeat = 0;  // runs of each program asked for
+};
+
+// The candidate to apply: outputs equal to the original's and faster (judgeSpeed), the greatest
+// median speed-up among those; none when no candidate is both.
+std::optional<size_t> chooseCandidate(const Outcome& outcome);
+// The candidate the verdict speaks of: the chosen one, else the fastest with equal outputs, else
+// the first (none when there is no candidate).
+std::optional<size_t> reportedCandidate(const Outcome& outcome);
+
+// The short table printed after the runs: per program the medians of kernel and wall time, per
+// candidate its speed-ups, outputs and speed.
 std::string renderTable(const Outcome& outcome);
 // The lines that say what differs (file, line numbers, both texts).
 std::string renderDifference(const Difference& difference);

@@ -74,7 +74,12 @@ ComparisonFlags::ComparisonFlags(cl::SubCommand& command, cl::OptionCategory& ca
       ignore_("ignore-lines",
               cl::desc("Leave the lines that match REGEX out of both outputs before comparing them (lines that print "
                        "times, addresses...; repeatable)"),
-              cl::value_desc("REGEX"), cl::sub(command), cl::cat(category)) {}
+              cl::value_desc("REGEX"), cl::sub(command), cl::cat(category)),
+      requireSpeedup_("require-speedup",
+                      cl::desc("Exit with status 4 when the outputs are equal but no rewrite runs faster than the "
+                               "original beyond the spread of their runs (a rewrite that is not faster is never "
+                               "applied either way)"),
+                      cl::sub(command), cl::cat(category)) {}
 
 Options ComparisonFlags::options() const {
   Options options;
@@ -86,12 +91,13 @@ Options ComparisonFlags::options() const {
   options.repeat = repeat_;
   options.repeatGiven = repeat_.getNumOccurrences();
   options.ignoreLines.assign(ignore_.begin(), ignore_.end());
+  options.requireSpeedup = requireSpeedup_;
   return options;
 }
 
 std::vector<const cl::Option*> ComparisonFlags::all()
     const {  // cl::list has its own operator& (the storage): addressof names the option.
-  return {std::addressof(compare_), &rtol_, &atol_, &repeat_, std::addressof(ignore_)};
+  return {std::addressof(compare_), &rtol_, &atol_, &repeat_, std::addressof(ignore_), &requireSpeedup_};
 }
 
 void setToolName(const std::string& name) { gTool = name; }
@@ -142,7 +148,17 @@ std::vector<std::string> Options::arguments() const {
   if (atolGiven) out.insert(out.end(), {"--atol", fmt::format("{:g}", atol)});
   if (repeatGiven) out.insert(out.end(), {"--repeat", std::to_string(repeat)});
   for (const std::string& pattern : ignoreLines) out.insert(out.end(), {"--ignore-lines", pattern});
+  if (requireSpeedup) out.push_back("--require-speedup");
   return out;
+}
+
+llvm::Error checkCandidateName(const std::string& name) {
+  const bool plain = !name.empty() && name != "." && name != ".." && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+  });
+  if (!plain) return usageError("candidate name '" + name + "': use letters, digits, '.', '_' and '-'");
+  if (name == "original") return usageError("candidate name 'original' is the original program's");
+  return llvm::Error::success();
 }
 
 std::string findKernelTimeLibrary(const std::string& given) {
@@ -311,8 +327,10 @@ llvm::Error removeEarlierRuns(const std::string& dir) {
 }  // namespace
 
 llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& options) {
-  const std::string originalDir = programs.dir + "/original", rewrittenDir = programs.dir + "/rewritten";
-  for (const std::string& dir : {originalDir, rewrittenDir})
+  const std::string originalDir = programs.dir + "/original";
+  std::vector<std::string> dirs = {originalDir};
+  for (const NamedProgram& c : programs.candidates) dirs.push_back(programs.dir + "/" + c.name);
+  for (const std::string& dir : dirs)
     if (llvm::Error err = removeEarlierRuns(dir)) return err;
   if (fs::exists(programs.dir + "/verify.json"))
     if (std::error_code ec = fs::remove(programs.dir + "/verify.json"))
@@ -322,6 +340,7 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
   RunResult result;
   Outcome& outcome = result.outcome;
   outcome.repeat = options.repeat;
+  for (const NamedProgram& c : programs.candidates) outcome.candidates.push_back({c.name, c.program});
 
   KeptAside aside;
   if (llvm::Error err = aside.keep(options.compare)) return err;
@@ -331,33 +350,41 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
                   "set RELAYOUT_KERNELTIME_LIBRARY to it); wall times are");
   std::optional<RecordedRun> firstOriginal;
   bool notedUnsteady = false;
+  const size_t n = programs.candidates.size();
   for (unsigned k = 1; k <= options.repeat; ++k) {
     std::string runDir = fmt::format("run-{}", k);
     auto a = runOnce(programs.original, programs.runArgs, originalDir + "/" + runDir, options.compare,
                      programs.kernelTimeLibrary);
     if (!a) return a.takeError();
     outcome.original.push_back(a->time);
-    PairVerdict pair;
     if (failed(a->recorded)) {
-      pair = judgePair(a->recorded, {}, compared, tolerance);
+      PairVerdict pair = judgePair(a->recorded, {}, compared, tolerance);
       result.failedStderr = stderrTail(originalDir + "/" + runDir + "/stderr");
-    } else {
-      auto b = runOnce(programs.rewritten, programs.runArgs, rewrittenDir + "/" + runDir, options.compare,
-                       programs.kernelTimeLibrary);
-      if (!b) return b.takeError();
-      outcome.rewritten.push_back(b->time);
-      llvm::errs() << fmt::format("{}: verify run {}/{}: original {}, rewritten {}\n", gTool, k, options.repeat,
-                                  timeText(a->time), timeText(b->time));
-      pair = judgePair(a->recorded, b->recorded, compared, tolerance);
-      if (failed(b->recorded)) result.failedStderr = stderrTail(rewrittenDir + "/" + runDir + "/stderr");
-    }
-    if (pair.verdict != Verdict::Equal) {
       outcome.verdict = pair.verdict;
-      outcome.difference = std::move(pair.difference);
-      if (outcome.difference) outcome.difference->run = k;
       outcome.why = pair.why;
       break;
     }
+    std::string line = fmt::format("{}: verify run {}/{}: original {}", gTool, k, options.repeat, timeText(a->time));
+    // Each round starts one candidate further, so that no candidate always runs right after the original.
+    for (size_t step = 0; step < n; ++step) {
+      const size_t i = (step + k - 1) % n;
+      CandidateRuns& c = outcome.candidates[i];
+      if (c.verdict != Verdict::Equal) continue;
+      const std::string dir = dirs[i + 1] + "/" + runDir;
+      auto b = runOnce(c.program, programs.runArgs, dir, options.compare, programs.kernelTimeLibrary);
+      if (!b) return b.takeError();
+      c.runs.push_back(b->time);
+      line += fmt::format(", {} {}", c.name, timeText(b->time));
+      PairVerdict pair = judgePair(a->recorded, b->recorded, compared, tolerance);
+      if (failed(b->recorded)) c.failedStderr = stderrTail(dir + "/stderr");
+      if (pair.verdict != Verdict::Equal) {
+        c.verdict = pair.verdict;
+        c.difference = std::move(pair.difference);
+        if (c.difference) c.difference->run = k;
+        c.why = pair.why;
+      }
+    }
+    llvm::errs() << line << "\n";
     // An original whose output changes from run to run needs a tolerance or --ignore-lines.
     if (!firstOriginal) firstOriginal = std::move(a->recorded);
     else if (!notedUnsteady)
@@ -370,10 +397,48 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
           notedUnsteady = true;
           break;
         }
+    if (std::none_of(outcome.candidates.begin(), outcome.candidates.end(),
+                     [](const CandidateRuns& c) { return c.verdict == Verdict::Equal; }))
+      break;
   }
+  if (outcome.verdict != Verdict::OriginalFailed)
+    outcome.verdict = std::any_of(outcome.candidates.begin(), outcome.candidates.end(),
+                                  [](const CandidateRuns& c) { return c.verdict == Verdict::Equal; })
+                          ? Verdict::Equal
+                          : Verdict::Mismatch;
   aside.putBack();
   return result;
 }
+
+namespace {
+
+// What the speed judgement says of one candidate with equal outputs, in words.
+std::string speedWords(const SpeedJudgement& j) {
+  const char* basis = j.kernel ? "kernel" : "wall";
+  switch (j.speed) {
+    case Speed::Faster:
+      return fmt::format("faster: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
+                         100 * j.margin);
+    case Speed::Slower:
+      return fmt::format("slower: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
+                         100 * j.margin);
+    case Speed::Same:
+      return fmt::format("not faster: {:.2f}x {} time, within the runs' spread of {:.1f}%", j.speedup->median, basis,
+                         100 * j.margin);
+    case Speed::Unmeasured:
+      return "its speed was not measured";
+  }
+  return "";
+}
+
+std::string equalWords(const Tolerance& tolerance, const std::vector<std::string>& compared, size_t runs) {
+  return fmt::format("outputs ({}) equal the original's {} in {} runs", llvm::join(compared, ", "),
+                     tolerance.numeric ? fmt::format("within rtol {:g}, atol {:g}", tolerance.rtol, tolerance.atol)
+                                       : std::string("byte for byte"),
+                     runs);
+}
+
+}  // namespace
 
 int reportOutcome(const RunResult& run, const Programs& programs, const Options& options, const std::string& result) {
   const Outcome& outcome = run.outcome;
@@ -393,26 +458,35 @@ int reportOutcome(const RunResult& run, const Programs& programs, const Options&
     }
   }
   if (ec) reportError(jsonPath + ": cannot write it: " + ec.message());
-  if (!outcome.rewritten.empty()) llvm::outs() << renderTable(outcome);
+  const bool ran = std::any_of(outcome.candidates.begin(), outcome.candidates.end(),
+                               [](const CandidateRuns& c) { return !c.runs.empty(); });
+  if (ran) llvm::outs() << renderTable(outcome);
   llvm::outs().flush();
-  switch (outcome.verdict) {
-    case Verdict::Equal:
-      llvm::errs() << gTool << ": verified: the rewritten program's outputs (" << llvm::join(compared, ", ") << ")"
-                   << (tolerance.numeric ? fmt::format(" equal the original's within rtol {:g}, atol {:g}",
-                                                       tolerance.rtol, tolerance.atol)
-                                         : std::string(" equal the original's byte for byte"))
-                   << " in " << outcome.rewritten.size() << " runs; details in " << jsonPath << "\n";
-      break;
-    case Verdict::Mismatch:
-      llvm::WithColor::error(llvm::errs(), gTool)
-          << "the rewritten program does not do what the original does: "
-          << (outcome.difference ? renderDifference(*outcome.difference) : outcome.why + "\n") << run.failedStderr;
-      break;
-    case Verdict::OriginalFailed:
-      reportError("cannot verify the rewrite: " + outcome.why);
-      llvm::errs() << run.failedStderr;
-      break;
+  if (outcome.verdict == Verdict::OriginalFailed) {
+    reportError("cannot verify the rewrite: " + outcome.why);
+    llvm::errs() << run.failedStderr;
+    return exitCode(outcome.verdict);
   }
+  const bool single = outcome.candidates.size() == 1;
+  const std::string details = "details in " + jsonPath;
+  for (const CandidateRuns& c : outcome.candidates) {
+    const std::string who = single ? "the rewritten program" : "candidate " + c.name;
+    if (c.verdict == Verdict::Equal) {
+      llvm::errs() << gTool << ": verified: " << who << "'s " << equalWords(tolerance, compared, c.runs.size()) << "; "
+                   << speedWords(judgeSpeed(outcome.original, c.runs)) << (single ? "; " + details : "") << "\n";
+      continue;
+    }
+    llvm::WithColor::error(llvm::errs(), gTool)
+        << who
+        << " does not do what the original does: " << (c.difference ? renderDifference(*c.difference) : c.why + "\n")
+        << c.failedStderr;
+  }
+  const std::optional<size_t> chosen = chooseCandidate(outcome);
+  if (!single && chosen)
+    llvm::errs() << gTool << ": the fastest rewrite is " << outcome.candidates[*chosen].name << "; " << details << "\n";
+  else if (!single && outcome.verdict == Verdict::Equal)
+    llvm::errs() << gTool << ": no rewrite runs faster than the original: keep the original; " << details << "\n";
+  if (outcome.verdict == Verdict::Equal && !chosen && options.requireSpeedup) return 4;
   return exitCode(outcome.verdict);
 }
 

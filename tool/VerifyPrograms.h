@@ -24,6 +24,9 @@ struct Options {
   unsigned repeat = 5;
   bool repeatGiven = false;
   std::vector<std::string> ignoreLines;
+  // The exit status says "not faster" (4) when outputs are equal but no candidate runs faster than
+  // the original beyond the runs' spread.
+  bool requireSpeedup = false;
 
   // Whether the values can be used (tolerances finite and >= 0, --repeat >= 1, the expressions
   // valid, the --compare files kept under distinct names).
@@ -34,6 +37,9 @@ struct Options {
   // The options given, as command-line arguments (to repeat them in another command).
   std::vector<std::string> arguments() const;
 };
+
+// A candidate's name: letters, digits, '.', '_' and '-', not "original" (it names a folder of runs).
+llvm::Error checkCandidateName(const std::string& name);
 
 // The options above as command-line options of a subcommand (optimize's, or relayout-verify's
 // top level): one definition, one help text, for both tools.
@@ -51,14 +57,23 @@ class ComparisonFlags {
   llvm::cl::opt<double> atol_;
   llvm::cl::opt<unsigned> repeat_;
   llvm::cl::list<std::string> ignore_;
+  llvm::cl::opt<bool> requireSpeedup_;
 };
 
-// Two programs to run and where their runs are kept.
+// A program run against the original: the rewritten one ("rewritten"), or one of several candidate
+// rewrites, each under its own name.
+struct NamedProgram {
+  std::string name;
+  std::string program;
+};
+
+// The programs to run and where their runs are kept.
 struct Programs {
-  std::string original, rewritten;
-  std::vector<std::string> runArgs;  // the same for every run of both
-  // Gets original/run-K/ and rewritten/run-K/ (stdout, stderr, kernel-time.json, the --compare
-  // files) and verify.json.
+  std::string original;
+  std::vector<NamedProgram> candidates;
+  std::vector<std::string> runArgs;  // the same for every run of every program
+  // Gets original/run-K/ and NAME/run-K/ per candidate (stdout, stderr, kernel-time.json, the
+  // --compare files) and verify.json.
   std::string dir;
   std::string kernelTimeLibrary;  // librelayout_kerneltime.so, "" when kernel times are not measured
 };
@@ -84,15 +99,19 @@ struct RunResult {
   std::string failedStderr;
 };
 
-// Runs both programs options.repeat times each, interleaved (original 1, rewritten 1, original 2...),
-// in the current folder with standard input from /dev/null; stops at the first pair that differs.
+// Runs every program options.repeat times, interleaved (original 1, then each candidate's run 1,
+// their order turning by one each round, original 2, ...), in the current folder with standard input
+// from /dev/null. A candidate whose outputs differ from the original's runs no further; the runs stop
+// when none is left, or when the original fails.
 // The --compare files that are there before are kept aside and put back after (on Ctrl-C too).
 // Earlier runs' folders under programs.dir are removed first. An error: a folder or file could not
 // be made or moved.
 llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& options);
 
 // Writes programs.dir/verify.json (its `result`: `result`), prints the table on standard output
-// and the verdict on standard error; returns the exit status (exitCode(outcome.verdict)).
+// and the verdict on standard error, one line per candidate when there are several; returns the
+// exit status: exitCode(outcome.verdict), or 4 under --require-speedup when the outputs are equal
+// but no candidate is faster.
 int reportOutcome(const RunResult& run, const Programs& programs, const Options& options, const std::string& result);
 
 }  // namespace relayout::verify

@@ -31,22 +31,26 @@ class VerifyFlags {
 };
 
 struct VerifyRequest {
-  // How each program is built: units, flags and, for the rewritten one, DIR/rewritten's sources
-  // and copiedIncludeRoots. verifyRewrite sets the programs' places and makes both builds plain.
-  BuildRequest original, rewritten;
+  // How each program is built: units, flags and, for each candidate, its rewritten sources
+  // (DIR/candidates/NAME/) and copiedIncludeRoots. verifyRewrite sets the programs' places and makes
+  // every build plain.
+  BuildRequest original;
+  std::vector<std::pair<std::string, BuildRequest>> candidates;  // by name
   std::string nvcc;
-  std::vector<std::string> runArgs;  // the same for every run of both
-  std::string outDir;                // DIR: holds rewritten/, gets verify/ (and rejected/)
+  std::vector<std::string> runArgs;  // the same for every run of every program
+  std::string outDir;                // DIR: holds rewritten/ and candidates/, gets verify/ (and rejected/)
 };
 
-// Builds both programs into DIR/verify/{original,rewritten}/program. With `runHere`, runs them
-// `repeat` times each, interleaved, in the current folder; compares standard output and every
-// --compare file of each pair of runs; prints a table and writes DIR/verify/verify.json. Without it
-// (no GPU here), warns that the rewrite is not verified and prints the relayout-verify command that
-// runs the two programs on a machine with a GPU. On a mismatch (or a rewritten program that does not
-// build) DIR/rewritten is moved to DIR/rejected. Returns the exit status: 0 equal (or built, not
-// run), 3 mismatch, 1 the original failed (or could not be built) or another error. `why`: why it
-// cannot run here.
+// Builds the original into DIR/verify/original/program and each candidate into
+// DIR/verify/NAME/program. With `runHere`, runs them `repeat` times each, interleaved, in the current
+// folder; compares standard output and every --compare file of each candidate's runs with the
+// original's; prints a table, writes DIR/verify/verify.json, and applies what was measured faster
+// (applySelection, Selection.h): DIR/rewritten is then that candidate, or gone when none was faster,
+// or moved to DIR/rejected when none printed what the original printed. Without `runHere` (no GPU
+// here), warns that nothing is verified and prints the relayout-verify command that runs the programs
+// on a machine with a GPU. Returns the exit status: 0 applied, untouched or slower (or built, not
+// run), 3 no candidate equal, 1 the original failed (or could not be built) or another error, 4
+// under --require-speedup when nothing was faster. `why`: why it cannot run here.
 int verifyRewrite(const VerifyRequest& request, const VerifyFlags& flags, bool runHere, const std::string& why = "");
 
 }  // namespace relayout

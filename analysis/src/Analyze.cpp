@@ -17,6 +17,10 @@ namespace {
 
 std::string shortHash(const std::string& sha) { return sha.substr(0, 12); }
 
+bool executed(const StructDecision& d) {
+  return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
+}
+
 nlohmann::json evidenceJson(const SiteEvidence& e) {
   return {{"source", e.source},
           {"site", e.site.id},
@@ -160,6 +164,7 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
       structInfo.try_emplace(s.name, &s);
       decisions.try_emplace(s.name).first->second.name = s.name;
     }
+    const std::vector<SiteCode> code = options.ptx.empty() ? std::vector<SiteCode>() : siteCode(map, options.ptx);
     for (const SiteInfo& site : map.sites) {
       // A hand-edited or foreign site map must not crash the analysis: every site names a
       // struct and a field the map declares.
@@ -169,6 +174,7 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
                                                 site.structName, site.field));
       SiteEvidence e{map.sourcePath, site, unit->sites[site.id], classifyPaper(unit->sites[site.id], unit->blockPeriod),
                      unit->blockPeriod, {}};
+      if (site.id < code.size()) e.code = code[site.id];
       addTreeSites(map, *unit, site, e.verdict, treeSites[site.structName], loopCounts);
       StructDecision& d = decisions[site.structName];
       d.score += e.verdict.weight;
@@ -180,15 +186,14 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
     std::stable_sort(d.sites.begin(), d.sites.end(), [](const SiteEvidence& a, const SiteEvidence& b) {
       return std::fabs(a.verdict.weight) > std::fabs(b.verdict.weight);
     });
-    bool executed = !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
     // The paper's decision: a positive sum keeps AoS, a negative one picks SoA.
-    d.layout = executed && d.score < 0 ? Layout::SoA : Layout::AoS;
+    d.layout = executed(d) && d.score < 0 ? Layout::SoA : Layout::AoS;
     const StructInfo& info = *structInfo[name];
     // The field access tree: the paper's step for an AoS struct; the clustered candidate of model
     // mode and of --layout clustered for every struct.
     bool wantTree = options.mode == AnalyzeMode::Model || options.forced == Layout::Clustered ||
                     (d.layout == Layout::AoS && options.clusters && !options.forced);
-    if (executed && wantTree) {
+    if (executed(d) && wantTree) {
       clusterStruct(info, d, treeSites[name], loopCounts);
       if (options.mode == AnalyzeMode::Paper && d.layout == Layout::AoS && options.clusters &&
           d.clustering->clusters.size() > 1)
@@ -213,9 +218,15 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
     d.info = info;
     auto refused = options.refusedStructs.find(name);
     const bool undecided = refused != options.refusedStructs.end() && !options.forced;
+    if (options.mode == AnalyzeMode::Paper && executed(d)) {
+      d.weighed = {Layout::AoS};
+      if (d.clustering && d.clustering->clusters.size() > 1) d.weighed.push_back(Layout::Clustered);
+      d.weighed.push_back(Layout::SoA);
+    }
     if (undecided) {
       d.layout = Layout::AoS;
       d.clustering.reset();
+      d.weighed.clear();
     }
     if (options.forced) forceDecision(d, *options.forced);
     StructPlan sp;

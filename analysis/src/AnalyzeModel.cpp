@@ -10,6 +10,7 @@
 #include <llvm/Support/Path.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace relayout {
@@ -110,10 +111,53 @@ std::string launchKernel(const TracedLaunch& launch, const std::vector<ReplayUni
 }
 
 // What one site's accesses are predicted to cost under a layout (the decision's measure: sectors
-// + requested sectors x kL1RequestWeight); a site the trace missed, by its estimates.
+// + requested sectors x kL1RequestWeight + requests x kRequestWeight, for the executions that issue
+// any); a site the trace missed, by its estimates.
 double siteCost(const SiteEvidence& e, Layout layout) {
   if (!e.replayed) return valueOf(e.sectors, layout) * (1 + kL1RequestWeight);
-  return valueOf(fromModel(e.model.traffic), layout) + kL1RequestWeight * valueOf(fromModel(e.model.sectors), layout);
+  // Sites merged into one vector access request its sectors once between them.
+  const double merged = std::min(1.0, valueOf(e.requests, layout) / std::max(1e-9, valueOf(e.requests, Layout::SoA)));
+  return e.issued * (valueOf(fromModel(e.model.traffic), layout) +
+                     kL1RequestWeight * merged * valueOf(fromModel(e.model.sectors), layout) +
+                     kRequestWeight * e.model.warps * valueOf(e.requests, layout));
+}
+
+// AoSoA's cost of a site: not a Layout of the plan, so spelled out here as siteCost does.
+double aosoaCost(const SiteEvidence& e) {
+  if (!e.replayed) return e.sectors.aosoa * (1 + kL1RequestWeight);
+  const size_t l = size_t(ModelLayout::AoSoA);
+  return e.issued * (e.model.traffic[l] + kL1RequestWeight * e.model.sectors[l] +
+                     kRequestWeight * e.model.warps * e.requests.aosoa);
+}
+
+// Each site's requests per execution under each layout, and the share of its executions that
+// issue any. AoS: what the original's PTX shows on the site's line, else what its struct allows;
+// the others: what their arrays allow (Ptx.h, predictedRequests), with the struct's sites on the
+// same line loaded together. A site nvcc hoisted out of its loop issues only on executions whose
+// elements differ from the warp's previous execution of it (the trace's repeats): the same in every
+// layout, as the rewrite keeps the no-alias facts of the original (restrict locals).
+void assignRequests(const StructInfo& info, StructDecision& d) {
+  std::vector<MappedField> fields = mappedFields(info);
+  std::vector<std::vector<std::string>> clusters;
+  if (hasClusters(d))
+    for (const FieldCluster& c : d.clustering->clusters) clusters.push_back(c.fields);
+  const LayoutMapping aos = LayoutMapping::aos(fields, info.size, info.align), soa = LayoutMapping::soa(fields),
+                      clustered = clusters.empty() ? aos : LayoutMapping::clustered(fields, clusters);
+  for (SiteEvidence& e : d.sites) {
+    // The struct's sites that nvcc may load with this one: in the same function and loop, run as
+    // often (the same statement block on the same element, as far as counts tell).
+    std::vector<const SiteInfo*> together;
+    for (const SiteEvidence& t : d.sites)
+      if (t.source == e.source && t.site.function == e.site.function && t.site.loop == e.site.loop &&
+          std::fabs(t.verdict.executions - e.verdict.executions) <= 0.01 * std::max(t.verdict.executions, e.verdict.executions))
+        together.push_back(&t.site);
+    e.requests.aos = e.code && e.code->found ? e.code->requests : predictedRequests(aos, info, e.site, together);
+    e.requests.soa = predictedRequests(soa, info, e.site, together);
+    e.requests.aosoa = e.requests.soa;
+    e.requests.clustered = predictedRequests(clustered, info, e.site, together);
+    const double repeats = e.model.warps > 0 ? std::min(1.0, e.model.repeats / e.model.warps) : 0;
+    e.issued = e.code ? 1 - e.code->hoisted * repeats : 1;
+  }
 }
 
 // The tree groups fields whose loops run equally often; a group pays for it in padding and in
@@ -233,8 +277,11 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
       e.replayed = e.model.lanes > 0;
       if (e.replayed) e.sectors = fromModel(e.model.traffic);
     }
-    if (hasClusters(d) && options.clusters && options.checkClusters && !options.forced)
+    assignRequests(*structInfo.at(name), d);
+    if (hasClusters(d) && options.clusters && options.checkClusters && !options.forced) {
       takeApartUnprofitableClusters(*structInfo.at(name), d, byKernel);
+      assignRequests(*structInfo.at(name), d);
+    }
     for (size_t i = 0; i < d.sites.size(); ++i) {
       SiteEvidence& e = d.sites[i];
       for (const auto& [kernel, one] : byKernel[i]) addKernel(d, kernel, fromModel(one.traffic));
@@ -251,9 +298,10 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
     }
     d.replayedShare = allExecs > 0 ? replayedExecs / allExecs : 0;
     if (!hasClusters(d)) d.sectors.clustered = d.sectors.aos, d.requested.clustered = d.requested.aos;
-    d.cost = {d.sectors.aos + kL1RequestWeight * d.requested.aos, d.sectors.soa + kL1RequestWeight * d.requested.soa,
-              d.sectors.clustered + kL1RequestWeight * d.requested.clustered,
-              d.sectors.aosoa + kL1RequestWeight * d.requested.aosoa};
+    d.cost = {};
+    for (const SiteEvidence& e : d.sites)
+      d.cost.add({siteCost(e, Layout::AoS), siteCost(e, Layout::SoA),
+                  hasClusters(d) ? siteCost(e, Layout::Clustered) : siteCost(e, Layout::AoS), aosoaCost(e)});
 
     // The decision: least predicted cost among the layouts the rewriter emits, in the order AoS,
     // clustered, SoA; a later one must beat the best so far by kModelMinGain.
@@ -262,6 +310,7 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
     std::vector<Layout> order = {Layout::AoS};
     if (clusteredCandidate(d, options) && options.clusters) order.push_back(Layout::Clustered);
     order.push_back(Layout::SoA);
+    d.weighed = order;
     for (Layout l : order)
       if (valueOf(d.cost, l) < valueOf(d.cost, d.layout) * (1 - kModelMinGain)) d.layout = l;
     d.score = d.cost.aos > 0 ? (d.cost.aos - valueOf(d.cost, d.layout)) / d.cost.aos : 0;
@@ -270,8 +319,9 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
 }
 
 std::string modelReason(const StructDecision& d) {
-  std::string numbers = fmt::format("predicted cost (sectors from L2 + requested sectors / {:g}) AoS {:.4g}, SoA {:.4g}",
-                                    1 / kL1RequestWeight, d.cost.aos, d.cost.soa);
+  std::string numbers =
+      fmt::format("predicted cost (sectors from L2 + requested sectors / {:g} + requests x {:g}) AoS {:.4g}, SoA {:.4g}",
+                  1 / kL1RequestWeight, kRequestWeight, d.cost.aos, d.cost.soa);
   if (hasClusters(d)) numbers += fmt::format(", clustered {:.4g}", d.cost.clustered);
   numbers += fmt::format(", AoSoA {:.4g} (not emitted)", d.cost.aosoa);
   std::string pick = d.layout == Layout::AoS
@@ -291,7 +341,8 @@ void addModelDetails(const StructDecision& d, nlohmann::json& details) {
                        {"predicted_sectors", {{"aos", k.sectors.aos}, {"soa", k.sectors.soa},
                                               {"aosoa", k.sectors.aosoa}, {"clustered", k.sectors.clustered}}}});
   details["model"] = {{"cost", {{"aos", d.cost.aos}, {"soa", d.cost.soa}, {"aosoa", d.cost.aosoa},
-                                {"clustered", d.cost.clustered}, {"l1_request_weight", kL1RequestWeight}}},
+                                {"clustered", d.cost.clustered}, {"l1_request_weight", kL1RequestWeight},
+                                {"request_weight", kRequestWeight}}},
                       {"requested_sectors", {{"aos", d.requested.aos}, {"soa", d.requested.soa},
                                              {"aosoa", d.requested.aosoa}, {"clustered", d.requested.clustered}}},
                       {"measured_aos_sectors", d.measuredAoS},

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 namespace relayout {
 
@@ -29,6 +30,7 @@ const char* toString(ModelLayout layout) {
 void ModelCounts::add(const ModelCounts& o, double scale) {
   warps += o.warps * scale;
   lanes += o.lanes * scale;
+  repeats += o.repeats * scale;
   for (size_t l = 0; l < kModelLayouts; ++l) {
     sectors[l] += o.sectors[l] * scale;
     lines[l] += o.lines[l] * scale;
@@ -143,7 +145,7 @@ SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m, const Stru
 }
 
 struct RawCell {
-  uint64_t warps = 0, lanes = 0;
+  uint64_t warps = 0, lanes = 0, repeats = 0;
   uint64_t sectors[kModelLayouts] = {}, lines[kModelLayouts] = {}, traffic[kModelLayouts] = {};
 };
 
@@ -302,6 +304,8 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
     }
   }
   std::vector<RawCell> cells(sites.size() * kernelCount);
+  // Per (warp, site): a hash of the elements its lanes touched last time, to count repeats.
+  std::unordered_map<uint64_t, uint64_t> lastElements;
   std::vector<WarpSlot> warpSlots(kWarpSlots);
   std::vector<uint64_t> keys(size_t(kTraceWarpSize) * kMaxSectorsPerLane);
   auto sectorSet = std::make_unique<KeySet>(), lineSet = std::make_unique<KeySet>();
@@ -359,6 +363,12 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
     RawCell& cell = cells[flat * kernelCount + kernelOfLaunch[group->launch]];
     ++cell.warps;
     cell.lanes += size;
+    uint64_t elements = 0xcbf29ce484222325ull;
+    for (size_t j = 0; j < size; ++j)
+      elements = (elements ^ (group[j].element * 0x9E3779B97F4A7C15ull + group[j].lane + 1)) * 0x100000001b3ull;
+    uint64_t& last = lastElements[(owner * 0x9E3779B97F4A7C15ull) ^ (uint64_t(flat) << 1)];
+    cell.repeats += last == elements;
+    last = elements;
     for (size_t l = 0; l < kModelLayouts; ++l) {
       if (l == size_t(ModelLayout::Clustered) && !sm.clustered) {
         // No clustered candidate: its numbers are AoS's.
@@ -384,6 +394,7 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
     ModelCounts& out = result.cells[c];
     out.warps = double(cells[c].warps);
     out.lanes = double(cells[c].lanes);
+    out.repeats = double(cells[c].repeats);
     for (size_t l = 0; l < kModelLayouts; ++l) {
       out.sectors[l] = double(cells[c].sectors[l]);
       out.lines[l] = double(cells[c].lines[l]);

@@ -222,12 +222,17 @@ TEST(VerifyReportTest, TableAndJsonCarryMediansAndSpeedUps) {
   Outcome outcome;
   outcome.repeat = 3;
   outcome.original = {{100, 10.0, 2}, {120, 12.0, 2}, {110, 11.0, 2}};
-  outcome.rewritten = {{90, 5.0, 2}, {100, 4.0, 2}, {95, std::nullopt, 0}};
+  CandidateRuns rewritten{"rewritten", "out/rewritten"};
+  rewritten.runs = {{90, 5.0, 2}, {100, 4.0, 2}, {95, std::nullopt, 0}};
+  outcome.candidates = {rewritten};
   std::string table = renderTable(outcome);
   EXPECT_NE(table.find("11.000 ms"), std::string::npos) << table;          // original kernels
   EXPECT_NE(table.find("4.500 ms"), std::string::npos) << table;           // rewritten kernels: 2 of 3 measured
   EXPECT_NE(table.find("2.44x (2.00-3.00)"), std::string::npos) << table;  // 11/4.5 over the two timed pairs
   EXPECT_NE(table.find("1.16x (1.11-1.20)"), std::string::npos) << table;  // wall 110/95
+  // One run pair lacks kernel times: the speed is judged on wall times, 1.16x beyond their 20% spread? No:
+  // the original's wall times spread (120 - 100) / 110 = 18%, so 1.16x is within it.
+  EXPECT_NE(table.find("equal, same (wall time, margin 18.2%)"), std::string::npos) << table;
   nlohmann::json json = renderJson(outcome, within(1e-6, 0), {"standard output"}, {"-n", "4"}, "out/rewritten");
   EXPECT_EQ(json["format"], "relayout-verify");
   EXPECT_EQ(json["verdict"], "equal");
@@ -238,6 +243,67 @@ TEST(VerifyReportTest, TableAndJsonCarryMediansAndSpeedUps) {
   EXPECT_DOUBLE_EQ(json["original"]["kernel_ms"]["median"].get<double>(), 11.0);
   EXPECT_DOUBLE_EQ(json["speedup"]["kernel"]["max"].get<double>(), 3.0);
   EXPECT_DOUBLE_EQ(json["tolerance"]["rtol"].get<double>(), 1e-6);
+  EXPECT_EQ(json["speed"], "same");
+  EXPECT_TRUE(json["chosen"].is_null());
+  EXPECT_EQ(json["candidates"].size(), 1u);
+  EXPECT_EQ(json["candidates"][0]["speed_basis"], "wall");
+}
+
+// Kernel times of `ms`, one run each.
+static std::vector<RunTime> kernelRuns(std::initializer_list<double> ms) {
+  std::vector<RunTime> runs;
+  for (double m : ms) runs.push_back({m * 1.5, m, 1});
+  return runs;
+}
+
+TEST(VerifySpeedTest, FasterOrSlowerOnlyBeyondTheRunsSpread) {
+  // The original's kernel times spread 2% (99-101): a candidate must gain more than that.
+  const std::vector<RunTime> original = kernelRuns({100, 99, 101, 100, 100});
+  SpeedJudgement faster = judgeSpeed(original, kernelRuns({90, 90.5, 89.5, 90, 90}));
+  EXPECT_EQ(faster.speed, Speed::Faster);
+  EXPECT_TRUE(faster.kernel);
+  EXPECT_NEAR(faster.margin, 0.02, 1e-9);
+  EXPECT_NEAR(faster.speedup->median, 100.0 / 90.0, 1e-9);
+  EXPECT_EQ(judgeSpeed(original, kernelRuns({98.5, 98.6, 98.4, 98.5, 98.5})).speed, Speed::Same);  // 1.5% < 2%
+  EXPECT_EQ(judgeSpeed(original, kernelRuns({112, 111, 113, 112, 112})).speed, Speed::Slower);
+  // A candidate whose own runs spread widely is not called faster on a lucky median.
+  EXPECT_EQ(judgeSpeed(original, kernelRuns({90, 70, 110, 90, 90})).speed, Speed::Same);
+  // Steady runs still need 1%: 0.5% is no gain worth a rewrite.
+  EXPECT_EQ(judgeSpeed(kernelRuns({100, 100, 100}), kernelRuns({99.5, 99.5, 99.5})).speed, Speed::Same);
+  EXPECT_NEAR(judgeSpeed(kernelRuns({100, 100, 100}), kernelRuns({99.5, 99.5, 99.5})).margin, kMinSpeedMargin, 1e-12);
+  EXPECT_EQ(judgeSpeed(original, {}).speed, Speed::Unmeasured);
+}
+
+TEST(VerifySpeedTest, TheFastestEqualCandidateIsChosenOnlyWhenFaster) {
+  Outcome outcome;
+  outcome.repeat = 3;
+  outcome.original = kernelRuns({100, 100, 100});
+  CandidateRuns soa{"soa", "soa"}, clustered{"clustered", "clustered"}, wrong{"mixed-1", "mixed-1"};
+  soa.runs = kernelRuns({80, 80, 80});
+  clustered.runs = kernelRuns({70, 70, 70});
+  wrong.runs = kernelRuns({50});
+  wrong.verdict = Verdict::Mismatch;  // fastest of all, but its outputs differ
+  outcome.candidates = {soa, clustered, wrong};
+  ASSERT_TRUE(chooseCandidate(outcome));
+  EXPECT_EQ(*chooseCandidate(outcome), 1u);
+  EXPECT_EQ(renderJson(outcome, {}, {"standard output"}, {}, "")["chosen"], "clustered");
+
+  // None faster: nothing chosen; the verdict speaks of the fastest with equal outputs.
+  outcome.candidates[0].runs = kernelRuns({103, 103, 103});
+  outcome.candidates[1].runs = kernelRuns({110, 110, 110});
+  EXPECT_FALSE(chooseCandidate(outcome));
+  EXPECT_EQ(*reportedCandidate(outcome), 0u);
+  nlohmann::json json = renderJson(outcome, {}, {"standard output"}, {}, "");
+  EXPECT_TRUE(json["chosen"].is_null());
+  EXPECT_EQ(json["speed"], "slower");
+  EXPECT_EQ(json["reported"], "soa");
+  EXPECT_EQ(json["candidates"][1]["speed"], "slower");
+  EXPECT_TRUE(json["candidates"][2]["speed"].is_null());  // outputs differ: no speed
+
+  // An original that failed decides nothing.
+  outcome.verdict = Verdict::OriginalFailed;
+  outcome.candidates[0].runs = kernelRuns({50, 50, 50});
+  EXPECT_FALSE(chooseCandidate(outcome));
 }
 
 // The options both optimize --verify and relayout-verify take (VerifyPrograms.h).

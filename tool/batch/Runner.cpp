@@ -6,6 +6,8 @@
 #include "SummaryPage.h"
 #include "Variants.h"
 
+#include "Selection.h"
+
 #include "relayout/core/Files.h"
 
 #include <fmt/format.h>
@@ -31,6 +33,10 @@ const char* statusName(Status status) {
       return "not-run";
     case Status::Verified:
       return "verified";
+    case Status::Untouched:
+      return "untouched";
+    case Status::Slower:
+      return "slower";
     case Status::Rewritten:
       return "rewritten-unverified";
     case Status::Rejected:
@@ -47,6 +53,48 @@ const char* statusName(Status status) {
   return "?";
 }
 
+const char* statusMeaning(Status status) {
+  switch (status) {
+    case Status::NotRun:
+      return "not run yet";
+    case Status::Verified:
+      return resultMeaning(SelectionResult::Applied);
+    case Status::Untouched:
+      return "no rewrite ran faster than the original beyond the runs' spread, or the analysis changed nothing: "
+             "the sources stay as they are";
+    case Status::Slower:
+      return resultMeaning(SelectionResult::Slower);
+    case Status::Rewritten:
+      return "rewritten and built, not yet run on a GPU (--collect of a verification round decides)";
+    case Status::Rejected:
+      return resultMeaning(SelectionResult::Rejected);
+    case Status::Failed:
+      return "a step failed (see the log)";
+    case Status::Timeout:
+      return "stopped after its time limit";
+    case Status::Stopped:
+      return "interrupted; runs again next time";
+    case Status::Built:
+      return "instrumented program built, waiting for its profiled run (--prepare)";
+  }
+  return "";
+}
+
+bool succeeded(Status status) { return status == Status::Verified || status == Status::Untouched; }
+
+std::optional<std::pair<Status, std::string>> statusFromSelection(const std::string& appDir) {
+  llvm::Expected<nlohmann::json> s = readJsonFile(joinPath(appDir, "selection.json"));
+  if (!s) {
+    llvm::consumeError(s.takeError());
+    return std::nullopt;
+  }
+  const std::string result = s->value("result", ""), message = s->value("message", "");
+  if (result == resultName(SelectionResult::Applied)) return std::pair{Status::Verified, message};
+  if (result == resultName(SelectionResult::Slower)) return std::pair{Status::Slower, message};
+  if (result == resultName(SelectionResult::Rejected)) return std::pair{Status::Rejected, message};
+  return std::pair{Status::Untouched, message};
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -55,8 +103,8 @@ volatile std::sig_atomic_t interrupted = 0;
 void onSignal(int) { interrupted = 1; }
 
 Status statusFrom(const std::string& name) {
-  for (Status s : {Status::Verified, Status::Rewritten, Status::Rejected, Status::Failed, Status::Timeout,
-                   Status::Stopped, Status::Built})
+  for (Status s : {Status::Verified, Status::Untouched, Status::Slower, Status::Rewritten, Status::Rejected,
+                   Status::Failed, Status::Timeout, Status::Stopped, Status::Built})
     if (name == statusName(s)) return s;
   return Status::NotRun;
 }
@@ -99,6 +147,8 @@ std::vector<std::string> optimizeCommand(const App& app, const RunOptions& optio
       argv.push_back("--recorded-profile=" + app.recordedProfile);
     }
   }
+  if (options.stage != Stage::BuildProfiled)
+    argv.insert(argv.end(), options.optimizeOptions.begin(), options.optimizeOptions.end());
   argv.insert(argv.end(), app.options.begin(), app.options.end());
   if (!app.build.empty()) {
     argv.insert(argv.end(), {"-p", app.build});
@@ -264,20 +314,26 @@ class Batch {
     // The hand-written variants of what verified now, one at a time: they time on a quiet GPU.
     if (options_.stage == Stage::Optimize && options_.gpus > 0)
       for (const App* app : todo)
-        if (!interrupted && !app->variants.empty() && results_[app->name].status == Status::Verified)
+        if (!interrupted && !app->variants.empty() &&
+            (succeeded(results_[app->name].status) || results_[app->name].status == Status::Slower))
           verifyVariants(*app, options_.outDir, options_.relayout, interrupted);
     writeSummary();
     if (interrupted) {
       std::fprintf(stderr, "relayout: batch: interrupted; the stopped applications run again next time\n");
       return 130;
     }
-    const Status goal = options_.stage == Stage::BuildProfiled ? Status::Built
-                        : options_.stage == Stage::FromProfile ? Status::Rewritten
-                                                               : Status::Verified;
+    auto reachedGoal = [&](Status s) {
+      if (options_.stage == Stage::BuildProfiled) return s == Status::Built;
+      if (options_.stage == Stage::FromProfile) return s == Status::Rewritten || s == Status::Untouched;
+      return succeeded(s);
+    };
     size_t reached = 0;
-    for (const App* app : selected_) reached += results_[app->name].status == goal;
+    for (const App* app : selected_) reached += reachedGoal(results_[app->name].status);
+    const char* goal = options_.stage == Stage::BuildProfiled ? "built"
+                       : options_.stage == Stage::FromProfile ? "rewritten (or untouched)"
+                                                              : "verified faster or untouched";
     std::fprintf(stderr, "relayout: batch: %zu of %zu applications %s; summary in %s\n", reached, selected_.size(),
-                 statusName(goal), joinPath(options_.outDir, "summary.md").c_str());
+                 goal, joinPath(options_.outDir, "summary.md").c_str());
     return reached == selected_.size() ? 0 : 1;
   }
 
@@ -292,6 +348,8 @@ class Batch {
       case Status::Stopped:
         return true;
       case Status::Verified:
+      case Status::Untouched:
+      case Status::Slower:
       case Status::Rejected:
         return options_.force;
       case Status::Rewritten:
@@ -324,7 +382,6 @@ class Batch {
     f.seconds = seconds;
     f.gpu = r.gpu;
     f.exitCode = WIFEXITED(waitStatus) ? WEXITSTATUS(waitStatus) : 128 + WTERMSIG(waitStatus);
-    const std::string verify = joinPath(joinPath(folderOf(*r.app), "verify"), "verify.json");
     if (r.timedOut) {
       f.status = Status::Timeout;
       f.why = fmt::format("stopped after its timeout of {}", duration(r.app->timeoutSeconds));
@@ -333,15 +390,22 @@ class Batch {
     } else if (f.exitCode == 0 && options_.stage == Stage::BuildProfiled) {
       f.status = Status::Built;
       f.why = "instrumented program built, to run where the GPU is";
+    } else if (f.exitCode == 0 && options_.stage == Stage::FromProfile) {
+      llvm::Expected<std::vector<StagedCandidate>> staged = readCandidates(folderOf(*r.app));
+      const bool nothing = staged && staged->empty();
+      if (!staged) llvm::consumeError(staged.takeError());
+      f.status = nothing ? Status::Untouched : Status::Rewritten;
+      f.why = nothing ? resultMeaning(SelectionResult::Nothing)
+                      : "rewritten; the original and the candidate rewrites are built, to time where the GPU is";
     } else if (f.exitCode == 0) {
-      std::optional<nlohmann::json> v = readJson(verify);
-      f.status = v && v->value("verdict", "") == "equal" ? Status::Verified : Status::Rewritten;
-      if (f.status == Status::Rewritten)
-        f.why = options_.stage == Stage::FromProfile
-                    ? "rewritten; the original and rewritten programs are built, to verify where the GPU is"
-                : options_.gpus
-                    ? "optimize verified nothing (see its log)"
-                    : "no GPU here: rewritten and compile-checked, not run; a batch run on a GPU verifies it";
+      if (std::optional<std::pair<Status, std::string>> s = statusFromSelection(folderOf(*r.app))) {
+        f.status = s->first;
+        f.why = f.status == Status::Verified ? "" : s->second;
+      } else {
+        f.status = Status::Rewritten;
+        f.why = options_.gpus ? "optimize verified nothing (see its log)"
+                              : "no GPU here: rewritten and compile-checked, not run; a batch run on a GPU verifies it";
+      }
     } else if (f.exitCode == 3) {
       f.status = Status::Rejected;
       f.why = "the rewritten program's output differs from the original's (apps/" + r.app->name + "/verify/)";
@@ -399,7 +463,8 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
   nlohmann::json apps = nlohmann::json::array();
   std::string md = fmt::format(
       "# relayout batch: {}\n\n| application | result | structs | kernel speed-up "
-      "(median, min–max) | hand-written variants | profile cost | time | why |\n|---|---|---|---|---|---|---|---|\n",
+      "(median, min–max) | candidates: predicted cost → measured speed-up | hand-written variants | profile cost | "
+      "time | why |\n|---|---|---|---|---|---|---|---|---|\n",
       manifest.path);
   for (const App& app : manifest.apps) {
     const Finished f = readState(outDir, app.name);
@@ -422,6 +487,23 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
       if (profiledNs > 0 && originalMs.is_number() && originalMs.get<double>() > 0)
         profileCost = profiledNs / 1e6 / originalMs.get<double>();
     }
+    // The candidates measured: what the analysis predicted beside what the GPU measured.
+    nlohmann::json selection = nullptr;
+    if (std::optional<nlohmann::json> sel = readJson(joinPath(appFolder(outDir, app.name), "selection.json"))) {
+      nlohmann::json candidates = nlohmann::json::array();
+      for (const nlohmann::json& c : sel->value("candidates", nlohmann::json::array()))
+        candidates.push_back({{"name", c.value("name", "")},
+                              {"layouts", c.value("layouts", "")},
+                              {"pick", c.value("pick", false)},
+                              {"applied", c.value("applied", false)},
+                              {"predicted_ratio", c.value("predicted_ratio", 1.0)},
+                              {"speedup", c.value("speedup", nlohmann::json())},
+                              {"speed", c.value("speed", nlohmann::json())},
+                              {"outputs", c.value("outputs", "")}});
+      selection = {{"result", sel->value("result", "")},
+                   {"applied", sel->value("applied", nlohmann::json())},
+                   {"candidates", candidates}};
+    }
     nlohmann::json variants = nlohmann::json::array();
     for (const Variant& v : app.variants) {
       nlohmann::json k = nullptr;
@@ -436,6 +518,7 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
                     {"why", f.why},
                     {"structs", structs},
                     {"kernel_speedup", speedup},
+                    {"selection", selection},
                     {"variants", variants},
                     {"profile_cost", profileCost},
                     {"folder", appFolder(outDir, app.name)},
@@ -443,15 +526,25 @@ void writeSummary(const Manifest& manifest, const std::string& outDir, int gpus)
     std::string why = f.why;
     for (char& c : why)
       if (c == '|' || c == '\n') c = ' ';
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", app.name, statusName(f.status),
-                      structsText(apps.back()), speedupText(apps.back()), variantsText(apps.back()),
-                      profileCostText(apps.back()), duration(f.seconds), why);
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", app.name, statusName(f.status),
+                      structsText(apps.back()), speedupText(apps.back()), candidatesText(apps.back()),
+                      variantsText(apps.back()), profileCostText(apps.back()), duration(f.seconds), why);
   }
-  nlohmann::json summary = {{"format", "relayout-batch"},
-                            {"version", 1},
-                            {"manifest", manifest.path},
-                            {"gpus", gpus},
-                            {"applications", apps}};
+  md += "\nResults:\n\n";
+  for (Status s : {Status::Verified, Status::Untouched, Status::Slower, Status::Rejected, Status::Rewritten,
+                   Status::Built, Status::Failed, Status::Timeout, Status::Stopped})
+    md += fmt::format("- **{}**: {}\n", statusName(s), statusMeaning(s));
+  md +=
+      "\nKernel speed-up: the original's median kernel time over the applied rewrite's (for untouched and slower, "
+      "the best candidate's, not applied). Candidates: each rewrite measured, its predicted cost as a share of the "
+      "original's (the model's view) and its measured kernel speed-up (the GPU's); the applied one is marked.\n";
+  nlohmann::json legend = nlohmann::json::array();
+  for (Status s : {Status::Verified, Status::Untouched, Status::Slower, Status::Rejected, Status::Rewritten,
+                   Status::Built, Status::Failed, Status::Timeout, Status::Stopped})
+    legend.push_back({{"status", statusName(s)}, {"meaning", statusMeaning(s)}});
+  nlohmann::json summary = {{"format", "relayout-batch"}, {"version", 1},
+                            {"manifest", manifest.path},  {"gpus", gpus},
+                            {"applications", apps},       {"legend", legend}};
   for (auto [name, text] : {std::pair<const char*, std::string>{"summary.json", summary.dump(1) + "\n"},
                             {"summary.md", md},
                             {"summary.html", renderSummaryPage(summary)}})

@@ -4,6 +4,8 @@
 #include "Shell.h"
 #include "Variants.h"
 
+#include "Selection.h"
+
 #include "relayout/core/Files.h"
 
 #include <fmt/format.h>
@@ -108,6 +110,16 @@ std::string verifyLine(const App& app, const std::string& at, const std::string&
       shellQuoted(at), app.timeoutSeconds, app.name, program, at, verifyOptions(app, forVariant));
 }
 
+// A run.sh line: relayout-verify, in the application's folder, on its original against each candidate
+// that built, into NAME/verify.
+std::string candidatesLine(const App& app, const std::vector<std::string>& candidates) {
+  std::string line = fmt::format("run {} {} \"$here/bin/relayout-verify\" --original \"$here/{}/original\"",
+                                 shellQuoted(app.name), app.timeoutSeconds, app.name);
+  for (const std::string& c : candidates)
+    line += fmt::format(" --candidate {}=\"$here/{}/candidates/{}\"", c, app.name, c);
+  return line + fmt::format(" -o \"$here/{}/verify\"{}\n", app.name, verifyOptions(app, false));
+}
+
 // The folder with the original and rewritten program of every application optimize rewrote, and
 // relayout-verify to run each pair where the GPU is.
 int prepareVerification(const Manifest& manifest, const RunOptions& options, const std::string& folder, RunBy by) {
@@ -126,12 +138,26 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
   for (const App& app : manifest.apps) {
     if (!options.only.empty() && !options.only.count(app.name)) continue;
     if (recordedStatus(options.outDir, app.name) != Status::Rewritten) continue;
-    const std::string pair = joinPath(appFolder(options.outDir, app.name), "verify");
-    for (const char* side : {"original", "rewritten"})
-      if (llvm::Error err =
-              copyExecutable(joinPath(joinPath(pair, side), "program"), joinPath(joinPath(folder, app.name), side)))
+    const std::string built = joinPath(appFolder(options.outDir, app.name), "verify");
+    llvm::Expected<std::vector<StagedCandidate>> candidates = readCandidates(appFolder(options.outDir, app.name));
+    if (!candidates) return fail(llvm::toString(candidates.takeError()));
+    if (llvm::Error err = copyExecutable(joinPath(joinPath(built, "original"), "program"),
+                                         joinPath(joinPath(folder, app.name), "original")))
+      return fail(llvm::toString(std::move(err)));
+    // Each candidate that built, against the same original: NAME/candidates/CANDIDATE.
+    std::vector<std::string> measured;
+    for (const StagedCandidate& c : *candidates) {
+      const std::string program = joinPath(joinPath(built, c.name), "program");
+      if (!llvm::sys::fs::exists(program)) continue;
+      if (llvm::Error err = copyExecutable(program, joinPath(folder, app.name + "/candidates/" + c.name)))
         return fail(llvm::toString(std::move(err)));
-    script += verifyLine(app, app.name, app.name + "/rewritten", false);
+      measured.push_back(c.name);
+    }
+    if (measured.empty()) {
+      recordStatus(options.outDir, app, Status::Rejected, "no candidate rewrite built (see its log)");
+      continue;
+    }
+    script += candidatesLine(app, measured);
     // The hand-written variants, each against the same original: NAME/variants/VARIANT/.
     for (const Variant& variant : app.variants) {
       if (llvm::Error err = buildVariant(app, variant, options.outDir)) {
@@ -148,10 +174,11 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
     names.push_back(app.name);
   }
   return finishFolder(folder, std::move(script), "verify", manifest, options, names,
-                      "rewritten programs and their originals", by);
+                      "applications' candidate rewrites and originals", by);
 }
 
-// Verification's results back: each pair's verify.json decides verified or rejected.
+// Verification's results back: each application's verify.json says which candidate, if any, ran
+// faster with the same outputs; that one is applied (applySelection), and the status says what happened.
 int collectVerification(const Manifest& manifest, const RunOptions& options, const std::string& folder,
                         const std::vector<std::string>& names, RunBy by) {
   size_t verified = 0;
@@ -178,15 +205,21 @@ int collectVerification(const Manifest& manifest, const RunOptions& options, con
         llvm::consumeError(vv.takeError());
       }
     }
-    const bool equal = v->value("verdict", "") == "equal";
-    verified += equal;
-    recordStatus(options.outDir, app, equal ? Status::Verified : Status::Rejected,
-                 equal ? "" : "the rewritten program's output differs from the original's (" + from + ")");
+    // What was measured faster is applied here, as optimize applies it where the GPU is.
+    llvm::Expected<Selection> selection = applySelection(appFolder(options.outDir, app.name));
+    if (!selection) {
+      recordStatus(options.outDir, app, Status::Failed, llvm::toString(selection.takeError()));
+      continue;
+    }
+    std::optional<std::pair<Status, std::string>> status = statusFromSelection(appFolder(options.outDir, app.name));
+    const Status s = status ? status->first : Status::Failed;
+    verified += succeeded(s);
+    recordStatus(options.outDir, app, s, s == Status::Verified ? "" : selection->message);
   }
   writeSummary(manifest, options.outDir, options.gpus);
   if (by == RunBy::Slurm) return verified == names.size() ? 0 : 1;  // it counts every application it ran
-  std::fprintf(stderr, "relayout: batch: %zu of %zu applications verified; summary in %s\n", verified, names.size(),
-               joinPath(options.outDir, "summary.md").c_str());
+  std::fprintf(stderr, "relayout: batch: %zu of %zu applications verified faster or untouched; summary in %s\n",
+               verified, names.size(), joinPath(options.outDir, "summary.md").c_str());
   return verified == names.size() ? 0 : 1;
 }
 

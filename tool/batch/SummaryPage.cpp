@@ -17,11 +17,11 @@ constexpr const char* kTemplate = R"(<!DOCTYPE html>
 <style>
 body { font-family: sans-serif; margin: 2em; color: #222; }
 table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; }
-td.num { text-align: right; } .verified { color: #176117; } .failed, .timeout, .rejected { color: #a11; }
+td.num { text-align: right; } .verified { color: #176117; } .failed, .timeout, .rejected, .slower { color: #a11; }
 svg text { font-size: 12px; }
 </style></head><body>
 <h1>relayout batch</h1>
-<p>Manifest <code>{{manifest}}</code>; {{gpus}} GPU(s) visible where <code>relayout batch</code> last ran (with --prepare and --collect, the programs ran elsewhere). {{verified}} of {{total}} applications verified.</p>
+<p>Manifest <code>{{manifest}}</code>; {{gpus}} GPU(s) visible where <code>relayout batch</code> last ran (with --prepare and --collect, the programs ran elsewhere). {{verified}} of {{total}} applications verified faster and applied, {{untouched}} untouched.</p>
 <h2>Kernel speed-up of relayout's rewrite and of the hand-written variants the manifest names (median of the runs; the line spans their range)</h2>
 {{#hasChart}}
 {{{chart}}}{{/hasChart}}
@@ -31,16 +31,19 @@ svg text { font-size: 12px; }
 {{{costChart}}}{{/hasCostChart}}
 {{^hasCostChart}}<p>No application has both a profile and a verified original run yet.</p>{{/hasCostChart}}
 <h2>Applications</h2>
-<table><tr><th>application</th><th>result</th><th>structs and layouts</th><th>kernel speed-up</th><th>hand-written variants (kernel speed-up)</th><th>profile cost</th><th>time</th><th>why</th></tr>
+<table><tr><th>application</th><th>result</th><th>structs and layouts</th><th>kernel speed-up</th><th>candidates: predicted cost → measured speed-up</th><th>hand-written variants (kernel speed-up)</th><th>profile cost</th><th>time</th><th>why</th></tr>
 {{#apps}}
-<tr><td>{{name}}</td><td class="{{statusClass}}">{{status}}</td><td>{{structs}}</td><td class="num">{{speedup}}</td><td>{{variants}}</td><td class="num">{{profileCost}}</td><td class="num">{{seconds}}</td><td>{{why}}</td></tr>
+<tr><td>{{name}}</td><td class="{{statusClass}}">{{status}}</td><td>{{structs}}</td><td class="num">{{speedup}}</td><td>{{candidates}}</td><td>{{variants}}</td><td class="num">{{profileCost}}</td><td class="num">{{seconds}}</td><td>{{why}}</td></tr>
 {{/apps}}
 </table>
-<p>Result: <b>verified</b> the rewritten program printed what the original printed in every run;
-<b>rewritten-unverified</b> rewritten but not run on a GPU; <b>rejected</b> the outputs differed;
-<b>built-for-profiling</b> waiting for its profiled run (--prepare). Kernel speed-up: the original's
-kernel time over the rewritten one's (CUPTI, all kernels of the run). Profile cost: the instrumented
-run's summed kernel time over the original's median; 1× is a profile at the cost of one plain run.</p>
+<p>Results:</p><ul>
+{{#legend}}<li><b>{{status}}</b>: {{meaning}}</li>
+{{/legend}}</ul>
+<p>Kernel speed-up: the original's median kernel time over the applied rewrite's (CUPTI, all kernels
+of the run; for untouched and slower, the best candidate's, not applied). Candidates: each rewrite
+measured, its predicted cost as a share of the original's (the model's view) beside its measured
+kernel speed-up (the GPU's). Profile cost: the instrumented run's summed kernel time over the
+original's median; 1× is a profile at the cost of one plain run.</p>
 </body></html>
 )";
 
@@ -73,6 +76,22 @@ std::string speedupText(const nlohmann::json& app) {
   return k.is_object() ? timesText(k) : "–";
 }
 
+std::string candidatesText(const nlohmann::json& app) {
+  std::string out;
+  const nlohmann::json selection = app.value("selection", nlohmann::json());
+  if (!selection.is_object()) return "–";
+  for (const nlohmann::json& c : selection.value("candidates", nlohmann::json::array())) {
+    const nlohmann::json sp = c.value("speedup", nlohmann::json());
+    out +=
+        fmt::format("{}{} {:.2f} → {}{}", out.empty() ? "" : ", ", c.value("name", ""), c.value("predicted_ratio", 1.0),
+                    sp.is_object()                       ? fmt::format("{:.2f}×", sp.value("median", 0.0))
+                    : c.value("outputs", "") == "differ" ? std::string("differs")
+                                                         : "–",
+                    c.value("applied", false) ? " (applied)" : "");
+  }
+  return out.empty() ? "none" : out;
+}
+
 std::string variantsText(const nlohmann::json& app) {
   std::string out;
   for (const nlohmann::json& v : app.value("variants", nlohmann::json::array())) {
@@ -95,9 +114,13 @@ std::string renderSummaryPage(const nlohmann::json& summary) {
   data page;
   page.set("manifest", summary.value("manifest", ""));
   page.set("gpus", std::to_string(summary.value("gpus", 0)));
-  size_t verified = 0;
-  for (const nlohmann::json& a : apps) verified += a.value("status", "") == "verified";
+  size_t verified = 0, untouched = 0;
+  for (const nlohmann::json& a : apps) {
+    verified += a.value("status", "") == "verified";
+    untouched += a.value("status", "") == "untouched";
+  }
   page.set("verified", std::to_string(verified));
+  page.set("untouched", std::to_string(untouched));
   page.set("total", std::to_string(apps.size()));
 
   // One bar per application verified on a GPU: its median, a whisker across its runs' range.
@@ -126,6 +149,7 @@ std::string renderSummaryPage(const nlohmann::json& summary) {
     r.set("why", a.value("why", ""));
     r.set("speedup", speedupText(a));
     r.set("variants", variantsText(a));
+    r.set("candidates", candidatesText(a));
     r.set("profileCost", profileCostText(a));
     rows << r;
     const nlohmann::json variants = a.value("variants", nlohmann::json::array());
@@ -143,6 +167,14 @@ std::string renderSummaryPage(const nlohmann::json& summary) {
     }
   }
   page.set("apps", rows);
+  data legend{data::type::list};
+  for (const nlohmann::json& entry : summary.value("legend", nlohmann::json::array())) {
+    data l;
+    l.set("status", entry.value("status", ""));
+    l.set("meaning", entry.value("meaning", ""));
+    legend << l;
+  }
+  page.set("legend", legend);
   page.set("hasChart", !chart.bars.empty());
   page.set("chart", relayout::svg::barChart(chart));
   page.set("hasCostChart", !costChart.bars.empty());

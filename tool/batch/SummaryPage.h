@@ -19,6 +19,9 @@ std::string speedupText(const nlohmann::json& app);
 // "soa 1.60×, best 1.75×" (a variant whose output differed or that did not run: "soa –");
 // "1.05×" for the profiled run's kernel time over the original's.
 std::string variantsText(const nlohmann::json& app);
+// "soa 0.62 → 1.59× (applied), clustered 0.70 → 1.52×": each candidate's predicted cost (a share of
+// the original's) and measured kernel speed-up.
+std::string candidatesText(const nlohmann::json& app);
 std::string profileCostText(const nlohmann::json& app);
 
 }  // namespace relayout::batch

@@ -5,6 +5,7 @@
 #include "relayout/analysis/Classify.h"
 #include "relayout/analysis/HwCompare.h"
 #include "relayout/analysis/Model.h"
+#include "relayout/analysis/Ptx.h"
 #include "relayout/core/Plan.h"
 #include "relayout/core/Profile.h"
 #include "relayout/core/SiteMap.h"
@@ -28,6 +29,13 @@ const char* toString(AnalyzeMode mode);
 // L2), plus kL1RequestWeight per sector it requests from L1, hit or not. On an H100 L1 serves
 // about three times the sectors per second that L2 does (docs/analysis.md, "Decision").
 inline constexpr double kL1RequestWeight = 1.0 / 3;
+// Model mode also charges each warp-level memory instruction (request) one sector's worth, whatever
+// it moves (an L1 wavefront at least): nine scalar loads of a record cost more than three 16-byte
+// vector loads of it (a 48-byte record read whole ran 0.89x as SoA), a 4-byte pixel stored as four
+// bytes more than as one word. How many requests a site makes under each layout comes from the PTX
+// nvcc emitted for the original (Ptx.h) or, for the other layouts, from what their arrays allow. On
+// the eight samples' recorded traces, 1/3, 1 and 2 pick the same layouts.
+inline constexpr double kRequestWeight = 1.0;
 // A layout must predict at least this share less cost than the layout before it in the order AoS,
 // clustered, SoA to be chosen over it: the model sees memory only, not the instructions, registers
 // or vector loads a rewrite changes (hpcg: 7% predicted gain, 3.6% measured loss on an H100).
@@ -64,6 +72,13 @@ struct SiteEvidence {
   LayoutSectors sectors;
   bool replayed = false;  // model mode: sectors come from the trace (else: estimates)
   ModelCounts model;      // model mode: replayed counts scaled to the site's executions
+  // What nvcc emitted for the site, when the analysis was given the original's PTX.
+  std::optional<SiteCode> code;
+  // Model mode: requests per execution under each layout (AoS from the PTX where it has the site),
+  // and the share of its executions that issue any (below 1 where nvcc hoisted the access out of
+  // a loop and the trace shows the same elements in consecutive executions).
+  LayoutSectors requests;
+  double issued = 1;
 };
 
 struct StructDecision {
@@ -82,6 +97,9 @@ struct StructDecision {
   std::vector<KernelSectors> kernels;
   double replayedShare = 0;          // share of the thread-level executions covered by the trace
   double measuredAoS = 0;            // the profile's sectors x block period, to compare with requested.aos
+  // The layouts the rewriter could emit for this struct that the decision weighed, AoS first (empty
+  // when no access executed, or the profile is out of date for it): the candidates to measure.
+  std::vector<Layout> weighed;
 };
 
 struct Analysis {
@@ -114,6 +132,9 @@ struct AnalyzeOptions {
   std::optional<Layout> forced;
   // Model mode: the trace to replay. Default: the profile's trace.file, in the profile's folder.
   std::string tracePath;
+  // PTX of the original program, compiled with -lineinfo (Ptx.h): model mode reads from it which
+  // accesses nvcc merged into vector instructions and which it hoisted out of loops.
+  std::vector<const PtxModule*> ptx;
   // Structs the profile cannot decide (sources edited since it was recorded; core/ProfileMatch.h):
   // name -> why. They stay AoS with that reason, unless --layout forces a layout.
   std::map<std::string, std::string> refusedStructs;

@@ -37,6 +37,9 @@ struct ModelCounts {
   double sectors[kModelLayouts] = {};    // distinct 32-byte sectors per execution, summed (requested)
   double lines[kModelLayouts] = {};      // distinct 128-byte lines per execution, summed
   double traffic[kModelLayouts] = {};    // requested sectors the warp had not touched recently
+  // Warp-level executions whose lanes touched the same elements as the same warp's previous
+  // execution of the site: a loop-invariant access, which nvcc may keep in a register.
+  double repeats = 0;
   void add(const ModelCounts& other, double scale = 1.0);
   double of(const double (&values)[kModelLayouts], ModelLayout layout) const {
     return values[static_cast<size_t>(layout)];

@@ -3,7 +3,10 @@
 # depends on the name it runs under (a link to this script). `original` and `same` print the same;
 # `close` prints a number 8e-7 relative off the original's; `far` one 2% off; `fails` fails.
 # With $VERIFY_OUT set, it also writes that file (`far-file` writes another number there); with
-# $VERIFY_ELAPSED set, it prints a line that changes from run to run.
+# $VERIFY_ELAPSED set, it prints a line that changes from run to run. Where relayout-verify asks for
+# kernel times ($RELAYOUT_KERNEL_TIME, set when it is given a kernel-time library), it writes a fixed
+# one as librelayout_kerneltime.so would: 100 ms, `fast` 80 ms, `faster` 70 ms, `slow` 120 ms (all
+# four print what `original` prints).
 name=$(basename "$0")
 if [ "$name" = fails ]; then
   echo "cannot open the device" >&2
@@ -20,5 +23,10 @@ if [ -n "${VERIFY_OUT:-}" ]; then
   result=42
   [ "$name" = far-file ] && result=43
   echo "result $result" >"$VERIFY_OUT"
+fi
+if [ -n "${RELAYOUT_KERNEL_TIME:-}" ]; then
+  ns=100000000
+  case $name in fast) ns=80000000 ;; faster) ns=70000000 ;; slow) ns=120000000 ;; esac
+  echo "{\"format\":\"relayout-kernel-time\",\"version\":1,\"kernel_ns\":$ns,\"kernels\":1}" >>"$RELAYOUT_KERNEL_TIME"
 fi
 exit 0

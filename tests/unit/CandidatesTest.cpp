@@ -1,0 +1,114 @@
+// The candidates measured before a rewrite is applied (analysis/Candidates.h): the analysis's pick
+// first, then the other layouts it weighed, cheapest predicted cost first.
+#include "relayout/analysis/Candidates.h"
+
+#include <gtest/gtest.h>
+
+namespace relayout {
+namespace {
+
+// A model-mode decision with these predicted costs (AoS, SoA, clustered) and weighed layouts.
+StructDecision decision(const std::string& name, double aos, double soa, double clustered, Layout pick,
+                        std::vector<Layout> weighed) {
+  StructDecision d;
+  d.name = name;
+  d.layout = pick;
+  d.cost.aos = aos, d.cost.soa = soa, d.cost.clustered = clustered;
+  d.weighed = std::move(weighed);
+  if (std::find(d.weighed.begin(), d.weighed.end(), Layout::Clustered) != d.weighed.end()) {
+    Clustering c;
+    FieldCluster hot, cold;
+    hot.name = "hot", hot.fields = {"x", "y"};
+    cold.name = "cold", cold.fields = {"z"};
+    c.clusters = {hot, cold};
+    d.clustering = c;
+  }
+  return d;
+}
+
+Analysis analysisOf(std::vector<StructDecision> decisions) {
+  Analysis a;
+  a.mode = AnalyzeMode::Model;
+  for (StructDecision& d : decisions) {
+    StructPlan sp;
+    sp.name = d.name;
+    sp.fields = {"x", "y", "z"};
+    sp.layout = d.layout;
+    if (d.layout == Layout::SoA) sp.clusters = soaClusters(sp.fields);
+    a.plan.structs.push_back(sp);
+    a.structs.push_back(std::move(d));
+  }
+  return a;
+}
+
+TEST(CandidatesTest, ThePickFirstThenTheCheapestOtherLayouts) {
+  // One struct: the model picked SoA (cost 60 of 100); clustered (70) comes next.
+  Analysis a = analysisOf({decision("P", 100, 60, 70, Layout::SoA, {Layout::AoS, Layout::Clustered, Layout::SoA})});
+  std::vector<CandidatePlan> c = rankCandidates(a, {});
+  ASSERT_EQ(c.size(), 2u);  // AoS is the original, never a candidate
+  EXPECT_EQ(c[0].name, "soa");
+  EXPECT_TRUE(c[0].pick);
+  EXPECT_DOUBLE_EQ(c[0].predictedCost, 60);
+  EXPECT_DOUBLE_EQ(c[0].originalCost, 100);
+  EXPECT_EQ(c[1].name, "clustered");
+  EXPECT_FALSE(c[1].pick);
+  EXPECT_EQ(c[1].plan.structs[0].layout, Layout::Clustered);
+  ASSERT_EQ(c[1].plan.structs[0].clusters.size(), 2u);
+  EXPECT_EQ(c[1].plan.structs[0].clusters[0].fields, (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(c[0].plan.structs[0].clusters.size(), 3u);  // SoA: one array per field
+}
+
+TEST(CandidatesTest, APickThatKeepsAoSStillGetsTheOthersMeasured) {
+  // The model kept AoS (SoA predicted only 5% cheaper, under its threshold): only measurement tells.
+  Analysis a = analysisOf({decision("P", 100, 95, 0, Layout::AoS, {Layout::AoS, Layout::SoA})});
+  std::vector<CandidatePlan> c = rankCandidates(a, {});
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].name, "soa");
+  EXPECT_FALSE(c[0].pick);
+}
+
+TEST(CandidatesTest, CombinationsOfSeveralStructsAreRankedAndCapped) {
+  Analysis a =
+      analysisOf({decision("A", 100, 50, 0, Layout::SoA, {Layout::AoS, Layout::SoA}),
+                  decision("B", 100, 120, 80, Layout::Clustered, {Layout::AoS, Layout::Clustered, Layout::SoA}),
+                  decision("C", 10, 20, 0, Layout::AoS, {})});  // not executed: fixed AoS
+  std::vector<CandidatePlan> c = rankCandidates(a, {2, false});
+  ASSERT_EQ(c.size(), 2u);
+  // The pick: A soa + B clustered (50 + 80 + C's 10).
+  EXPECT_TRUE(c[0].pick);
+  EXPECT_DOUBLE_EQ(c[0].predictedCost, 140);
+  EXPECT_DOUBLE_EQ(c[0].originalCost, 210);
+  EXPECT_EQ(c[0].name, "mixed-1");
+  EXPECT_EQ(describeLayouts(c[0]), "A soa, B clustered");
+  // Next cheapest: A soa, B as it is (50 + 100 + 10 = 160).
+  EXPECT_DOUBLE_EQ(c[1].predictedCost, 160);
+  EXPECT_EQ(c[1].name, "A-soa");
+  EXPECT_EQ(c[1].plan.findStruct("B")->layout, Layout::AoS);
+  EXPECT_EQ(c[1].plan.findStruct("C")->layout, Layout::AoS);
+
+  // Every uniform layout besides: soa on both, clustered on B (A has no clusters).
+  std::vector<CandidatePlan> all = rankCandidates(a, {2, true});
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[2].name, "soa");
+  EXPECT_EQ(describeLayouts(all[2]), "A soa, B soa");
+  EXPECT_EQ(all[3].name, "B-clustered");
+}
+
+TEST(CandidatesTest, NothingToMeasureWhenNothingExecuted) {
+  Analysis a = analysisOf({decision("P", 0, 0, 0, Layout::AoS, {})});
+  EXPECT_TRUE(rankCandidates(a, {}).empty());
+}
+
+TEST(CandidatesTest, AForcedLayoutIsTheOneCandidate) {
+  Analysis a =
+      analysisOf({decision("P", 100, 60, 70, Layout::Clustered, {Layout::AoS, Layout::Clustered, Layout::SoA})});
+  a.forced = true;
+  a.plan.structs[0].layout = Layout::Clustered;
+  std::vector<CandidatePlan> c = rankCandidates(a, {3, true});
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].name, "clustered");
+  EXPECT_DOUBLE_EQ(c[0].predictedCost, 70);
+}
+
+}  // namespace
+}  // namespace relayout
