@@ -49,7 +49,8 @@ bool readAccess(llvm::StringRef opcode, PtxAccess& access) {
   (void)global;  // generic addressing may reach global memory too
   access.load = load || op == "atom";
   access.store = store || atomic;
-  access.width = vector * std::max(1u, bytes);
+  access.element = std::max(1u, bytes);
+  access.width = vector * access.element;
   return true;
 }
 
@@ -274,7 +275,8 @@ std::vector<SiteCode> siteCode(const SiteMap& map, const std::vector<const PtxMo
       bool found = false;
       for (const PtxModule* m : modules)
         for (const PtxAccess& a : m->accesses) {
-          if (a.line != site.location.line || (load ? !a.load : !a.store) || !samePathTail(a.file, site.location.file))
+          if (a.line != site.location.line || (load ? !a.load : !a.store) || a.element > std::max(1u, site.size) ||
+              !samePathTail(a.file, site.location.file))
             continue;
           found = true;
           width = std::max(width, a.width);

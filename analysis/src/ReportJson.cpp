@@ -27,8 +27,11 @@ json modelJson(const StructDecision& d) {
 }
 
 json loopJson(const LoopNode& l) {
-  return {{"kernel", l.kernel}, {"label", l.label}, {"count", l.count},
-          {"count_source", l.measured ? "measured" : "site counters"}, {"fields", l.fields}};
+  return {{"kernel", l.kernel},
+          {"label", l.label},
+          {"count", l.count},
+          {"count_source", l.measured ? "measured" : "site counters"},
+          {"fields", l.fields}};
 }
 
 json treeJson(const FieldAccessTree& tree) {
@@ -45,13 +48,21 @@ json clusteringJson(const Clustering& c) {
   json merged = json::array(), clusters = json::array();
   for (const LoopNode& l : c.acrossKernels) merged.push_back(loopJson(l));
   for (const FieldCluster& f : c.clusters)
-    clusters.push_back({{"name", f.name}, {"fields", f.fields}, {"data_bytes", f.dataBytes}, {"bytes", f.bytes},
-                        {"padding_bytes", f.paddingBytes}, {"count", f.count}, {"origin", f.origin}});
+    clusters.push_back({{"name", f.name},
+                        {"fields", f.fields},
+                        {"data_bytes", f.dataBytes},
+                        {"bytes", f.bytes},
+                        {"padding_bytes", f.paddingBytes},
+                        {"count", f.count},
+                        {"origin", f.origin}});
   json apart = json::array();
   for (const ClusterApart& a : c.apart)
     apart.push_back({{"fields", a.fields}, {"cost_together", a.together}, {"cost_apart", a.apart}});
-  return {{"tree", treeJson(c.tree)}, {"within_kernels", treeJson(c.withinKernels)}, {"across_kernels", merged},
-          {"clusters", clusters}, {"taken_apart", apart}};
+  return {{"tree", treeJson(c.tree)},
+          {"within_kernels", treeJson(c.withinKernels)},
+          {"across_kernels", merged},
+          {"clusters", clusters},
+          {"taken_apart", apart}};
 }
 
 }  // namespace
@@ -64,32 +75,55 @@ json renderJsonReport(const Analysis& analysis) {
     json sites = json::array();
     for (size_t i = 0; i < d.sites.size(); ++i) {
       const SiteEvidence& e = d.sites[i];
-      sites.push_back({{"source", e.source}, {"site", e.site.id}, {"location", e.site.location.str()},
-                       {"field", e.site.field}, {"access", toString(e.site.access)}, {"kernels", e.site.kernels},
-                       {"class", toString(e.verdict.cls)}, {"n", e.verdict.n}, {"executions", e.verdict.executions},
-                       {"weight", e.verdict.weight}, {"replayed", e.replayed},
-                       {"sectors", sectorsJson(e.sectors, d.clustering.has_value(), model)}});
+      json site = {{"source", e.source},
+                   {"site", e.site.id},
+                   {"location", e.site.location.str()},
+                   {"field", e.site.field},
+                   {"access", toString(e.site.access)},
+                   {"kernels", e.site.kernels},
+                   {"class", toString(e.verdict.cls)},
+                   {"n", e.verdict.n},
+                   {"executions", e.verdict.executions},
+                   {"weight", e.verdict.weight},
+                   {"replayed", e.replayed},
+                   {"sectors", sectorsJson(e.sectors, d.clustering.has_value(), model)}};
+      // What nvcc emitted for it (the original's PTX), and, in model mode, the requests per layout.
+      if (e.code)
+        site["code"] = {{"found", e.code->found},
+                        {"width", e.code->width},
+                        {"requests", e.code->requests},
+                        {"hoisted", e.code->hoisted}};
+      if (model) {
+        site["requests"] = sectorsJson(e.requests, d.clustering.has_value(), true);
+        site["issued"] = e.issued;
+      }
+      sites.push_back(std::move(site));
     }
-    json s = {{"name", d.name}, {"layout", toString(d.layout)}, {"score", d.score},
-              {"reason", plan ? plan->reason : ""}, {"site_count", d.sites.size()},
-              {"sectors", sectorsJson(d.sectors, d.clustering.has_value(), model)}, {"sites", sites}};
+    json s = {{"name", d.name},
+              {"layout", toString(d.layout)},
+              {"score", d.score},
+              {"reason", plan ? plan->reason : ""},
+              {"site_count", d.sites.size()},
+              {"sectors", sectorsJson(d.sectors, d.clustering.has_value(), model)},
+              {"sites", sites}};
     if (d.clustering) s["clustering"] = clusteringJson(*d.clustering);
     if (model) s["model"] = modelJson(d);
     if (auto r = analysis.rewrite.find(d.name); r != analysis.rewrite.end())
       s["rewrite"] = {{"applied", r->second.applied}, {"reasons", r->second.reasons}};
     structs.push_back(std::move(s));
   }
-  json report = {{"format", "relayout-report"},
-          {"version", 1},
-          {"rule", toString(analysis.mode)},
-          {"forced", analysis.forced},
-          {"device", analysis.profileDevice},
-          {"sectors_note", model ? "every layout replayed from the trace: sectors a warp had not touched in its "
-                                   "recent accesses, scaled to the profile's executions; sites missing from the "
-                                   "trace use the paper-mode estimates"
-                                 : "aos: measured; soa, clustered: estimates from each site's class and active lanes "
-                                   "(coalesced sites taken as stride-1), not a replay"},
-          {"structs", structs}};
+  json report = {
+      {"format", "relayout-report"},
+      {"version", 1},
+      {"rule", toString(analysis.mode)},
+      {"forced", analysis.forced},
+      {"device", analysis.profileDevice},
+      {"sectors_note", model ? "every layout replayed from the trace: sectors a warp had not touched in its "
+                               "recent accesses, scaled to the profile's executions; sites missing from the "
+                               "trace use the paper-mode estimates"
+                             : "aos: measured; soa, clustered: estimates from each site's class and active lanes "
+                               "(coalesced sites taken as stride-1), not a replay"},
+      {"structs", structs}};
   if (analysis.hw) report["hw"] = hwComparisonJson(*analysis.hw);
   return report;
 }

@@ -46,6 +46,7 @@ $L__BB0_3:
 	.loc	1 20 3
 	ld.u8 	%rs1, [%rd1];
 	ld.global.v2.f64 	{%fd1, %fd2}, [%rd1+8];
+	ld.global.v4.f32 	{%f1, %f2, %f3, %f4}, [%rd1+32];
 	ret;
 }
 	.file	1 "/home/user/app/src/acc.cu", 1700000000, 2048
@@ -55,7 +56,7 @@ TEST(PtxTest, GlobalAccessesWithTheirLinesWidthsAndLoops) {
   llvm::Expected<PtxModule> m = parsePtx(kPtx, "acc.ptx");
   ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
   // ld.param and ld.shared are not global; the generic ld.u8 may be.
-  ASSERT_EQ(m->accesses.size(), 9u);
+  ASSERT_EQ(m->accesses.size(), 10u);
   const PtxAccess& hoisted = m->accesses[0];
   EXPECT_EQ(hoisted.line, 8u);
   EXPECT_TRUE(hoisted.load);
@@ -78,6 +79,7 @@ TEST(PtxTest, GlobalAccessesWithTheirLinesWidthsAndLoops) {
   EXPECT_EQ(m->accesses[7].function, "_Z4readPK1P");
   EXPECT_EQ(m->accesses[7].width, 1u);
   EXPECT_EQ(m->accesses[8].width, 16u);  // v2.f64
+  EXPECT_EQ(m->accesses[8].element, 8u);
 }
 
 TEST(PtxTest, NotPtxIsAnError) {
@@ -148,7 +150,8 @@ TEST(PtxTest, SiteCodeSeesHoistedLoadsAndVectorWidths) {
   EXPECT_DOUBLE_EQ(code[0].hoisted, 0.5);
   EXPECT_DOUBLE_EQ(code[0].requests, 2.0);  // one 4-byte load, one 4-byte store
   EXPECT_EQ(code[0].width, 4u);
-  // The helper's line 20 has a 16-byte load: a 4-byte site shares it with three others.
+  // The helper's line 20 has a 16-byte load of floats: a 4-byte site shares it with three others
+  // (the 16-byte load of doubles beside it cannot carry a 4-byte field).
   EXPECT_TRUE(code[2].found);
   EXPECT_DOUBLE_EQ(code[2].requests, 0.25);
   EXPECT_DOUBLE_EQ(code[2].hoisted, 0);  // no source loop

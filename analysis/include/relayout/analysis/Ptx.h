@@ -23,6 +23,7 @@ struct PtxAccess {
   unsigned line = 0;
   bool load = false, store = false;  // an atomic is both
   unsigned width = 0;                // bytes per lane: vector count x element size (ld.global.v4.f32: 16)
+  unsigned element = 0;              // bytes of one element (ld.global.v4.f32: 4)
   unsigned loopDepth = 0;            // loops of its function (after inlining and optimization) around it
   std::string function;              // the .entry or .func it is in
 };
@@ -54,7 +55,8 @@ struct SiteCode {
 
 // The sites' code from the modules: per site, matched by file (a site map's relative path matches
 // the .file's absolute one when it is a trailing part of it) and line, and the direction of its
-// access. `loopDepth` is the number of source loops around the site (the site map's loop and its
+// access; an instruction whose elements are wider than the site (an 8-byte load beside a 4-byte
+// field on one line) does not carry it. `loopDepth` is the number of source loops around the site (the site map's loop and its
 // parents). A site outside kernels (a __device__ helper) counts as hoisted only when its
 // instructions lie in no loop at all: the loops of its callers are unknown.
 std::vector<SiteCode> siteCode(const SiteMap& map, const std::vector<const PtxModule*>& modules);
