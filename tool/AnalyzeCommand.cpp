@@ -255,7 +255,14 @@ static int run(const std::vector<std::string>& trailing) {
   if (!htmlFile.empty()) outputs.add(htmlFile, renderHtmlReport(*analysis));
   if (!jsonFile.empty()) outputs.add(jsonFile, renderJsonReport(*analysis).dump(1) + "\n");
   if (!compileDatabase.empty()) outputs.add(folder + "/compile_commands.json", compileDatabase);
-  if (llvm::Error err = outputs.commit(siteMaps)) return reportError(std::move(err));
+  // Nothing this command read may be written over: the site maps, the profile and its trace, the
+  // PTX, and the sources the site maps describe.
+  std::vector<std::string> inputs = siteMaps;
+  inputs.push_back(profileFile);
+  if (!analysis->traceFile.empty()) inputs.push_back(analysis->traceFile);
+  inputs.insert(inputs.end(), ptxFiles.begin(), ptxFiles.end());
+  for (const PlanSource& source : analysis->plan.sources) inputs.push_back(source.path);
+  if (llvm::Error err = outputs.commit(inputs)) return reportError(std::move(err));
   llvm::outs() << renderTerminalReport(*analysis);
   llvm::errs() << "relayout: plan written to " << planFile << "\n";
   return 0;

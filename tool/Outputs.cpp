@@ -78,8 +78,9 @@ llvm::Error OutputSet::commit(const std::vector<std::string>& inputs) {
     if (!seen.insert(file.path).second) return fileError(file.path, "two outputs of this run have this path");
     for (const std::string& input : guarded)
       if (samePath(file.path, input))
-        return fileError(file.path, "refusing to overwrite an input source (choose another output folder, or use "
-                                    "--in-place to change sources deliberately)");
+        return fileError(file.path, "refusing to overwrite an input (a file this command reads: a source, site map, "
+                                    "profile, trace or plan; choose another output path, or use --in-place to change "
+                                    "sources deliberately)");
   }
   auto committed = commitOutputs(files_, journalFolder_);
   if (!committed) return committed.takeError();
