@@ -92,6 +92,14 @@ int runNvccWrapper(int argc, char** argv) {
     nvcc = *compiler;
     args.erase(compiler);
   }
+  // RELAYOUT_NVCC naming relayout itself, or a script that runs it, would start relayout again and
+  // again: the first level marks the environment, and a second refuses.
+  if (realPathOf(nvcc) == realPathOf(self))
+    return reportError("nvcc: the nvcc to run, '" + nvcc + "', is relayout itself: set RELAYOUT_NVCC to the real nvcc");
+  if (const char* outer = std::getenv("RELAYOUT_NVCC_WRAPPED"); outer && *outer)
+    return reportError("nvcc: relayout was started again by the nvcc it runs ('" + std::string(outer) +
+                       "'): set RELAYOUT_NVCC to the real nvcc, not to relayout or a script that runs it");
+  setenv("RELAYOUT_NVCC_WRAPPED", nvcc.c_str(), 1);
   Mode mode = modeOf(args);
   std::vector<std::string> arguments(args.begin(), args.end());
   if (!mode.name.empty() && mode.argument.empty())
