@@ -207,7 +207,7 @@ static llvm::Expected<std::string> folderCompileDatabase(const GenerateFolder& f
 
 static int run(const std::vector<std::string>& trailing) {
   if (!trailing.empty()) return reportError("analyze takes no arguments after `--`");
-  for (const cl::Option* option : std::initializer_list<const cl::Option*>{&output, &markdown, &html, &jsonReport})
+  for (const cl::opt<std::string>* option : std::initializer_list<const cl::opt<std::string>*>{&output, &markdown, &html, &jsonReport})
     if (llvm::Error err = checkGivenOnce(*option)) return reportError(std::move(err));
   std::vector<std::string> siteMaps(sites.begin(), sites.end());
   std::string profileFile = profilePath;

@@ -2,7 +2,10 @@
 #include "Commands.h"
 #include "Outputs.h"
 
+#include "relayout/core/Files.h"
 #include "relayout/core/Profile.h"
+
+#include <map>
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -21,6 +24,16 @@ static cl::opt<std::string> output("o", cl::desc("Merged profile to write"), cl:
 static int run(const std::vector<std::string>& trailing) {
   if (!trailing.empty()) return reportError("merge takes no arguments after `--`");
   if (llvm::Error err = checkGivenOnce(output)) return reportError(std::move(err));
+  // One profile given twice (by two names, or copied) would count its run twice.
+  std::map<std::string, std::string> seen;  // sha256 of the contents -> the first path with them
+  for (const std::string& path : inputs) {
+    llvm::Expected<std::string> bytes = readFile(path);
+    if (!bytes) return reportError(bytes.takeError());
+    auto [first, fresh] = seen.emplace(sha256Hex(*bytes), path);
+    if (!fresh)
+      return reportError(path + ": the same profile as " + first->second +
+                         " (identical contents): merging it twice would count its run twice");
+  }
   auto merged = mergeProfileFiles(inputs);
   if (!merged) return reportError(merged.takeError());
   OutputSet outputs;

@@ -62,11 +62,15 @@ std::string pathFromWorkingFolder(llvm::StringRef path) {
   return file;
 }
 
-llvm::Error checkGivenOnce(const llvm::cl::Option& option) {
+llvm::Error checkGivenOnce(const llvm::cl::opt<std::string>& option) {
+  const std::string dash = option.ArgStr.size() == 1 ? "-" : "--";
   if (option.getNumOccurrences() > 1)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "-" + option.ArgStr.str() + " is given " +
+                                   dash + option.ArgStr.str() + " is given " +
                                        std::to_string(option.getNumOccurrences()) + " times; give it once");
+  if (option.getNumOccurrences() && option.getValue().empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   dash + option.ArgStr.str() + " needs a value: \"\" names no file or folder");
   return llvm::Error::success();
 }
 

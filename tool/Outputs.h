@@ -49,8 +49,9 @@ std::optional<std::string> pathInside(llvm::StringRef folder, llvm::StringRef pa
 // `path` as seen from the current working folder (with ../ when it lies outside).
 std::string pathFromWorkingFolder(llvm::StringRef path);
 
-// An option that names one output must not be given twice (LLVM would keep the last one).
-llvm::Error checkGivenOnce(const llvm::cl::Option& option);
+// An option that names one output must not be given twice (LLVM would keep the last one), nor
+// empty (`-o ""` would fall back to the default place).
+llvm::Error checkGivenOnce(const llvm::cl::opt<std::string>& option);
 
 // A unified diff of `before` and `after` from `diff -u`, labelled a/PATH and b/PATH.
 llvm::Expected<std::string> unifiedDiff(const std::string& path, const std::string& before, const std::string& after);
