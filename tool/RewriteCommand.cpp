@@ -208,7 +208,11 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   if (!result) return result.takeError();
   if (announce)
     for (const std::string& line : result->diagnostics) llvm::errs() << line << "\n";
-  // One line per planned struct, whatever happened to it: a layout that was not applied is never silent.
+  // One line per planned struct, whatever happened to it: a layout that was not applied is never
+  // silent, and a struct the plan keeps as it is says so too.
+  if (announce)
+    for (const StructPlan& sp : plan.structs)
+      if (sp.layout == Layout::AoS) llvm::errs() << "relayout: " << sp.name << ": kept as it is (the plan says aos)\n";
   for (const StructOutcome& s : result->structs) {
     if (outcomes) (*outcomes)[s.name] = RewriteOutcome{s.rewritten, s.reasons};
     if (!announce) continue;
@@ -262,7 +266,7 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
 }
 
 static int run(const std::vector<std::string>& trailing) {
-  for (const cl::Option* option : std::initializer_list<const cl::Option*>{&outDir, &outRoot, &inRoot, &planPath})
+  for (const cl::opt<std::string>* option : std::initializer_list<const cl::opt<std::string>*>{&outDir, &outRoot, &inRoot, &planPath})
     if (llvm::Error err = checkGivenOnce(*option)) return reportError(std::move(err));
   if (diff && inPlace) return reportError("--diff and --in-place exclude each other");
   int outputs = bool(diff) + bool(inPlace) + !outDir.empty() + !outRoot.empty();
