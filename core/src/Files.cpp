@@ -1,5 +1,8 @@
 #include "relayout/core/Files.h"
 
+#include <fmt/format.h>
+#include <fstream>
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -35,6 +38,28 @@ llvm::Error fileError(llvm::StringRef path, const llvm::Twine& message) {
 }
 
 llvm::Expected<std::string> readFile(llvm::StringRef path) {
+  // A device or pipe (/dev/zero, /dev/urandom) has no size to check first: it is read in pieces,
+  // and refused past the cap, rather than read until memory runs out.
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(path, status) && status.type() != llvm::sys::fs::file_type::regular_file &&
+      status.type() != llvm::sys::fs::file_type::directory_file) {
+    std::ifstream in(path.str(), std::ios::binary);
+    if (!in) return fileError(path, "cannot read it");
+    std::string text;
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+      text.append(chunk, size_t(in.gcount()));
+      if (text.size() > kMaxInputBytes)
+        return fileError(path, fmt::format("holds more than {} MiB, more than relayout reads from one of its files "
+                                           "(not a file relayout wrote?)",
+                                           kMaxInputBytes >> 20));
+    }
+    return text;
+  }
+  if (status.type() == llvm::sys::fs::file_type::regular_file && status.getSize() > kMaxInputBytes)
+    return fileError(path, fmt::format("is {} MiB, more than the {} MiB relayout reads from one of its files (not a "
+                                       "file relayout wrote?)",
+                                       status.getSize() >> 20, kMaxInputBytes >> 20));
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer) return fileError(path, "cannot read: " + buffer.getError().message());
   return (*buffer)->getBuffer().str();

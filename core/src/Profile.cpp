@@ -15,12 +15,38 @@ namespace relayout {
 
 namespace {
 
+// What one warp-level classification can add to a row of counters (warp_execs, lane_execs,
+// sectors, lines, near_lanes, shared_warps): a row that no run can write is refused, naming the
+// column, rather than deciding a layout.
+std::string impossibleCounters(const json& row) {
+  const uint64_t warps = row[0].get<uint64_t>(), lanes = row[1].get<uint64_t>(), sectors = row[2].get<uint64_t>(),
+                 lines = row[3].get<uint64_t>(), near = row[4].get<uint64_t>(), shared = row[5].get<uint64_t>();
+  constexpr uint64_t kLanes = 32, kSectorsPerLane = 32;  // a lane's access counts at most 32 sectors
+  if (lanes < warps || lanes > kLanes * warps)
+    return fmt::format("lane_execs {} for {} warp-level executions (each has 1 to 32 active lanes)", lanes, warps);
+  if (lines > sectors) return fmt::format("lines {} above sectors {} (a 128-byte line holds sectors)", lines, sectors);
+  if (sectors > kSectorsPerLane * lanes || (warps > 0 && sectors < warps))
+    return fmt::format("sectors {} for {} lane executions in {} warp-level executions", sectors, lanes, warps);
+  if (near > (kLanes - 1) * lanes)
+    return fmt::format("near_lanes {} above 31 per lane execution ({})", near, lanes);
+  if (shared > warps) return fmt::format("shared_warps {} above the warp-level executions {}", shared, warps);
+  return "";
+}
+
 // Sampling sums and references between ids: what the schema cannot express.
 llvm::Error checkProfileMeaning(const json& doc, llvm::StringRef path) {
   const json& units = doc["units"];
   for (size_t u = 0; u < units.size(); ++u) {
     const json& unit = units[u];
     const size_t sites = unit["sites"].size();
+    for (size_t i = 0; i < sites; ++i)
+      if (std::string why = impossibleCounters(unit["sites"][i]); !why.empty())
+        return documentError(path, jsonPointer({"units", u, "sites", i}), "counters a run can write", why);
+    if (unit.contains("kernel_sites"))
+      for (size_t k = 0; k < unit["kernel_sites"].size(); ++k)
+        if (std::string why = impossibleCounters(unit["kernel_sites"][k]["counters"]); !why.empty())
+          return documentError(path, jsonPointer({"units", u, "kernel_sites", k, "counters"}),
+                               "counters a run can write", why);
     // Kernels with counts of their own: a kernel that reaches no hook runs its plain copy in every
     // launch (__rl_pick_plain) and classifies no block.
     std::set<std::string> counted;

@@ -179,7 +179,12 @@ llvm::Expected<ProfileForAnalysis> matchProfile(Profile profile, llvm::StringRef
     }
     const bool scaled = std::any_of(result.units.begin(), result.units.end(),
                                     [&](const UnitMatch& m) { return m.unitIndex == match.unitIndex; });
-    if (!scaled) scaleToWholeRun(into, *map);  // sampled blocks and launches stand for the whole run
+    if (!scaled) {
+      if (std::string problem = samplingProblem(into, *map); !problem.empty())
+        return documentError(profilePath, jsonPointer({"units", match.unitIndex, "kernel_blocks"}),
+                             "blocks classified wherever a kernel's sites have counts", problem);
+      scaleToWholeRun(into, *map);  // sampled blocks and launches stand for the whole run
+    }
     result.units.push_back(std::move(match));
   }
   result.profile = std::move(profile);

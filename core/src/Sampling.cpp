@@ -64,6 +64,22 @@ void scaleToWholeRun(UnitProfile& unit, const SiteMap& map) {
   unit.execPeriod = 1;
 }
 
+std::string samplingProblem(const UnitProfile& unit, const SiteMap& map) {
+  std::map<std::string, bool> isKernel;
+  for (const FunctionInfo& f : map.functions) isKernel[f.name] = f.isKernel;
+  for (const KernelBlocks& k : unit.kernelBlocks) {
+    if (k.blocks == 0 || k.classified != 0) continue;
+    bool counted = false;
+    for (size_t id = 0; id < unit.sites.size() && id < map.sites.size() && !counted; ++id)
+      counted = map.sites[id].function == k.kernel && isKernel[k.kernel] && unit.sites[id].warpExecs > 0;
+    for (const KernelSiteCounters& row : unit.kernelSites) counted |= row.kernel == k.kernel && row.counters.warpExecs > 0;
+    if (counted)
+      return "kernel " + k.kernel + " ran " + std::to_string(k.blocks) +
+             " blocks and classified none (kernel_blocks), yet its sites have counts: only classified blocks count";
+  }
+  return "";
+}
+
 void scaleToWholeRun(Profile& profile, const std::vector<const SiteMap*>& maps) {
   for (UnitProfile& unit : profile.units)
     for (const SiteMap* map : maps)

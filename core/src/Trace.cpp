@@ -14,6 +14,10 @@ llvm::Error traceError(llvm::StringRef path, uint64_t offset, const llvm::Twine&
 }
 
 llvm::Expected<Trace> Trace::open(llvm::StringRef path) {
+  // A trace is mapped from a file; a device or pipe (/dev/zero) would be read until memory runs out.
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(path, status) && status.type() != llvm::sys::fs::file_type::regular_file)
+    return fileError(path, "is not a regular file: a trace is a file that an instrumented run wrote");
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer) return fileError(path, "cannot read: " + buffer.getError().message());
   return fromBuffer(std::move(*buffer), path);

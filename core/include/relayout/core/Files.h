@@ -16,7 +16,11 @@ std::string sha256Hex(llvm::StringRef bytes);
 // absolute and tidied instead. Two names of one file give the same string.
 std::string resolvedPath(llvm::StringRef path);
 
-// Reads a whole file; the error names the file.
+// The most relayout reads of one JSON or text file it did not map (profiles, site maps, plans,
+// sources): past it a file is refused, so that /dev/zero fails at once instead of when memory runs out.
+inline constexpr uint64_t kMaxInputBytes = uint64_t(1) << 30;
+
+// Reads a whole file (at most kMaxInputBytes); the error names the file.
 llvm::Expected<std::string> readFile(llvm::StringRef path);
 
 // Reads and parses a JSON file; a parse error names the file and the byte offset.

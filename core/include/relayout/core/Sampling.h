@@ -18,6 +18,11 @@ namespace relayout {
 // written before them) is left unchanged.
 void scaleToWholeRun(UnitProfile& unit, const SiteMap& map);
 
+// Why the unit's sampling record cannot be scaled, or "": a kernel that ran blocks but classified
+// none (kernel_blocks' classified 0) while its own sites have counts (a classified block wrote
+// them, so the record is wrong; scaling by 1 instead would silently change the decision).
+std::string samplingProblem(const UnitProfile& unit, const SiteMap& map);
+
 // The same for every unit of the profile that one of the site maps describes (by source hash).
 void scaleToWholeRun(Profile& profile, const std::vector<const SiteMap*>& maps);
 
