@@ -22,8 +22,14 @@ using namespace relayout;
 
 namespace {
 
-// Counter c of site s of unit A: distinct everywhere, so a swapped row or column shows.
-unsigned long long valueA(unsigned s, unsigned c) { return 1000ull * (s + 1) + c + 1; }
+// Counter c of site s of unit A: distinct everywhere, so a swapped row or column shows, and what a
+// run can write (lanes 1 to 32 per warp-level execution, lines at most the sectors, ...), which the
+// profile reader checks.
+unsigned long long valueA(unsigned s, unsigned c) {
+  static const unsigned long long kTimes[] = {1, 20, 30, 10, 100, 0};  // warps, lanes, sectors, lines, near, shared
+  const unsigned long long warps = 1000ull * (s + 1) + 1;
+  return c == 5 ? warps - 7 * (s + 1) : kTimes[c] * warps + c;
+}
 
 int fetchA(unsigned long long* out, unsigned numSites) {
   for (unsigned s = 0; s < numSites; ++s)
@@ -32,6 +38,8 @@ int fetchA(unsigned long long* out, unsigned numSites) {
 }
 int fetchB(unsigned long long* out, unsigned) {
   out[0] = 1ull << 40;  // larger than 32 bits must survive
+  out[1] = out[2] = 1ull << 41;
+  out[3] = 1ull << 40;
   return 0;
 }
 int fetchFails(unsigned long long*, unsigned) { return 700; }  // cudaErrorIllegalAddress

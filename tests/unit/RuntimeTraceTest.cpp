@@ -29,8 +29,16 @@ constexpr unsigned kSites = 3, kKernels = 2, kColumns = RELAYOUT_COUNTER_COLUMNS
 const RelayoutSiteInfo kSiteInfo[kSites] = {{32, 0, 0, 0}, {32, 4, 1, 1}, {32, 12, 3, 1}};
 const char* const kKernelNames[kKernels] = {"integrate", "collide"};
 
+// A row that a run can write (the profile reader checks): from its warp-level executions, lanes
+// one more, sectors two more, lines one fewer, near lanes four more, shared warps five fewer.
+unsigned long long column(unsigned long long warps, unsigned c) {
+  static const long long kOffsets[] = {0, 1, 2, -1, 4, -5};
+  return warps + kOffsets[c];
+}
+// Site s: warp_execs = 10 + s * kColumns.
 int fetchTotals(unsigned long long* out, unsigned sites) {
-  for (unsigned i = 0; i < sites * kColumns; ++i) out[i] = 10 + i;
+  for (unsigned s = 0; s < sites; ++s)
+    for (unsigned c = 0; c < kColumns; ++c) out[s * kColumns + c] = column(10 + s * kColumns, c);
   return 0;
 }
 // Row (site, kernel): warp_execs = 100 * site + kernel + 1, except the rows left at zero.
@@ -39,7 +47,7 @@ int fetchKernelSites(unsigned long long* out, unsigned sites) {
     for (unsigned k = 0; k <= kKernels; ++k)
       for (unsigned c = 0; c < kColumns; ++c) {
         const bool reached = (s == 0 && k == 0) || (s == 1 && k < kKernels) || s == 2;
-        out[(s * (kKernels + 1) + k) * kColumns + c] = reached ? 100 * s + k + 1 + c : 0;
+        out[(s * (kKernels + 1) + k) * kColumns + c] = reached ? column(100 * s + k + 1, c) : 0;
       }
   return 0;
 }
