@@ -376,9 +376,10 @@ int runWithSlurm(const Manifest& manifest, const RunOptions& options, const std:
   for (const App& app : manifest.apps) {
     if (!options.only.empty() && !options.only.count(app.name)) continue;
     ++selected;
-    verified += recordedStatus(options.outDir, app.name) == Status::Verified;
+    verified += succeeded(recordedStatus(options.outDir, app.name));
   }
-  std::fprintf(stderr, "relayout: batch: %zu of %zu applications verified; summary in %s\n", verified, selected,
+  std::fprintf(stderr, "relayout: batch: %zu of %zu applications verified faster or untouched; summary in %s\n",
+               verified, selected,
                joinPath(options.outDir, "summary.md").c_str());
   return verified == selected ? 0 : 1;
 }

@@ -19,14 +19,19 @@ profile)
   done
   ;;
 verify)
+  # It measures the first candidate 2.5x faster than the original, with equal outputs, and picks it.
   cat > "$folder/bin/relayout-verify" << 'STANDIN'
 #!/bin/sh
 while [ $# -gt 0 ]; do
-  case $1 in -o) out=$2; shift ;; esac
+  case $1 in
+  -o) out=$2; shift ;;
+  --candidate) name=${name:-${2%%=*}}; shift ;;
+  esac
   shift
 done
 mkdir -p "$out"
-echo '{"format": "relayout-verify", "version": 1, "verdict": "equal", "speedup": {"kernel": {"median": 2.5, "min": 2.4, "max": 2.6}}}' > "$out/verify.json"
+speedup='{"kernel": {"median": 2.5, "min": 2.4, "max": 2.6}}'
+echo "{\"format\": \"relayout-verify\", \"version\": 1, \"verdict\": \"equal\", \"speed\": \"faster\", \"speedup\": $speedup, \"chosen\": \"$name\", \"reported\": \"$name\", \"original\": {}, \"candidates\": [{\"name\": \"$name\", \"verdict\": \"equal\", \"speed\": \"faster\", \"margin\": 0.04, \"speedup\": $speedup}]}" > "$out/verify.json"
 STANDIN
   ;;
 *)
