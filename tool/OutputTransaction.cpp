@@ -1,12 +1,15 @@
 #include "OutputTransaction.h"
 
 #include "Commands.h"
+#include "Outputs.h"
 
 #include "relayout/core/Files.h"
 
 #include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/SHA256.h>
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -28,6 +31,10 @@ struct Entry {
   std::string path;
   std::string staged;  // PATH.tmp-XXXXXX
   std::string backup;  // PATH.old-XXXXXX, a hard link to what PATH was; empty: PATH is new
+  // SHA-256 of what this run writes to PATH, and of what PATH held before (empty: it is new). A
+  // journal found later acts only on files that still hold one of them: the user's edits since
+  // are never overwritten or removed.
+  std::string written, previous;
   bool renamed = false;
 };
 
@@ -75,11 +82,29 @@ std::string uniqueBeside(const std::string& file, const char* suffix) {
   return unique.str().str();
 }
 
+std::string sha256(llvm::StringRef bytes) {
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes)), /*LowerCase=*/true);
+}
+
+// The hash of what `file` holds now; empty when it cannot be read.
+std::string hashOfFile(const std::string& file) {
+  auto text = readFile(file);
+  if (!text) {
+    llvm::consumeError(text.takeError());
+    return "";
+  }
+  return sha256(*text);
+}
+
 nlohmann::json toJson(const Journal& journal) {
   nlohmann::json files = nlohmann::json::array();
   for (const Entry& e : journal.entries)
-    files.push_back({{"path", e.path}, {"staged", e.staged}, {"backup", e.backup}});
-  return {{"format", "relayout-journal"}, {"version", 1}, {"pid", journal.pid}, {"committed", journal.committed},
+    files.push_back({{"path", e.path},
+                     {"staged", e.staged},
+                     {"backup", e.backup},
+                     {"written", e.written},
+                     {"previous", e.previous}});
+  return {{"format", "relayout-journal"}, {"version", 2}, {"pid", journal.pid}, {"committed", journal.committed},
           {"folders", journal.folders}, {"files", files}};
 }
 
@@ -104,7 +129,7 @@ llvm::Error writeJournal(const Journal& journal, bool first) {
 void rollBack(const Journal& journal, bool knownRenames) {
   for (auto e = journal.entries.rbegin(); e != journal.entries.rend(); ++e) {
     if (!e->backup.empty()) {
-      if (fs::exists(e->backup)) ::rename(e->backup.c_str(), e->path.c_str());
+      if (fs::exists(e->backup) && (e->renamed || !knownRenames)) ::rename(e->backup.c_str(), e->path.c_str());
       ::unlink(e->backup.c_str());  // rename does nothing when both names are links to the same file
     } else if (e->renamed || !knownRenames) {
       ::unlink(e->path.c_str());
@@ -179,6 +204,9 @@ std::string absolute(llvm::StringRef file) {
 
 bool processIsRunning(long pid) { return pid > 0 && (::kill(pid_t(pid), 0) == 0 || errno == EPERM); }
 
+constexpr const char* kNotOurs =
+    "; relayout did not write this journal, and does nothing by it: check the files it names, then remove it";
+
 llvm::Expected<Journal> loadJournal(const std::string& file) {
   auto text = readFile(file);
   if (!text) return text.takeError();
@@ -186,17 +214,61 @@ llvm::Expected<Journal> loadJournal(const std::string& file) {
   journal.file = file;
   try {
     auto doc = nlohmann::json::parse(*text);
-    if (doc.value("format", "") != "relayout-journal") throw std::runtime_error("format");
+    if (doc.value("format", "") != "relayout-journal" || doc.value("version", 0) != 2)
+      throw std::runtime_error("format");
     journal.pid = doc.at("pid").get<long>();
     journal.committed = doc.at("committed").get<bool>();
     journal.folders = doc.at("folders").get<std::vector<std::string>>();
     for (const auto& f : doc.at("files"))
-      journal.entries.push_back({f.at("path"), f.at("staged"), f.at("backup")});
+      journal.entries.push_back({f.at("path"), f.at("staged"), f.at("backup"), f.at("written"), f.at("previous")});
   } catch (const std::exception&) {
     return fileError(file, "is not a relayout journal that this build reads; remove it if no relayout run is "
                            "writing in this folder");
   }
+  // Only what relayout itself stages is ever acted on: files inside the journal's folder, staged
+  // and kept under the names it gives them, with the hashes it records.
+  const std::string folder = path::parent_path(file).str();
+  auto inside = [&](const std::string& p) { return p == folder || pathInside(folder, p).has_value(); };
+  auto stagedName = [](const std::string& name, const std::string& of, llvm::StringRef suffix) {
+    llvm::StringRef rest(name);
+    return rest.consume_front(of) && rest.consume_front(suffix) && rest.size() == 6;
+  };
+  auto isHash = [](const std::string& h) { return h.size() == 64 && llvm::all_of(h, llvm::isHexDigit); };
+  for (const std::string& f : journal.folders)
+    if (f != absolute(f) || !inside(f)) return fileError(file, "names a folder outside its own folder: " + f + kNotOurs);
+  for (const Entry& e : journal.entries) {
+    if (e.path != absolute(e.path) || !pathInside(folder, e.path))
+      return fileError(file, "names a file outside its own folder: " + e.path + kNotOurs);
+    if (!stagedName(e.staged, e.path, ".tmp-") || (!e.backup.empty() && !stagedName(e.backup, e.path, ".old-")) ||
+        !isHash(e.written) || (e.backup.empty() != e.previous.empty()) || (!e.previous.empty() && !isHash(e.previous)))
+      return fileError(file, "lists " + e.path + " in a form relayout does not write" + kNotOurs);
+  }
   return journal;
+}
+
+// A journal's own temporary copy (.relayout-journal.tmp-XXXXXX) left by a run killed while it
+// wrote it: removed when that run is over. One that cannot be read yet may be another run's,
+// being written: left unless it is old.
+void removeStrayJournals(const std::string& folder) {
+  std::error_code ec;
+  const std::string prefix = std::string(kJournalName) + ".tmp-";
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = path::filename(it->path()).str();
+    if (!llvm::StringRef(name).starts_with(prefix)) continue;
+    long pid = 0;
+    if (auto text = readFile(it->path())) {
+      try {
+        pid = nlohmann::json::parse(*text).at("pid").get<long>();
+      } catch (const std::exception&) {
+      }
+    } else {
+      llvm::consumeError(text.takeError());
+    }
+    fs::file_status status;
+    bool old = !fs::status(it->path(), status) &&
+               std::chrono::system_clock::now() - status.getLastModificationTime() > std::chrono::minutes(1);
+    if (pid ? !processIsRunning(pid) : old) ::unlink(it->path().c_str());
+  }
 }
 
 }  // namespace
@@ -215,16 +287,34 @@ llvm::Error recoverInterruptedRuns(const std::vector<std::string>& folders) {
       complete(*journal);
       reportNote(fmt::format("{}: completed an interrupted relayout run (pid {}): its {} outputs were all in place",
                              file, journal->pid, journal->entries.size()));
-    } else {
-      size_t restored = 0;  // backups that differ from the file: it had been replaced
-      for (const Entry& e : journal->entries)
-        restored += !e.backup.empty() && fs::exists(e.backup) && !fs::equivalent(e.backup, e.path);
-      rollBack(*journal, /*knownRenames=*/false);
-      reportNote(fmt::format("{}: rolled back an interrupted relayout run (pid {}): restored {} file{} it had "
-                             "replaced, removed the files it had added",
-                             file, journal->pid, restored, restored == 1 ? "" : "s"));
+      continue;
     }
+    // A file that holds neither what the run wrote nor what was there before was changed since:
+    // it is the user's now, and nothing is undone until they have looked.
+    for (const Entry& e : journal->entries) {
+      if (!fs::exists(e.path)) continue;
+      std::string now = hashOfFile(e.path);
+      if (now == e.written || (!e.previous.empty() && now == e.previous)) continue;
+      std::string before = e.backup.empty()      ? "it did not exist before that run"
+                           : fs::exists(e.backup) ? "its version from before that run is " + e.backup
+                                                  : "its version from before that run is lost";
+      return fileError(e.path, fmt::format("changed since an interrupted relayout run (pid {}) wrote it; {}. Nothing "
+                                           "was undone: keep the version you want, then remove {} and run again",
+                                           journal->pid, before, file));
+    }
+    size_t restored = 0;
+    for (Entry& e : journal->entries) {
+      e.renamed = fs::exists(e.path) && hashOfFile(e.path) == e.written;
+      restored += e.renamed && !e.backup.empty() && fs::exists(e.backup) && hashOfFile(e.backup) == e.previous;
+      // A backup that does not hold what the file held is not put back (the file is removed all the same).
+      if (!e.backup.empty() && fs::exists(e.backup) && hashOfFile(e.backup) != e.previous) e.backup.clear();
+    }
+    rollBack(*journal, /*knownRenames=*/true);
+    reportNote(fmt::format("{}: rolled back an interrupted relayout run (pid {}): restored {} file{} it had "
+                           "replaced, removed the files it had added",
+                           file, journal->pid, restored, restored == 1 ? "" : "s"));
   }
+  for (const std::string& folder : folders) removeStrayJournals(absolute(folder));
   return llvm::Error::success();
 }
 
@@ -233,6 +323,11 @@ llvm::Expected<CommittedOutputs> commitOutputs(const std::vector<StagedOutput>& 
   if (outputs.empty()) return result;
   if (journalFolder.empty()) journalFolder = path::parent_path(outputs.front().path).str();
   journalFolder = absolute(journalFolder);
+  // The journal goes where it holds every output (a later run acts only on files inside its
+  // folder): the deepest folder above them all, unless that is the root.
+  std::vector<std::string> under = {journalFolder + "/" + kJournalName};
+  for (const StagedOutput& out : outputs) under.push_back(absolute(out.path));
+  if (std::string common = commonFolder(under); common != "/") journalFolder = common;
   std::vector<std::string> folders = {journalFolder};
   for (const StagedOutput& out : outputs) folders.push_back(path::parent_path(out.path).str());
   if (llvm::Error err = recoverInterruptedRuns(folders)) return err;
@@ -262,9 +357,14 @@ llvm::Expected<CommittedOutputs> commitOutputs(const std::vector<StagedOutput>& 
     }
   }
   for (const StagedOutput& out : outputs) {
-    Entry e{out.path, uniqueBeside(out.path, ".tmp"), ""};
+    Entry e{absolute(out.path), "", "", sha256(out.contents), ""};
+    e.staged = uniqueBeside(e.path, ".tmp");
     if (fs::is_directory(out.path)) return fail(fileError(out.path, "cannot write: a folder has this name"));
-    if (fs::exists(out.path)) e.backup = uniqueBeside(out.path, ".old");
+    if (fs::exists(out.path)) {
+      e.backup = uniqueBeside(e.path, ".old");
+      e.previous = hashOfFile(out.path);
+      if (e.previous.empty()) return fail(fileError(out.path, "cannot read it to keep its previous version"));
+    }
     journal.entries.push_back(std::move(e));
   }
   if (llvm::Error err = writeJournal(journal, /*first=*/true)) return fail(std::move(err));
@@ -274,7 +374,8 @@ llvm::Expected<CommittedOutputs> commitOutputs(const std::vector<StagedOutput>& 
     if (int sig = held.pending()) interrupted(sig);
     Entry& e = journal.entries[i];
     struct stat existing;
-    mode_t mode = ::stat(e.path.c_str(), &existing) == 0 ? existing.st_mode & 07777 : 0666 & ~[] {
+    const std::string& modeFrom = outputs[i].modeOf.empty() ? e.path : outputs[i].modeOf;
+    mode_t mode = ::stat(modeFrom.c_str(), &existing) == 0 ? existing.st_mode & 07777 : 0666 & ~[] {
       mode_t mask = ::umask(0);
       ::umask(mask);
       return mask;

@@ -23,6 +23,7 @@ namespace relayout {
 struct StagedOutput {
   std::string path;  // destination, absolute
   std::string contents;
+  std::string modeOf;  // a new file takes this file's permissions (a source's FILE.orig); empty: the umask's
 };
 
 struct CommittedOutputs {

@@ -14,8 +14,8 @@
 
 namespace relayout {
 
-void OutputSet::add(std::string path, std::string contents) {
-  files_.push_back({absolutePath(path), std::move(contents)});
+void OutputSet::add(std::string path, std::string contents, const std::string& modeOf) {
+  files_.push_back({absolutePath(path), std::move(contents), modeOf.empty() ? "" : absolutePath(modeOf)});
 }
 
 std::string absolutePath(llvm::StringRef path) {

@@ -15,7 +15,8 @@ namespace relayout {
 
 class OutputSet {
  public:
-  void add(std::string path, std::string contents);
+  // `modeOf`: a new file gets that file's permissions (a source's FILE.orig gets the source's).
+  void add(std::string path, std::string contents, const std::string& modeOf = "");
   // An input the command read: refused as a destination.
   void protect(std::string path) { protected_.push_back(std::move(path)); }
   // Where the transaction's journal goes (default: the first file's folder).

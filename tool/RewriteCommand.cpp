@@ -186,10 +186,20 @@ static llvm::Error stageInPlace(const std::vector<const RewrittenFile*>& changed
     if (llvm::sys::fs::real_path(file->path, target)) return fileError(file->path, "cannot resolve its path");
     std::string backup = target.str().str() + ".orig";
     outputs.add(target.str().str(), file->rewritten);
-    if (llvm::sys::fs::exists(backup))
-      reportNote(backup + ": kept as it is, from an earlier --in-place run (it holds the first original)");
-    else
-      outputs.add(backup, file->original);
+    // FILE.orig is never replaced: it may be the user's, or an earlier run's first original. What
+    // this run replaces is kept all the same, in the first free FILE.orig.N, unless FILE.orig
+    // holds it already.
+    if (llvm::sys::fs::exists(backup)) {
+      auto kept = readFile(backup);
+      if (!kept) return kept.takeError();
+      if (*kept == file->original) continue;
+      std::string next;
+      for (unsigned n = 1; next.empty() || llvm::sys::fs::exists(next); ++n) next = backup + "." + std::to_string(n);
+      reportNote(backup + ": kept as it is (an earlier --in-place run's first original, or a file of yours); "
+                 "what this run replaces is kept as " + next);
+      backup = next;
+    }
+    outputs.add(backup, file->original, target.str().str());
   }
   return llvm::Error::success();
 }
@@ -276,8 +286,15 @@ static int run(const std::vector<std::string>& trailing) {
     return reportError("give either --plan PLAN.json, or --sites S.sites.json with --layout");
   if (planPath.empty() && layout.empty()) return reportError("--sites needs --layout soa|aos");
   // A run killed while it wrote here is undone before the sources are read.
+  // --in-place keeps its journal in the deepest folder above every file it changes (headers
+  // included), so every folder above the sources is looked at.
   std::vector<std::string> folders;
-  for (const std::string& file : files) folders.push_back(llvm::sys::path::parent_path(absolutePath(file)).str());
+  for (const std::string& file : files) {
+    const std::string source = absolutePath(file);
+    for (llvm::StringRef f = llvm::sys::path::parent_path(source); !f.empty() && f != "/";
+         f = llvm::sys::path::parent_path(f))
+      folders.push_back(f.str());
+  }
   if (llvm::Error err = recoverInterruptedRuns(folders)) return reportError(std::move(err));
   auto plan = planPath.empty() ? planFromSiteMaps(sites) : Plan::load(planPath);
   if (!plan) return reportError(plan.takeError());
@@ -293,6 +310,9 @@ static int run(const std::vector<std::string>& trailing) {
                                        : "relayout-out/rewritten";
   destination.inRoot = inRoot;
   OutputSet staged;
+  for (const std::string& input : planPath.empty() ? std::vector<std::string>(sites.begin(), sites.end())
+                                                   : std::vector<std::string>{planPath.getValue()})
+    staged.protect(input);  // the plan or site maps read, even where an output of the same name goes
   std::string planName = planPath.empty() ? sites.front() : planPath.getValue();
   if (llvm::Error err = rewriteAndStage(*plan, planName, files, buildDir, trailing, destination, staged))
     return reportError(std::move(err));
