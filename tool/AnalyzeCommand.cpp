@@ -110,6 +110,13 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
                    << ": " << llvm::join(matched->units[i].changedFunctions, ", ") << "\n";
   options.refusedStructs = matched->refusedStructs();
   const Profile* profile = &matched->profile;
+  // A trace belongs to the run that recorded it, and the profile names it: a profile recorded
+  // without one has none that --trace could give.
+  if (!profile->trace && !options.tracePath.empty())
+    return fileError(profileFile, "was recorded without a trace, so no trace belongs to it (--trace " +
+                                      options.tracePath +
+                                      "): drop --trace, or profile a program instrumented with "
+                                      "`relayout instrument --trace`");
   // The trace's site ids name the sites as recorded: only the paper rule reads edited sources.
   const bool traceFits = matched->sameSources();
   if (modeGiven && options.mode == AnalyzeMode::Model && !traceFits)
@@ -123,7 +130,8 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
     const bool traceMissing = profile->trace && options.tracePath.empty() && !llvm::sys::fs::exists(traceFile);
     const bool haveTrace = (profile->trace && !traceMissing) || !options.tracePath.empty();
     options.mode = haveTrace && traceFits ? AnalyzeMode::Model : AnalyzeMode::Paper;
-    std::string why = options.mode == AnalyzeMode::Model ? "the profile has a trace"
+    std::string why = options.mode == AnalyzeMode::Model
+                          ? (options.tracePath.empty() ? "the profile has a trace" : "--trace gives one")
                       : haveTrace                        ? "the profile's trace describes other versions of the sources"
                       : traceMissing ? "the profile's trace " + traceFile.str().str() + " is not there"
                                      : "the profile has no trace";
@@ -241,6 +249,8 @@ static int run(const std::vector<std::string>& trailing) {
   if (mode == "model") options.mode = AnalyzeMode::Model;
   else if (mode == "paper") options.mode = AnalyzeMode::Paper;
   else if (!mode.empty()) return reportError("--mode must be paper or model, not '" + mode + "'");
+  if (options.mode == AnalyzeMode::Paper && !mode.empty() && !tracePath.empty())
+    return reportError("--trace is replayed in model mode only, and --mode paper is given: drop one of them");
   if (!forcedLayout.empty()) {
     llvm::Expected<Layout> layout = layoutNamed(forcedLayout, "--layout");
     if (!layout) return reportError(layout.takeError());

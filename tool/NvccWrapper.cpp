@@ -34,24 +34,35 @@ struct Mode {
   std::string from;      // how it was asked for, for messages
 };
 
-Mode modeOf(std::vector<char*>& args) {
-  Mode mode;
+// Every request found, from the environment and the arguments (which lose theirs).
+std::vector<Mode> modesOf(std::vector<char*>& args) {
+  std::vector<Mode> modes;
   for (const char* variable : {"RELAYOUT_GENERATE", "RELAYOUT_USE"})
-    if (const char* value = std::getenv(variable); value && *value) {
-      mode = {llvm::StringRef(variable).drop_front(9).lower(), value, variable};
-      break;
-    }
+    if (const char* value = std::getenv(variable); value && *value)
+      modes.push_back({llvm::StringRef(variable).drop_front(9).lower(), value, variable});
   for (auto it = args.begin(); it != args.end();) {
     llvm::StringRef arg(*it);
     bool ours = false;
     for (llvm::StringRef name : {"generate", "use"})
       if (arg.consume_front(("--relayout-" + name + "=").str())) {
-        mode = {name.str(), arg.str(), "--relayout-" + name.str()};
+        modes.push_back({name.str(), arg.str(), "--relayout-" + name.str()});
         ours = true;
       }
     it = ours ? args.erase(it) : it + 1;
   }
-  return mode;
+  return modes;
+}
+
+// One mode, asked for once (the same request repeated is one): two are an error naming both.
+llvm::Expected<Mode> modeOf(std::vector<char*>& args) {
+  std::vector<Mode> modes = modesOf(args);
+  for (const Mode& other : modes)
+    if (other.name != modes.front().name || other.argument != modes.front().argument)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "nvcc: " + modes.front().from + "=" + modes.front().argument + " and " +
+                                         other.from + "=" + other.argument +
+                                         " are both given; give one (profile-generate or profile-use)");
+  return modes.empty() ? Mode{} : modes.front();
 }
 
 }  // namespace
@@ -100,7 +111,9 @@ int runNvccWrapper(int argc, char** argv) {
     return reportError("nvcc: relayout was started again by the nvcc it runs ('" + std::string(outer) +
                        "'): set RELAYOUT_NVCC to the real nvcc, not to relayout or a script that runs it");
   setenv("RELAYOUT_NVCC_WRAPPED", nvcc.c_str(), 1);
-  Mode mode = modeOf(args);
+  llvm::Expected<Mode> requested = modeOf(args);
+  if (!requested) return reportError(requested.takeError());
+  Mode mode = std::move(*requested);
   std::vector<std::string> arguments(args.begin(), args.end());
   if (!mode.name.empty() && mode.argument.empty())
     return reportError("nvcc: " + mode.from + " needs " + (mode.name == "use" ? "a plan" : "a folder"));
