@@ -2,6 +2,7 @@
 
 #include "CompileFlags.h"
 #include "Toolchain.h"
+#include "batch/Spawn.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSet.h>
@@ -11,6 +12,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <limits>
+#include <sys/wait.h>
 #include <set>
 
 namespace relayout {
@@ -222,13 +225,23 @@ llvm::Error runBuild(const std::vector<NvccCommand>& commands, const std::string
     if (std::error_code ec = llvm::sys::fs::create_directories(folderOf(command.output)))
       return llvm::createStringError(ec, folderOf(command.output) + ": cannot create the folder: " + ec.message());
     llvm::errs() << "relayout: building " << what << ": " << command.text() << "\n";
-    std::vector<llvm::StringRef> args(command.args.begin(), command.args.end());
-    std::string message;
-    int rc = llvm::sys::ExecuteAndWait(command.args.front(), args, std::nullopt, {}, 0, 0, &message);
-    if (rc != 0)
+    // nvcc and what it starts run in a process group of their own: an interrupt of relayout stops
+    // them and waits for them, so that nothing writes the output once relayout has ended.
+    batch::StopOnSignal stop;
+    llvm::Expected<pid_t> pid = batch::spawn(command.args, ".", "", {});
+    if (!pid) return pid.takeError();
+    const int status = batch::waitWithin(*pid, std::numeric_limits<unsigned>::max() / 2, stop.flag());
+    if (int sig = stop.signal()) {
+      llvm::sys::fs::remove(command.output);
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "interrupted by signal " + std::to_string(sig) + " while nvcc built " + what +
+                                         " (" + command.what + "); nvcc was stopped and its output removed");
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "nvcc could not build " + what + " (" + command.what + ")" +
-                                         (message.empty() ? "" : ": " + message));
+                                         (WIFSIGNALED(status) ? ": killed by signal " + std::to_string(WTERMSIG(status))
+                                                              : ""));
   }
   return llvm::Error::success();
 }

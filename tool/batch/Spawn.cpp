@@ -22,8 +22,10 @@ llvm::Expected<pid_t> spawn(const std::vector<std::string>& argv, const std::str
   posix_spawnattr_init(&attributes);
   posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  if (!log.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  }
   posix_spawnattr_setpgroup(&attributes, 0);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   std::vector<std::string> env;
@@ -69,5 +71,33 @@ int waitWithin(pid_t pid, unsigned seconds, const volatile std::sig_atomic_t& st
   killpg(pid, SIGKILL);  // whatever it left running in its group
   return waitStatus;
 }
+
+namespace {
+volatile std::sig_atomic_t gStopSignal = 0;
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction gBefore[3];  // of the one StopOnSignal alive
+// Notes the signal, and tells the handler that was there before (relayout batch's own) too.
+void noteStop(int sig) {
+  gStopSignal = sig;
+  for (int i = 0; i < 3; ++i)
+    if (kStopSignals[i] == sig && !(gBefore[i].sa_flags & SA_SIGINFO) && gBefore[i].sa_handler != SIG_DFL &&
+        gBefore[i].sa_handler != SIG_IGN)
+      gBefore[i].sa_handler(sig);
+}
+}  // namespace
+
+StopOnSignal::StopOnSignal() {
+  gStopSignal = 0;
+  struct sigaction action {};
+  action.sa_handler = noteStop;
+  sigemptyset(&action.sa_mask);
+  for (int i = 0; i < 3; ++i) sigaction(kStopSignals[i], &action, &gBefore[i]);
+}
+
+StopOnSignal::~StopOnSignal() {
+  for (int i = 0; i < 3; ++i) sigaction(kStopSignals[i], &gBefore[i], nullptr);
+}
+
+const volatile std::sig_atomic_t& StopOnSignal::flag() const { return gStopSignal; }
 
 }  // namespace relayout::batch
