@@ -174,7 +174,8 @@ static std::vector<std::string> compilePtx(BuildRequest build, const std::vector
       reportWarning(llvm::toString(std::move(err)) + "; the model predicts its accesses without it");
       continue;
     }
-    out.push_back(command.output);
+    // nvcc compiles a .cpp unit as host C++ and writes no PTX: it has no device accesses to read.
+    if (llvm::sys::fs::exists(command.output)) out.push_back(command.output);
   }
   return out;
 }
