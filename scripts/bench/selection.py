@@ -96,7 +96,7 @@ def programs(out, names):
 
 
 def fmt_ms(v):
-    return "–" if v is None else f"{v:.1f}"
+    return "–" if v is None else f"{v:.4g}"
 
 
 def evaluate(selection):
@@ -124,7 +124,8 @@ def cmd_report(args):
     lines.append(f"- Command: `{args.command}`" if args.command else
                  "- Command: `scripts/bench/selection.py prepare|collect|finish|report OUT` (two round trips).")
     lines.append("- Kernel time: CUPTI's summed kernel durations of the whole run, median of the interleaved runs "
-                 "of each program (relayout-verify). Every rewrite listed printed what the original printed "
+                 "of each program (relayout-verify); `(wall)` marks a program timed whole, where no kernel times "
+                 "were measured. Every rewrite listed printed what the original printed "
                  "(the program's own check against its CPU reference included); `differs` marks one that did not.")
     lines.append("- Columns: each layout relayout can emit, timed against the original (soa and clustered on every "
                  "struct at once, and the other candidates the analysis ranked), the model's pick without "
@@ -161,7 +162,9 @@ def cmd_report(args):
         stats["applied_ok"] += applied_lost <= 0.03
         stats["slower_applied"] += applied_time > original * 1.02
         stats["speedups"].append(original / applied_time)
-        lines.append(f"| {m} | {app['name']} | {fmt_ms(original)} | {'; '.join(cells)} | {pick} | "
+        # Without the kernel-time library beside relayout-verify, the programs are timed whole.
+        wall = " (wall)" if sel.get("basis") == "wall" else ""
+        lines.append(f"| {m} | {app['name']} | {fmt_ms(original)}{wall} | {'; '.join(cells)} | {pick} | "
                      f"{100 * pick_lost:.1f}% | {fastest} | {applied} | {100 * applied_lost:.1f}% | {app['status']} |")
     n = stats["programs"]
     if n:
