@@ -26,6 +26,12 @@ struct Edit {
   // An insertion whose order among other insertions at the same offset does not matter (the
   // __restrict__ locals of two parameters at the top of one body): never a conflict.
   bool anyOrder = false;
+  // Which form of a parameter's accesses the edit belongs to, where relayout itself would declare
+  // its arrays restrict (RestrictLocals.cpp): the edits of the restrict locals (`f_x[i]` and their
+  // declarations) or those of plain accesses (`f.x[i]`). Decided with the whole program
+  // (Entity::restrictRefused, Entity::fieldAddress); every other edit always applies.
+  enum Form : unsigned char { kAlways = 0, kWithRestrict = 1, kWithoutRestrict = 2 };
+  Form restrictForm = kAlways;
   auto operator<=>(const Edit&) const = default;
 };
 
@@ -108,6 +114,14 @@ struct Entity {
   std::vector<FieldForm> forms;                // accesses to plain arrays' array fields, applied when it changes
   std::vector<ComposedText> clones;            // template overloads, applied when it changes
   std::map<std::string, KeptField> keptWhole;  // plain arrays' array fields that must stay per element if it changes
+  // A parameter whose arrays relayout declares restrict where the promise holds (RestrictProof.cpp):
+  // why some unit or instance found that it might not; empty when none did. Its edits of either
+  // form (Edit::restrictForm) are recorded all the same, so units agree on them.
+  std::string restrictRefused;
+  // A use that keeps a field's address (`float* px = &d[0].x`, `&p[i].x` passed to a function):
+  // another pointer may then reach the field's array, so no parameter of the struct gets restrict
+  // locals that relayout infers. Rendered text of the first such use.
+  std::string fieldAddress;
 };
 
 struct FieldFacts {
@@ -181,6 +195,9 @@ struct ProgramFacts {
   // edits inside the function they copy join them once the whole program's edits are known.
   std::vector<ComposedText> proxyClones;
   std::map<std::string, Entity> entities;
+  // Structs a field of which is addressed through an element reference (`P& e = p[i]; &e.x`):
+  // as Entity::fieldAddress, for the struct's inferred restrict locals.
+  std::set<std::string> fieldAddressStructs;
   std::vector<std::pair<std::string, std::string>> links;  // entities that change layout together
   std::vector<StructDef> defs;
   std::map<std::string, std::string> contents;  // real path -> bytes, for every file with an edit

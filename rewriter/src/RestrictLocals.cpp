@@ -5,6 +5,10 @@
 // writes (`const float* __restrict__ p_x = p.x;`), and its field accesses use them (`p_x[i]`).
 // Uses of the whole struct (calls, views, relayoutLoad) keep using `p`. A parameter assigned in
 // the body keeps plain accesses: the locals would go stale.
+//
+// Where the user did not mark a parameter, relayout declares the locals only where it proves the
+// promise (RestrictProof.cpp); then every access is recorded in both forms (Edit::restrictForm) and
+// the whole program picks one per parameter.
 #include "UseCollector.h"
 
 #include <clang/AST/QualTypeNames.h>
@@ -21,11 +25,12 @@ bool changesParam(const clang::Stmt* stmt, const clang::ParmVarDecl* parm) {
     const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
     return ref && ref->getDecl() == parm;
   };
-  if (const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(stmt); binary && binary->isAssignmentOp() &&
-                                                                         names(binary->getLHS()))
+  if (const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(stmt);
+      binary && binary->isAssignmentOp() && names(binary->getLHS()))
     return true;
   if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(stmt);
-      unary && (unary->isIncrementDecrementOp() || unary->getOpcode() == clang::UO_AddrOf) && names(unary->getSubExpr()))
+      unary && (unary->isIncrementDecrementOp() || unary->getOpcode() == clang::UO_AddrOf) &&
+      names(unary->getSubExpr()))
     return true;
   for (const clang::Stmt* child : stmt->children())
     if (changesParam(child, parm)) return true;
@@ -36,8 +41,10 @@ bool changesParam(const clang::Stmt* stmt, const clang::ParmVarDecl* parm) {
 
 void UseCollector::noteRestrictParam(const clang::ParmVarDecl* parm, const EntityInfo& info) {
   const auto* function = llvm::dyn_cast<clang::FunctionDecl>(parm->getDeclContext());
-  if (!parm->getType().isRestrictQualified() || cloning_ || !function || !function->doesThisDeclarationHaveABody())
-    return;
+  if (cloning_ || !function || !function->doesThisDeclarationHaveABody()) return;
+  bool declared = parm->getType().isRestrictQualified();
+  bool kernel = function->hasAttr<clang::CUDAGlobalAttr>();
+  if (!declared && !kernel && !function->hasAttr<clang::CUDADeviceAttr>()) return;  // host code: no promise
   const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(function->getBody());
   if (!body || changesParam(body, parm)) return;
   auto lbrace = edits_.written(body->getLBracLoc()), rbrace = edits_.written(body->getRBracLoc());
@@ -46,6 +53,21 @@ void UseCollector::noteRestrictParam(const clang::ParmVarDecl* parm, const Entit
   r.info = &info;
   r.body = body;
   r.pointeeConst = parm->getType()->getPointeeType().isConstQualified();
+  if (!declared) {
+    // Relayout's own promise: both forms are recorded; a refusal in any unit or instance keeps the
+    // plain one (Entity::restrictRefused).
+    r.inferred = true;
+    std::set<std::string> written;
+    auto why = restrictRefusal(parm, info, written);
+    // A template's instances share its text: a device function's locals must be the same in each.
+    auto [known, added] = inferredWrites_.try_emplace(info.key, written);
+    if (!why && !kernel && !added && known->second != written) why = "its instances write different arrays";
+    if (why) {
+      Entity& e = entity(info);
+      if (e.restrictRefused.empty()) e.restrictRefused = *why;
+    }
+    if (!kernel) r.only = std::move(written);
+  }
   // Every identifier of the body: a local's name must shadow nothing the body names.
   llvm::StringRef data = edits_.fileData(*lbrace);
   unsigned end = sm_.getFileOffset(*rbrace);
@@ -65,12 +87,20 @@ std::optional<std::string> UseCollector::restrictLocal(const clang::Expr* ref, c
   auto it = restrictParams_.find(parm);
   if (it == restrictParams_.end()) return std::nullopt;
   RestrictParam& r = it->second;
+  if (r.only && !r.only->count(array.member)) return std::nullopt;  // read-only in a device function
   auto known = r.locals.find(array.member);
   if (known != r.locals.end()) return known->second;
   std::string base = parm->getNameAsString() + "_" + array.member, name = base;
   for (int i = 2; r.taken.count(name); ++i) name = base + "_" + std::to_string(i);
   r.taken.insert(name);
   return r.locals[array.member] = name;
+}
+
+bool UseCollector::inferredRestrict(const clang::Expr* ref) const {
+  const auto* declRef = llvm::dyn_cast<clang::DeclRefExpr>(ref);
+  const auto* parm = declRef ? llvm::dyn_cast<clang::ParmVarDecl>(declRef->getDecl()) : nullptr;
+  auto it = parm ? restrictParams_.find(parm) : restrictParams_.end();
+  return it != restrictParams_.end() && it->second.inferred;
 }
 
 // One declaration per array the body uses, after the body's '{': on lines of their own when the
@@ -84,9 +114,11 @@ void UseCollector::emitRestrictLocals() {
     const DeviceLayout& layout = *r.info->planned->layout;
     // The cluster structs live next to the struct: name them as the code names it ("sim::").
     const clang::RecordDecl* record = r.info->planned->definition;
-    std::string qualified = clang::TypeName::getFullyQualifiedName(context_.getCanonicalTagType(record), context_, policy);
+    std::string qualified =
+        clang::TypeName::getFullyQualifiedName(context_.getCanonicalTagType(record), context_, policy);
     std::string scope = llvm::StringRef(qualified).ends_with("::" + layout.baseName)
-                            ? qualified.substr(0, qualified.size() - layout.baseName.size()) : "";
+                            ? qualified.substr(0, qualified.size() - layout.baseName.size())
+                            : "";
     // Each local's declaration, and for an array field that may be split by index, the split one.
     struct Decl {
       std::string text, split;
@@ -109,8 +141,9 @@ void UseCollector::emitRestrictLocals() {
       if (local == r.locals.end()) continue;
       std::string init = " = " + parm->getNameAsString() + "." + array.member + ";";
       if (!array.clusterStruct.empty()) {
-        decls.push_back({(r.pointeeConst ? "const " : "") + scope + array.clusterStruct + "* __restrict__ " +
-                             local->second + init, "", &array});
+        decls.push_back(
+            {(r.pointeeConst ? "const " : "") + scope + array.clusterStruct + "* __restrict__ " + local->second + init,
+             "", &array});
         continue;
       }
       const clang::FieldDecl* field = nullptr;
@@ -122,8 +155,7 @@ void UseCollector::emitRestrictLocals() {
       if (hasUnnamedSpelling(type.getAsString(policy)))  // `union {...} u`: named through the member
         decl.text = (r.pointeeConst ? "const " : "") + std::string("decltype(") + memberPath(field) +
                     ")* __restrict__ " + local->second + init;
-      if (splittable(field, *r.info))
-        decl.split = pointerTo(context_.getBaseElementType(type), local->second) + init;
+      if (splittable(field, *r.info)) decl.split = pointerTo(context_.getBaseElementType(type), local->second) + init;
       decls.push_back(std::move(decl));
     }
     clang::SourceLocation lbrace = *edits_.written(r.body->getLBracLoc());
@@ -144,11 +176,13 @@ void UseCollector::emitRestrictLocals() {
       separator = "\n" + indent;
     }
     // One insertion per local, ordered by parameter, then array: a split field's declaration is
-    // a form of its own.
+    // a form of its own. Inferred locals exist only in their form (Edit::restrictForm).
+    Edit::Form form = r.inferred ? Edit::kWithRestrict : Edit::kAlways;
     for (size_t k = 0; k < decls.size(); ++k) {
       Edit edit = edits_.rawEdit(lbrace.getLocWithOffset(1), 0, separator + decls[k].text);
       edit.anyOrder = true;
       edit.order = (parm->getFunctionScopeIndex() + 1) << 16 | unsigned(k);
+      edit.restrictForm = form;
       if (decls[k].split.empty()) {
         addEdits(*r.info, {edit});
         continue;

@@ -40,19 +40,21 @@ using rw::ProgramFacts;
 
 class Collector : public clang::ASTConsumer {
  public:
-  Collector(const Plan& plan, ProgramFacts& facts) : plan_(plan), facts_(facts) {}
+  Collector(const Plan& plan, ProgramFacts& facts, const rw::DeviceConditionals& device)
+      : plan_(plan), facts_(facts), device_(device) {}
   void HandleTranslationUnit(clang::ASTContext& context) override {
     if (context.getDiagnostics().hasErrorOccurred()) return;
     rw::SourceEdits edits(context.getSourceManager(), context.getLangOpts(), facts_);
     rw::DiagRenderer diags(context);
     rw::StructScanner structs(context, plan_, edits, diags, facts_);
     structs.scan();
-    rw::UseCollector(context, structs, edits, diags, facts_).collect();
+    rw::UseCollector(context, structs, edits, diags, facts_, device_).collect();
   }
 
  private:
   const Plan& plan_;
   ProgramFacts& facts_;
+  const rw::DeviceConditionals& device_;
 };
 
 // Who includes whom among the user's files, for the headers that must follow a changed one. Every
@@ -80,17 +82,20 @@ class CollectAction : public clang::ASTFrontendAction {
  public:
   CollectAction(const Plan& plan, ProgramFacts& facts) : plan_(plan), facts_(facts) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
-    return std::make_unique<Collector>(plan_, facts_);
+    return std::make_unique<Collector>(plan_, facts_, device_);
   }
   bool BeginSourceFileAction(clang::CompilerInstance& compiler) override {
     compiler.setVerboseOutputStream(llvm::nulls());  // no "N errors generated": the error says it
     compiler.getPreprocessor().addPPCallbacks(std::make_unique<IncludeRecorder>(compiler.getSourceManager(), facts_));
+    compiler.getPreprocessor().addPPCallbacks(
+        rw::recordDeviceConditionals(compiler.getSourceManager(), compiler.getLangOpts(), device_));
     return true;
   }
 
  private:
   const Plan& plan_;
   ProgramFacts& facts_;
+  rw::DeviceConditionals device_;  // of the unit this action reads
 };
 
 class CollectFactory : public clang::tooling::FrontendActionFactory {
@@ -396,21 +401,31 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     for (const rw::Entity* e : device) kept.insert(e->keptWhole.begin(), e->keptWhole.end());
     auto split = [&](const std::string& field) { return !kept.count(field); };
 
+    // Restrict locals that relayout infers (RestrictProof.cpp) hold where no unit refused them for
+    // the parameter and no use anywhere keeps the address of a field of a changing array.
+    bool fieldAddress = facts.fieldAddressStructs.count(s.name) > 0;
+    for (const rw::Entity* e : device) fieldAddress |= !e->fieldAddress.empty();
+    auto pick = [&](const rw::Entity& e, const std::vector<Edit>& from, std::vector<Edit>& to) {
+      bool promised = !fieldAddress && e.restrictRefused.empty();
+      for (const Edit& edit : from)
+        if (edit.restrictForm == Edit::kAlways || (edit.restrictForm == Edit::kWithRestrict) == promised) {
+          to.push_back(edit);
+          to.back().restrictForm = Edit::kAlways;
+        }
+    };
+
     std::vector<Edit> edits;
     std::map<std::string, Includes> structIncludes;
     unsigned helpers = 0;
     if (warnings.empty()) {
       for (const rw::Entity* e : device) {
-        edits.insert(edits.end(), e->edits.begin(), e->edits.end());
+        pick(*e, e->edits, edits);
         helpers |= e->helpers;
         for (const rw::ConditionalUse* c : holding(*e)) {
           edits.insert(edits.end(), c->edits.begin(), c->edits.end());
           helpers |= c->helpers;
         }
-        for (const rw::FieldForm& f : e->forms) {
-          const std::vector<Edit>& chosen = split(f.field) ? f.split : f.kept;
-          edits.insert(edits.end(), chosen.begin(), chosen.end());
-        }
+        for (const rw::FieldForm& f : e->forms) pick(*e, split(f.field) ? f.split : f.kept, edits);
         for (const rw::ComposedText& c : e->clones) {
           // Overloads of one template for two structs follow it in either order.
           if (auto text = rw::composeText(c, split)) edits.push_back(Edit{c.file, c.at, 0, 0, c.header + *text, true});

@@ -307,47 +307,67 @@ bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
   else if ((subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(member->getBase()->IgnoreParens())))
     ref = directRef(subscript->getBase());
   const EntityInfo* info = entityOfRef(ref);
+  noteFieldAddress(member, info);
   if (!info) return true;
   consume(ref);
   if (!info->planned->layout) return true;
   const DeviceArray* array = info->planned->layout->arrayOf(field->getNameAsString());
   if (!array) return true;
   bool plain = array->clusterStruct.empty();
-  std::vector<Edit> out;
+  // The access through `local` (a restrict local's name) or through the device struct.
+  auto rewrite = [&](const std::optional<std::string>& local, std::vector<Edit>& out) {
+    bool ok = true;
+    if (local) {
+      // p[i].f -> p_f[i], p->f -> p_f[0]; p[i].f -> p_c[i].f, p->f -> p_c->f (cluster c).
+      ok = edits_.replaceTokens(ref->getSourceRange(), *local, out);
+      if (ok && plain && subscript) {
+        clang::SourceLocation bracket = *edits_.written(subscript->getRBracketLoc());
+        auto gap = edits_.between(bracket.getLocWithOffset(1), *edits_.written(member->getMemberLoc()));
+        ok = gap && gap->trim() == "." &&
+             edits_.removeAfterUpTo(subscript->getRBracketLoc(), member->getMemberLoc(), out);
+      } else if (ok && plain) {
+        ok = edits_.replaceTokens({member->getOperatorLoc(), member->getMemberLoc()}, "[0]", out);
+      }
+    } else if (subscript) {
+      ok = edits_.insertAfter(subscript->getBase()->getEndLoc(), "." + array->member, out);
+      if (ok && plain) {
+        clang::SourceLocation bracket = *edits_.written(subscript->getRBracketLoc());
+        auto gap = edits_.between(bracket.getLocWithOffset(1), *edits_.written(member->getMemberLoc()));
+        ok = gap && gap->trim() == "." &&
+             edits_.removeAfterUpTo(subscript->getRBracketLoc(), member->getMemberLoc(), out);
+      }
+    } else {
+      ok = edits_.replaceTokens(member->getOperatorLoc(), plain ? "." : "." + array->member + "->", out);
+      if (ok && plain) ok = edits_.insertAfter(member->getMemberLoc(), "[0]", out);
+    }
+    return ok;
+  };
+  std::vector<Edit> out, plainOut;
   bool ok = edits_.writtenRange({member->getBeginLoc(), member->getMemberLoc()});
   std::optional<std::string> local = ok ? restrictLocal(ref, *array) : std::nullopt;
-  if (local) {
-    // p[i].f -> p_f[i], p->f -> p_f[0]; p[i].f -> p_c[i].f, p->f -> p_c->f (cluster c).
-    ok = edits_.replaceTokens(ref->getSourceRange(), *local, out);
-    if (ok && plain && subscript) {
-      clang::SourceLocation bracket = *edits_.written(subscript->getRBracketLoc());
-      auto gap = edits_.between(bracket.getLocWithOffset(1), *edits_.written(member->getMemberLoc()));
-      ok =
-          gap && gap->trim() == "." && edits_.removeAfterUpTo(subscript->getRBracketLoc(), member->getMemberLoc(), out);
-    } else if (ok && plain) {
-      ok = edits_.replaceTokens({member->getOperatorLoc(), member->getMemberLoc()}, "[0]", out);
-    }
-  } else if (ok && subscript) {
-    ok = edits_.insertAfter(subscript->getBase()->getEndLoc(), "." + array->member, out);
-    if (ok && plain) {
-      clang::SourceLocation bracket = *edits_.written(subscript->getRBracketLoc());
-      auto gap = edits_.between(bracket.getLocWithOffset(1), *edits_.written(member->getMemberLoc()));
-      ok =
-          gap && gap->trim() == "." && edits_.removeAfterUpTo(subscript->getRBracketLoc(), member->getMemberLoc(), out);
-    }
-  } else if (ok) {
-    ok = edits_.replaceTokens(member->getOperatorLoc(), plain ? "." : "." + array->member + "->", out);
-    if (ok && plain) ok = edits_.insertAfter(member->getMemberLoc(), "[0]", out);
-  }
+  // A restrict local relayout infers: both forms, the whole program picks one.
+  bool both = local && inferredRestrict(ref);
+  ok = ok && rewrite(local, out) && (!both || rewrite(std::nullopt, plainOut));
   if (!ok)
     return refuse(*info, member->getExprLoc(),
                   "this access to '" + namedDecl(ref)->getNameAsString() +
                       "' comes from a macro body; relayout edits only code written in the file or in macro arguments",
                   member->getSourceRange()),
            true;
-  if (splittable(field, *info)) return recordArrayAccess(member, subscript, ref, *info, local, std::move(out)), true;
   Entity& e = entity(*info);
-  e.edits.insert(e.edits.end(), out.begin(), out.end());
+  // Records the access in one form: `form` marks every edit and field form it adds.
+  auto record = [&](const std::optional<std::string>& access, std::vector<Edit> edits, Edit::Form form) {
+    size_t edits0 = e.edits.size(), forms0 = e.forms.size();
+    if (splittable(field, *info)) recordArrayAccess(member, subscript, ref, *info, access, std::move(edits));
+    else e.edits.insert(e.edits.end(), edits.begin(), edits.end());
+    for (size_t i = edits0; i < e.edits.size(); ++i) e.edits[i].restrictForm = form;
+    for (size_t i = forms0; i < e.forms.size(); ++i)
+      for (auto* list : {&e.forms[i].split, &e.forms[i].kept})
+        for (Edit& edit : *list) edit.restrictForm = form;
+  };
+  if (!both) return record(local, std::move(out), Edit::kAlways), true;
+  record(local, std::move(out), Edit::kWithRestrict);
+  record(std::nullopt, std::move(plainOut), Edit::kWithoutRestrict);
   return true;
 }
 

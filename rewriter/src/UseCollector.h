@@ -19,18 +19,37 @@
 #include <variant>
 #include <vector>
 
+namespace clang {
+class PPCallbacks;
+}
+
 namespace relayout::rw {
+
+// Code the host-only parse may see otherwise than the device compilation: `#if` blocks whose
+// condition names __CUDA_ARCH__ (or a macro defined in such a block), and the macros defined in
+// them. Restrict locals are inferred only where no such code is involved (RestrictProof.cpp).
+struct DeviceConditionals {
+  std::vector<clang::SourceRange> blocks;  // from the `#if` to its `#endif`
+  std::set<std::string> macros;
+};
+// Fills `out` while the unit is preprocessed.
+std::unique_ptr<clang::PPCallbacks> recordDeviceConditionals(const clang::SourceManager& sm,
+                                                             const clang::LangOptions& lang, DeviceConditionals& out);
+
+// What an expression does with an object it names (UseCollector::fieldUse).
+enum class FieldUse { kRead, kWrite, kAddress };
 
 class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
  public:
   UseCollector(clang::ASTContext& context, StructScanner& structs, SourceEdits& edits, DiagRenderer& diags,
-               ProgramFacts& facts)
+               ProgramFacts& facts, const DeviceConditionals& device)
       : context_(context),
         sm_(context.getSourceManager()),
         structs_(structs),
         edits_(edits),
         diags_(diags),
-        facts_(facts) {}
+        facts_(facts),
+        device_(device) {}
 
   void collect();
 
@@ -219,11 +238,27 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // An array field split by index has no reference to one element's value: it stays per element.
   void keepFieldsWhole(const EntityInfo& info, const clang::Expr* at, const std::string& what);
   void keepWhole(const EntityInfo& info, const std::string& field, const std::string& what, const clang::Expr* at);
-  // --- RestrictLocals.cpp: a __restrict__ parameter's arrays as restrict-qualified locals ---
+  // --- RestrictLocals.cpp: a __restrict__ parameter's arrays as restrict-qualified locals, and
+  // those of a kernel's or device function's parameter where relayout can prove the promise ---
   void noteRestrictParam(const clang::ParmVarDecl* parm, const EntityInfo& info);
   // The local that replaces `p.member` in an access, when `ref` names such a parameter.
   std::optional<std::string> restrictLocal(const clang::Expr* ref, const DeviceArray& array);
+  // Whether `ref` names a parameter whose restrict locals relayout infers: its accesses are
+  // recorded in both forms (Edit::restrictForm).
+  bool inferredRestrict(const clang::Expr* ref) const;
   void emitRestrictLocals();
+  // --- RestrictProof.cpp: whether the promise holds where the user did not make it ---
+  // Why relayout cannot declare restrict locals for `parm` itself; the arrays the body writes go
+  // to `written` (a device function's only locals).
+  std::optional<std::string> restrictRefusal(const clang::ParmVarDecl* parm, const EntityInfo& info,
+                                             std::set<std::string>& written);
+  // What an lvalue (a field access of an element, `p[i].f`, `p->f.x`, `e.f` for `P& e`; a reference
+  // parameter) does with the object: reads or writes its value, or keeps its address (a pointer or
+  // reference that may outlive the expression: one stored, returned, or given to a function other
+  // than an atomic, a load/store intrinsic or a function that only reads or writes through it).
+  FieldUse fieldUse(const clang::Expr* lvalue, int depth = 0);
+  // Records a field access that keeps the field's address (Entity::fieldAddress).
+  void noteFieldAddress(const clang::MemberExpr* member, const EntityInfo* info);
   // --- ArrayFields.cpp: plain arrays' array fields split by index (variable-major) where every use allows ---
   bool splittable(const clang::FieldDecl* field, const EntityInfo& info) const;
   // Records an access to such a field in both forms (`kept` holds its per-element edits).
@@ -249,11 +284,15 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   SourceEdits& edits_;
   DiagRenderer& diags_;
   ProgramFacts& facts_;
+  const DeviceConditionals& device_;
 
   struct RestrictParam {
     const EntityInfo* info = nullptr;
     const clang::CompoundStmt* body = nullptr;
     bool pointeeConst = false;
+    bool inferred = false;  // not declared __restrict__: relayout's own promise, in both forms
+    // A device function's inferred locals: only the arrays it writes (null: every array it uses).
+    std::optional<std::set<std::string>> only;
     std::set<std::string> taken;                // identifiers of the body, and locals named so far
     std::map<std::string, std::string> locals;  // device array member -> local name, as used
   };
@@ -261,7 +300,8 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::map<const clang::ValueDecl*, std::optional<EntityInfo>> entities_;
   std::map<const clang::FunctionDecl*, std::optional<EntityInfo>> returns_;  // return values that are entities
   std::map<const clang::ParmVarDecl*, RestrictParam> restrictParams_;
-  std::vector<const clang::Expr*> refs_;  // every reference to an entity, in source order
+  std::map<std::string, std::set<std::string>> inferredWrites_;  // entity key -> arrays a device function writes
+  std::vector<const clang::Expr*> refs_;                         // every reference to an entity, in source order
   std::set<const clang::Expr*> consumed_;
   std::map<std::pair<const void*, unsigned>, std::vector<const clang::DeclaratorDecl*>>
       groups_;                                           // declarations sharing one type
