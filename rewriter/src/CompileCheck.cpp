@@ -92,15 +92,13 @@ std::optional<CompileFailure> CompileCheck::firstFailure(const std::map<std::str
     if (!isCuda(source)) continue;
     auto failure = compile(source, /*device=*/true, replaced);
     if (!failure) continue;
-    auto baseline = originalCompilesForDevice_.find(source);
-    if (baseline == originalCompilesForDevice_.end()) {
-      bool compiles = !compile(source, /*device=*/true, {});
-      baseline = originalCompilesForDevice_.emplace(source, compiles).first;
-      if (!compiles)
-        notes_.push_back(source + ": note: Clang cannot compile it for the device as it is, so its rewrite is checked on "
-                                  "the host side only");
+    auto baseline = originalDeviceFailure_.find(source);
+    if (baseline == originalDeviceFailure_.end()) {
+      std::optional<CompileFailure> before = compile(source, /*device=*/true, {});
+      if (before) before->original = true;
+      baseline = originalDeviceFailure_.emplace(source, std::move(before)).first;
     }
-    if (baseline->second) return failure;
+    return baseline->second ? baseline->second : failure;
   }
   return std::nullopt;
 }
@@ -143,7 +141,8 @@ std::string compileRefusal(const std::string& structName, const CompileFailure& 
     auto edits = editsByFile.find(failure.file);
     std::string rewritten = original->second;
     static const std::vector<Edit> none;
-    const std::vector<Edit>& applied = edits == editsByFile.end() ? none : edits->second;
+    // The original's own failure lies in the original text.
+    const std::vector<Edit>& applied = edits == editsByFile.end() || failure.original ? none : edits->second;
     for (auto it = applied.rbegin(); it != applied.rend(); ++it) rewritten.replace(it->offset, it->length, it->text);
     file = failure.file;
     offset = originalOffset(applied, offsetOf(rewritten, failure.line, failure.column));
@@ -153,12 +152,19 @@ std::string compileRefusal(const std::string& structName, const CompileFailure& 
   lineStart = lineStart == std::string::npos || offset == 0 ? 0 : lineStart + 1;
   size_t lineEnd = std::min(text.find('\n', offset), text.size());
   unsigned line = 1 + static_cast<unsigned>(std::count(text.begin(), text.begin() + lineStart, '\n'));
-  std::string message = refusalPrefix(structName) + "its rewritten code does not compile on the " + failure.side +
-                        " side: " + failure.message;
-  return fmt::format("{}:{}:{}: warning: {}\n{:>5} | {}\n      | {}^\n{}: note: Clang's errors in the rewritten "
+  std::string message =
+      failure.original
+          ? refusalPrefix(structName) + "its rewrite cannot be checked on the " + failure.side +
+                " side: Clang cannot compile this source for the " + failure.side +
+                " as it is (nvcc may), and code only that side compiles (#if __CUDA_ARCH__) was not seen: " +
+                failure.message
+          : refusalPrefix(structName) + "its rewritten code does not compile on the " + failure.side +
+                " side: " + failure.message;
+  return fmt::format("{}:{}:{}: warning: {}\n{:>5} | {}\n      | {}^\n{}: note: Clang's errors in the {} "
                      "text:\n{}",
                      file, line, offset - lineStart + 1, message, line, text.substr(lineStart, lineEnd - lineStart),
-                     caretIndent(text.substr(lineStart, offset - lineStart)), file, failure.output);
+                     caretIndent(text.substr(lineStart, offset - lineStart)), file,
+                     failure.original ? "original" : "rewritten", failure.output);
 }
 
 }  // namespace relayout::rw

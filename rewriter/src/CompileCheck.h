@@ -22,6 +22,9 @@ struct CompileFailure {
   unsigned column = 0;
   std::string message;  // the first error's message
   std::string output;   // Clang's errors and their notes, as Clang prints them
+  // The failure is the original's: Clang cannot compile the source for this side as it is (nvcc
+  // may), so no rewrite of it can be checked there.
+  bool original = false;
 };
 
 class CompileCheck {
@@ -30,8 +33,8 @@ class CompileCheck {
       : db_(db), sources_(std::move(sources)) {}
 
   // The first failure of the program whose files `replaced` (real path -> bytes) replace, or none.
-  // A source Clang cannot compile for the device as it is is checked on the host side only (and
-  // `notes` says so, once).
+  // A source Clang cannot compile for the device as it is fails every rewrite (`original` set): its
+  // device-only code was seen by neither pass, and a rewrite nobody compiled is never written.
   std::optional<CompileFailure> firstFailure(const std::map<std::string, std::string>& replaced);
 
   const std::vector<std::string>& notes() const { return notes_; }
@@ -43,7 +46,7 @@ class CompileCheck {
 
   const clang::tooling::CompilationDatabase& db_;
   std::vector<std::string> sources_;
-  std::map<std::string, bool> originalCompilesForDevice_;
+  std::map<std::string, std::optional<CompileFailure>> originalDeviceFailure_;
   std::vector<std::string> notes_;
 };
 
