@@ -285,6 +285,15 @@ int collect(const Manifest& manifest, RunOptions options, const std::string& fol
   if (!prepared) return fail(llvm::toString(prepared.takeError()));
   const std::vector<std::string>& names = prepared->applications;
   if (prepared->stage == "verify") return collectVerification(manifest, options, folder, names, by);
+  // The verification folder this ends by writing must be free before minutes of building, not after.
+  if (llvm::sys::fs::exists(verificationFolder(folder))) {
+    std::error_code ec;
+    llvm::sys::fs::directory_iterator it(verificationFolder(folder), ec);
+    if (ec || it != llvm::sys::fs::directory_iterator())
+      return fail(verificationFolder(folder) +
+                  " exists and is not empty: it would receive this round's programs; "
+                  "remove it or move it away, then collect again");
+  }
   // Profiles back: the applications whose run wrote one go on (decide, rewrite, build the pair).
   options.only.clear();
   for (const App& app : manifest.apps) {
