@@ -132,7 +132,7 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
     options.mode = haveTrace && traceFits ? AnalyzeMode::Model : AnalyzeMode::Paper;
     std::string why = options.mode == AnalyzeMode::Model
                           ? (options.tracePath.empty() ? "the profile has a trace" : "--trace gives one")
-                      : haveTrace                        ? "the profile's trace describes other versions of the sources"
+                      : haveTrace    ? "the profile's trace describes other versions of the sources"
                       : traceMissing ? "the profile's trace " + traceFile.str().str() + " is not there"
                                      : "the profile has no trace";
     llvm::errs() << "relayout: deciding in " << toString(options.mode) << " mode (" << why << "; --mode chooses)\n";
@@ -215,7 +215,8 @@ static llvm::Expected<std::string> folderCompileDatabase(const GenerateFolder& f
 
 static int run(const std::vector<std::string>& trailing) {
   if (!trailing.empty()) return reportError("analyze takes no arguments after `--`");
-  for (const cl::opt<std::string>* option : std::initializer_list<const cl::opt<std::string>*>{&output, &markdown, &html, &jsonReport})
+  for (const cl::opt<std::string>* option :
+       std::initializer_list<const cl::opt<std::string>*>{&output, &markdown, &html, &jsonReport})
     if (llvm::Error err = checkGivenOnce(*option)) return reportError(std::move(err));
   std::vector<std::string> siteMaps(sites.begin(), sites.end());
   std::string profileFile = profilePath;

@@ -324,10 +324,15 @@ llvm::Expected<CommittedOutputs> commitOutputs(const std::vector<StagedOutput>& 
   if (journalFolder.empty()) journalFolder = path::parent_path(outputs.front().path).str();
   journalFolder = absolute(journalFolder);
   // The journal goes where it holds every output (a later run acts only on files inside its
-  // folder): the deepest folder above them all, unless that is the root.
+  // folder): the deepest folder above them all, unless that is the root or not writable (then a
+  // run killed outright leaves a journal the next run refuses, naming it).
   std::vector<std::string> under = {journalFolder + "/" + kJournalName};
   for (const StagedOutput& out : outputs) under.push_back(absolute(out.path));
-  if (std::string common = commonFolder(under); common != "/") journalFolder = common;
+  auto writable = [](llvm::StringRef folder) {  // the folder, or the first that exists above it
+    while (!folder.empty() && !fs::exists(folder)) folder = path::parent_path(folder);
+    return !folder.empty() && ::access(folder.str().c_str(), W_OK) == 0;
+  };
+  if (std::string common = commonFolder(under); common != "/" && writable(common)) journalFolder = common;
   std::vector<std::string> folders = {journalFolder};
   for (const StagedOutput& out : outputs) folders.push_back(path::parent_path(out.path).str());
   if (llvm::Error err = recoverInterruptedRuns(folders)) return err;

@@ -27,8 +27,7 @@ std::string impossibleCounters(const json& row) {
   if (lines > sectors) return fmt::format("lines {} above sectors {} (a 128-byte line holds sectors)", lines, sectors);
   if (sectors > kSectorsPerLane * lanes || (warps > 0 && sectors < warps))
     return fmt::format("sectors {} for {} lane executions in {} warp-level executions", sectors, lanes, warps);
-  if (near > (kLanes - 1) * lanes)
-    return fmt::format("near_lanes {} above 31 per lane execution ({})", near, lanes);
+  if (near > (kLanes - 1) * lanes) return fmt::format("near_lanes {} above 31 per lane execution ({})", near, lanes);
   if (shared > warps) return fmt::format("shared_warps {} above the warp-level executions {}", shared, warps);
   return "";
 }

@@ -379,8 +379,7 @@ int runWithSlurm(const Manifest& manifest, const RunOptions& options, const std:
     verified += succeeded(recordedStatus(options.outDir, app.name));
   }
   std::fprintf(stderr, "relayout: batch: %zu of %zu applications verified faster or untouched; summary in %s\n",
-               verified, selected,
-               joinPath(options.outDir, "summary.md").c_str());
+               verified, selected, joinPath(options.outDir, "summary.md").c_str());
   return verified == selected ? 0 : 1;
 }
 
