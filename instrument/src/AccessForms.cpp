@@ -325,6 +325,13 @@ bool SiteCollector::VisitMemberExpr(clang::MemberExpr* member) {
     warn(member->getExprLoc(), what + " is not instrumented: bit-fields have no address", member->getSourceRange());
     return true;
   }
+  if (auto odd = nonAsciiField(record)) {
+    warn(member->getExprLoc(),
+         what + " is not instrumented: " + recordName(record) + "'s field '" + *odd +
+             "' is not an ASCII identifier, and relayout's site maps and plans name fields so",
+         member->getSourceRange());
+    return true;
+  }
   const FieldInfo* info = nullptr;
   auto [it, inserted] = structs_.try_emplace(recordName(record));
   if (inserted) it->second = describeRecord(record, context_);

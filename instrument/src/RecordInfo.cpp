@@ -2,6 +2,7 @@
 
 #include <clang/AST/RecordLayout.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/StringExtras.h>
 
 namespace relayout {
 
@@ -17,6 +18,16 @@ bool isLayoutCandidate(const clang::RecordDecl* record, const clang::SourceManag
   const clang::RecordDecl* definition = record->getDefinition();
   if (!definition) return false;
   return !sm.isInSystemHeader(definition->getLocation());
+}
+
+std::optional<std::string> nonAsciiField(const clang::RecordDecl* record) {
+  for (const clang::FieldDecl* field : record->fields()) {
+    llvm::StringRef name = field->getName();
+    bool identifier = name.empty() || ((llvm::isAlpha(name[0]) || name[0] == '_') &&
+                                       llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }));
+    if (!identifier) return name.str();
+  }
+  return std::nullopt;
 }
 
 SourceLocation presumedLocation(clang::SourceLocation loc, const clang::SourceManager& sm) {
@@ -37,15 +48,15 @@ StructInfo describeRecord(const clang::RecordDecl* record, clang::ASTContext& co
     FieldInfo f;
     f.name = field->getNameAsString();
     f.type = field->getType().getAsString(context.getPrintingPolicy());
-    f.offset = static_cast<unsigned>(context.toCharUnitsFromBits(layout.getFieldOffset(field->getFieldIndex()))
-                                         .getQuantity());
+    f.offset =
+        static_cast<unsigned>(context.toCharUnitsFromBits(layout.getFieldOffset(field->getFieldIndex())).getQuantity());
     if (!field->isBitField()) {
       f.size = static_cast<unsigned>(context.getTypeSizeInChars(field->getType()).getQuantity());
       f.align = static_cast<unsigned>(context.getTypeAlignInChars(field->getType()).getQuantity());
     }
     // Arrays of arrays flatten into several extents, outermost first.
-    for (clang::QualType t = field->getType(); const clang::ConstantArrayType* array = context.getAsConstantArrayType(t);
-         t = array->getElementType())
+    for (clang::QualType t = field->getType();
+         const clang::ConstantArrayType* array = context.getAsConstantArrayType(t); t = array->getElementType())
       f.extents.push_back(array->getSize().getZExtValue());
     info.fields.push_back(std::move(f));
   }

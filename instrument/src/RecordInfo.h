@@ -7,6 +7,9 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 
+#include <optional>
+#include <string>
+
 namespace relayout {
 
 // The name users wrote: the qualified name, or the typedef name of an anonymous struct.
@@ -15,6 +18,10 @@ std::string recordName(const clang::RecordDecl* record);
 // True for struct/class types defined in the user's own files (not unions, not system headers such
 // as CUDA's float3): the types whose layout relayout may change.
 bool isLayoutCandidate(const clang::RecordDecl* record, const clang::SourceManager& sm);
+
+// The first field of `record` whose name is not an ASCII identifier, if any: site maps and plans
+// name fields so (docs/formats.md), so such a struct is not instrumented.
+std::optional<std::string> nonAsciiField(const clang::RecordDecl* record);
 
 StructInfo describeRecord(const clang::RecordDecl* record, clang::ASTContext& context);
 

@@ -366,6 +366,7 @@ void SiteCollector::addWholeSites(const clang::Expr* element, const clang::Recor
   if (!range) return;
   clang::SourceLocation loc = range->at;
   if (existingAccess(*range, name, access, loc)) return;
+  if (nonAsciiField(record)) return;  // its field accesses say why it is not instrumented
   auto [it, inserted] = structs_.try_emplace(name);
   if (inserted) it->second = describeRecord(record, context_);
   RawAccess raw;
