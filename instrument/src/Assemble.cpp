@@ -154,9 +154,15 @@ class Assembler {
         if (u != v && reads_[v].count(units_[u].mainFile))
           return error(fmt::format("{} is a source and is also included by {}: give only the including source",
                                    given_[u], given_[v]));
+    // A header that declares a device function defined elsewhere carries the declaration of its
+    // plain copy too: a caller before the definition calls NAME__rl_plain through it.
+    auto declaresCopy = [](const FileFindings& found) {
+      return std::any_of(found.functionTexts.begin(), found.functionTexts.end(),
+                         [](const auto& entry) { return !entry.second.definition; });
+    };
     for (size_t u = 0; u < units_.size(); ++u)
       for (auto& [path, found] : units_[u].files)
-        if (!found.empty()) hooked.insert(path);
+        if (!found.empty() || declaresCopy(found)) hooked.insert(path);
     // The tree holds the sources and the files with hooks; an unchanged header outside it is
     // still found where it is (through the sources' folders).
     std::vector<std::string> rooted(hooked.begin(), hooked.end());
@@ -431,7 +437,12 @@ class Assembler {
 
   std::string headerText(const FileUnion& file) const {
     std::string line = "#line 1 " + cStringLiteral(file.path) + "\n";
-    if (!file.hooked()) return line + file.text;
+    if (!file.hooked()) {
+      // No hooks: only the declarations of plain copies defined elsewhere, where there are some.
+      std::vector<Wrap> wraps;
+      if (options_.plainClones) PlainCloneText(files_, true).addTo(file, wraps);
+      return line + applyWraps(file.text, wraps);
+    }
     std::string text = fmt::format(
         "// Instrumented by relayout from {0}; regenerate it with `relayout instrument` rather than editing.\n"
         "#if !defined(RELAYOUT_UNIT_SOURCE)  // included by a unit relayout did not instrument: no counting\n"

@@ -27,15 +27,19 @@ int fail(const std::string& message) {
   return 1;
 }
 
+// Whether a folder is missing or empty: one a stage may fill.
+bool freeFolder(const std::string& folder) {
+  if (!llvm::sys::fs::exists(folder)) return true;
+  std::error_code ec;
+  llvm::sys::fs::directory_iterator it(folder, ec);
+  return !ec && it == llvm::sys::fs::directory_iterator();
+}
+
 // A new, empty folder: a prepared folder is never written over.
 llvm::Error freshFolder(const std::string& folder) {
-  if (llvm::sys::fs::exists(folder)) {
-    std::error_code ec;
-    llvm::sys::fs::directory_iterator it(folder, ec);
-    if (ec || it != llvm::sys::fs::directory_iterator())
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "%s exists and is not empty; remove it or name another folder", folder.c_str());
-  }
+  if (!freeFolder(folder))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s exists and is not empty; remove it or name another folder", folder.c_str());
   if (std::error_code ec = llvm::sys::fs::create_directories(folder))
     return llvm::createStringError(ec, "cannot create %s: %s", folder.c_str(), ec.message().c_str());
   return llvm::Error::success();
@@ -286,14 +290,10 @@ int collect(const Manifest& manifest, RunOptions options, const std::string& fol
   const std::vector<std::string>& names = prepared->applications;
   if (prepared->stage == "verify") return collectVerification(manifest, options, folder, names, by);
   // The verification folder this ends by writing must be free before minutes of building, not after.
-  if (llvm::sys::fs::exists(verificationFolder(folder))) {
-    std::error_code ec;
-    llvm::sys::fs::directory_iterator it(verificationFolder(folder), ec);
-    if (ec || it != llvm::sys::fs::directory_iterator())
-      return fail(verificationFolder(folder) +
-                  " exists and is not empty: it would receive this round's programs; "
-                  "remove it or move it away, then collect again");
-  }
+  if (!freeFolder(verificationFolder(folder)))
+    return fail(verificationFolder(folder) +
+                " exists and is not empty: it would receive this round's programs; remove it or move it away, "
+                "then collect again");
   // Profiles back: the applications whose run wrote one go on (decide, rewrite, build the pair).
   options.only.clear();
   for (const App& app : manifest.apps) {
