@@ -5,6 +5,7 @@
 #include "SamplingFlags.h"
 
 #include "relayout/core/Files.h"
+#include "relayout/rewriter/Rewriter.h"
 
 #include <fmt/format.h>
 #include <llvm/Support/FileSystem.h>
@@ -99,6 +100,13 @@ llvm::Expected<std::vector<std::string>> stageInstrumented(const std::vector<std
   for (const std::string& folder : compileDatabaseFolders(**db)) withFolders.projectFolders.push_back(folder);
   auto result = instrumentSources(sources, **db, withFolders);
   if (!result) return result.takeError();
+  // The walk above parses the host side; code only the device side compiles is not seen there, and
+  // a device side Clang cannot compile at all is said so, not passed over.
+  for (const std::string& source : sources)
+    if (std::optional<std::string> error = deviceSideError(**db, source))
+      reportWarning(source + ": Clang cannot compile it for the device as it is (nvcc may): " + *error +
+                    "; accesses in code only the device side compiles (#if __CUDA_ARCH__) are not instrumented, "
+                    "and rewrite will refuse to change the layouts of the structs it uses");
   std::vector<std::string> siteMaps;
   std::set<std::string> written;
   auto place = [&](const std::string& relative) {

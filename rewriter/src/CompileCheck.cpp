@@ -1,5 +1,7 @@
 #include "CompileCheck.h"
 
+#include "relayout/rewriter/Rewriter.h"
+
 #include "Diagnostics.h"
 #include "UseCollector.h"
 
@@ -168,3 +170,15 @@ std::string compileRefusal(const std::string& structName, const CompileFailure& 
 }
 
 }  // namespace relayout::rw
+
+namespace relayout {
+
+std::optional<std::string> deviceSideError(const clang::tooling::CompilationDatabase& db, const std::string& source) {
+  rw::CompileCheck check(db, {source});
+  if (!check.isCuda(source)) return std::nullopt;
+  std::optional<rw::CompileFailure> failure = check.compile(source, /*device=*/true, {});
+  if (!failure) return std::nullopt;
+  return fmt::format("{}:{}:{}: {}", failure->file, failure->line, failure->column, failure->message);
+}
+
+}  // namespace relayout

@@ -39,10 +39,12 @@ class CompileCheck {
 
   const std::vector<std::string>& notes() const { return notes_; }
 
- private:
+  // Compiles one source as it is, or with `replaced` files, for one side.
   std::optional<CompileFailure> compile(const std::string& source, bool device,
                                         const std::map<std::string, std::string>& replaced);
   bool isCuda(const std::string& source) const;
+
+ private:
 
   const clang::tooling::CompilationDatabase& db_;
   std::vector<std::string> sources_;

@@ -12,6 +12,7 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <llvm/Support/Error.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,5 +49,11 @@ struct RewriteResult {
 llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector<std::string>& sources,
                                              const clang::tooling::CompilationDatabase& db,
                                              llvm::StringRef planPath = {});
+
+// Clang's first error (file:line:col: message) when it compiles a CUDA source for the device as it
+// is, or none (also for a source that is not a CUDA unit). nvcc accepts some code Clang refuses
+// there; where Clang cannot compile a source, code only the device side compiles (#if
+// __CUDA_ARCH__) is seen by neither pass, and rewrite refuses the structs it would change.
+std::optional<std::string> deviceSideError(const clang::tooling::CompilationDatabase& db, const std::string& source);
 
 }  // namespace relayout
