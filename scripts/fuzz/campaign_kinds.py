@@ -73,7 +73,36 @@ def p_classified(rng, doc, ctx):
     if entry["blocks"] == 0:
         return None
     # Above blocks is valid: a checkpoint launch's blocks count for the launches it stands for.
-    return edited("classified-zero", REFUSE, doc, lambda d: put(d, ("units", u, "kernel_blocks", k, "classified"), 0))
+    # Zero is refused for a kernel whose sites have counts; one without (it reaches no hook, and
+    # runs its plain copy always) may classify none.
+    counted = getattr(ctx, "counted_kernels", None)
+    expect = REFUSE if counted is None or u != ctx.matched_unit or entry["kernel"] in counted else ANY
+    return edited("classified-zero", expect, doc, lambda d: put(d, ("units", u, "kernel_blocks", k, "classified"), 0))
+
+
+def p_impossible(rng, doc, ctx):
+    """Counters no warp can write (docs/formats.md, "Profile"): lines above sectors, more than 32
+    active lanes per warp-level execution, more than 31 near lanes per lane execution."""
+    cands = []
+    for u, unit in enumerate(doc["units"]):
+        cols = unit.get("counter_columns", [])
+        if not {"warp_execs", "lane_execs", "sectors", "lines", "near_lanes"} <= set(cols):
+            continue
+        cands += [(u, s, cols) for s, row in enumerate(unit["sites"]) if row[cols.index("warp_execs")] > 0]
+    c = pick(rng, cands)
+    if c is None:
+        return None
+    u, s, cols = c
+    row = doc["units"][u]["sites"][s]
+    at = {name: cols.index(name) for name in cols}
+    rule = rng.choice(["lines", "lanes", "near"])
+    if rule == "lines":
+        column, value = at["lines"], row[at["sectors"]] + 1 + rng.randrange(1000)
+    elif rule == "lanes":
+        column, value = at["lane_execs"], 32 * row[at["warp_execs"]] + 1 + rng.randrange(1000)
+    else:
+        column, value = at["near_lanes"], 31 * row[at["lane_execs"]] + 1 + rng.randrange(1000)
+    return edited("impossible-" + rule, REFUSE, doc, lambda d: put(d, ("units", u, "sites", s, column), value))
 
 
 def p_loop_count(rng, doc, ctx):
@@ -174,7 +203,7 @@ def p_device(rng, doc, ctx):
 
 
 PROFILE_VALID = COMMON_VALID + [p_scale, p_device]
-PROFILE_INVALID = COMMON_INVALID + [p_bad_counter, p_row_length, p_site_count, p_classified, p_loop_count,
+PROFILE_INVALID = COMMON_INVALID + [p_bad_counter, p_row_length, p_site_count, p_classified, p_impossible, p_loop_count,
                                     p_zero_period, p_columns, p_kernel_site_range, p_unit_kernels, p_other_source]
 
 

@@ -312,8 +312,16 @@ class Campaign:
         smap = json.load(open(case["sitemap"]))
         prof = json.load(open(case["profile"]))
         matched = next((u for u, unit in enumerate(prof["units"]) if unit["sha256"] == smap["source"]["sha256"]), None)
+        # The kernels whose sites (by the site map) have counts in the matched unit.
+        counted = set()
+        if matched is not None:
+            rows = prof["units"][matched]["sites"]
+            for site in smap["sites"]:
+                if site["id"] < len(rows) and rows[site["id"]] and rows[site["id"]][0] > 0:
+                    counted.update(site.get("kernels", []))
         m = self.mutate_json(rng, "profile", case["profile"], case, mutate_profile,
-                             {"matched_unit": matched, "sitemap_loops": len(smap["loops"])})
+                             {"matched_unit": matched, "sitemap_loops": len(smap["loops"]),
+                              "counted_kernels": counted if matched is not None else None})
         path = os.path.join(work, os.path.basename(case["profile"]))
         open(path, "wb").write(m.data)
         if case["trace"]:
