@@ -12,14 +12,14 @@
 #include <llvm/Support/SHA256.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <set>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace relayout {
 namespace {
@@ -42,7 +42,7 @@ struct Journal {
   std::string file;
   long pid = 0;
   bool committed = false;
-  bool written = true;  // false until this run's journal is on disk (the file may be another run's)
+  bool written = true;               // false until this run's journal is on disk (the file may be another run's)
   std::vector<std::string> folders;  // created by the run, outermost first
   std::vector<Entry> entries;
 };
@@ -104,8 +104,8 @@ nlohmann::json toJson(const Journal& journal) {
                      {"backup", e.backup},
                      {"written", e.written},
                      {"previous", e.previous}});
-  return {{"format", "relayout-journal"}, {"version", 2}, {"pid", journal.pid}, {"committed", journal.committed},
-          {"folders", journal.folders}, {"files", files}};
+  return {{"format", "relayout-journal"}, {"version", 2},  {"pid", journal.pid}, {"committed", journal.committed},
+          {"folders", journal.folders},   {"files", files}};
 }
 
 // The journal appears whole (written beside, then linked or renamed into place); `first`: it must
@@ -222,8 +222,9 @@ llvm::Expected<Journal> loadJournal(const std::string& file) {
     for (const auto& f : doc.at("files"))
       journal.entries.push_back({f.at("path"), f.at("staged"), f.at("backup"), f.at("written"), f.at("previous")});
   } catch (const std::exception&) {
-    return fileError(file, "is not a relayout journal that this build reads; remove it if no relayout run is "
-                           "writing in this folder");
+    return fileError(file,
+                     "is not a relayout journal that this build reads; remove it if no relayout run is "
+                     "writing in this folder");
   }
   // Only what relayout itself stages is ever acted on: files inside the journal's folder, staged
   // and kept under the names it gives them, with the hashes it records.
@@ -235,7 +236,8 @@ llvm::Expected<Journal> loadJournal(const std::string& file) {
   };
   auto isHash = [](const std::string& h) { return h.size() == 64 && llvm::all_of(h, llvm::isHexDigit); };
   for (const std::string& f : journal.folders)
-    if (f != absolute(f) || !inside(f)) return fileError(file, "names a folder outside its own folder: " + f + kNotOurs);
+    if (f != absolute(f) || !inside(f))
+      return fileError(file, "names a folder outside its own folder: " + f + kNotOurs);
   for (const Entry& e : journal.entries) {
     if (e.path != absolute(e.path) || !pathInside(folder, e.path))
       return fileError(file, "names a file outside its own folder: " + e.path + kNotOurs);
@@ -271,50 +273,60 @@ void removeStrayJournals(const std::string& folder) {
   }
 }
 
-}  // namespace
-
-llvm::Error recoverInterruptedRuns(const std::vector<std::string>& folders) {
-  std::set<std::string> seen;
-  for (const std::string& folder : folders) {
-    std::string file = absolute(folder + "/" + kJournalName);
-    if (!seen.insert(file).second || !fs::exists(file)) continue;
-    auto journal = loadJournal(file);
-    if (!journal) return journal.takeError();
-    if (journal->pid != ::getpid() && processIsRunning(journal->pid))
-      return fileError(file, fmt::format("another relayout run (pid {}) is writing here; remove this file if none is",
-                                         journal->pid));
-    if (journal->committed) {
-      complete(*journal);
-      reportNote(fmt::format("{}: completed an interrupted relayout run (pid {}): its {} outputs were all in place",
-                             file, journal->pid, journal->entries.size()));
-      continue;
-    }
-    // A file that holds neither what the run wrote nor what was there before was changed since:
-    // it is the user's now, and nothing is undone until they have looked.
-    for (const Entry& e : journal->entries) {
-      if (!fs::exists(e.path)) continue;
-      std::string now = hashOfFile(e.path);
-      if (now == e.written || (!e.previous.empty() && now == e.previous)) continue;
-      std::string before = e.backup.empty()      ? "it did not exist before that run"
+// Finishes the interrupted run whose journal is `file`: completes it, or rolls it back where every
+// file it lists still holds what the run wrote or what was there before.
+llvm::Error recoverInterruptedRun(const std::string& file) {
+  auto journal = loadJournal(file);
+  if (!journal) return journal.takeError();
+  if (journal->pid != ::getpid() && processIsRunning(journal->pid))
+    return fileError(
+        file, fmt::format("another relayout run (pid {}) is writing here; remove this file if none is", journal->pid));
+  if (journal->committed) {
+    complete(*journal);
+    reportNote(fmt::format("{}: completed an interrupted relayout run (pid {}): its {} outputs were all in place", file,
+                           journal->pid, journal->entries.size()));
+    return llvm::Error::success();
+  }
+  // Each file is read once. One that holds neither what the run wrote nor what was there before was
+  // changed since: it is the user's now, and nothing is undone until they have looked.
+  size_t restored = 0;
+  for (Entry& e : journal->entries) {
+    const bool exists = fs::exists(e.path);
+    const std::string now = exists ? hashOfFile(e.path) : "";
+    if (exists && now != e.written && (e.previous.empty() || now != e.previous)) {
+      std::string before = e.backup.empty()       ? "it did not exist before that run"
                            : fs::exists(e.backup) ? "its version from before that run is " + e.backup
                                                   : "its version from before that run is lost";
       return fileError(e.path, fmt::format("changed since an interrupted relayout run (pid {}) wrote it; {}. Nothing "
                                            "was undone: keep the version you want, then remove {} and run again",
                                            journal->pid, before, file));
     }
-    size_t restored = 0;
-    for (Entry& e : journal->entries) {
-      e.renamed = fs::exists(e.path) && hashOfFile(e.path) == e.written;
-      restored += e.renamed && !e.backup.empty() && fs::exists(e.backup) && hashOfFile(e.backup) == e.previous;
+    e.renamed = exists && now == e.written;
+    if (!e.backup.empty() && fs::exists(e.backup)) {
       // A backup that does not hold what the file held is not put back (the file is removed all the same).
-      if (!e.backup.empty() && fs::exists(e.backup) && hashOfFile(e.backup) != e.previous) e.backup.clear();
+      if (hashOfFile(e.backup) != e.previous) e.backup.clear();
+      else restored += e.renamed;
     }
-    rollBack(*journal, /*knownRenames=*/true);
-    reportNote(fmt::format("{}: rolled back an interrupted relayout run (pid {}): restored {} file{} it had "
-                           "replaced, removed the files it had added",
-                           file, journal->pid, restored, restored == 1 ? "" : "s"));
   }
-  for (const std::string& folder : folders) removeStrayJournals(absolute(folder));
+  rollBack(*journal, /*knownRenames=*/true);
+  reportNote(
+      fmt::format("{}: rolled back an interrupted relayout run (pid {}): restored {} file{} it had "
+                  "replaced, removed the files it had added",
+                  file, journal->pid, restored, restored == 1 ? "" : "s"));
+  return llvm::Error::success();
+}
+
+}  // namespace
+
+llvm::Error recoverInterruptedRuns(const std::vector<std::string>& folders) {
+  std::set<std::string> seen;
+  for (const std::string& folder : folders) {
+    const std::string file = absolute(folder + "/" + kJournalName);
+    if (!seen.insert(file).second) continue;
+    if (fs::exists(file))
+      if (llvm::Error err = recoverInterruptedRun(file)) return err;
+    removeStrayJournals(path::parent_path(file).str());
+  }
   return llvm::Error::success();
 }
 

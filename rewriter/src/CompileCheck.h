@@ -37,8 +37,6 @@ class CompileCheck {
   // device-only code was seen by neither pass, and a rewrite nobody compiled is never written.
   std::optional<CompileFailure> firstFailure(const std::map<std::string, std::string>& replaced);
 
-  const std::vector<std::string>& notes() const { return notes_; }
-
   // Compiles one source as it is, or with `replaced` files, for one side.
   std::optional<CompileFailure> compile(const std::string& source, bool device,
                                         const std::map<std::string, std::string>& replaced);
@@ -49,7 +47,6 @@ class CompileCheck {
   const clang::tooling::CompilationDatabase& db_;
   std::vector<std::string> sources_;
   std::map<std::string, std::optional<CompileFailure>> originalDeviceFailure_;
-  std::vector<std::string> notes_;
 };
 
 // The byte offset in the original text of a byte offset of the text `edits` made from it: inside

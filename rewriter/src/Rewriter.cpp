@@ -271,10 +271,7 @@ static void keepWhatCompiles(std::vector<const AcceptedStruct*>& chosen, const s
     outcome.rewritten = false;
     outcome.reasons.push_back(messageOf(warning));
   };
-  auto addNotes = [&] {
-    for (const std::string& note : check.notes()) addUnique(result.diagnostics, seen, note);
-  };
-  if (!failureOf(chosen)) return addNotes();
+  if (!failureOf(chosen)) return;
   std::vector<const AcceptedStruct*> compiling;
   for (const AcceptedStruct* s : chosen) {
     if (auto failure = failureOf({s})) refuse(s, *failure);
@@ -286,7 +283,6 @@ static void keepWhatCompiles(std::vector<const AcceptedStruct*>& chosen, const s
       compiling.clear();
     }
   chosen = std::move(compiling);
-  addNotes();
 }
 
 // The message of a rendered diagnostic: its first line after "warning: " (or "note: ").
