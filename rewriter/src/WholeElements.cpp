@@ -166,7 +166,7 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
     if (!parents.empty()) parentDecl = parents[0].get<clang::Decl>();
     if (!parentDecl) return false;
   }
-  bool load = false, store = false, reference = false, update = false;
+  bool load = false, store = false, reference = false, update = false, proxyForConstRef = false;
   const clang::Expr* value = nullptr;  // what a store writes
   const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(parent);
   const clang::ParmVarDecl* param = call ? parameterOf(call, child) : nullptr;
@@ -188,7 +188,14 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
     // Bound to a reference parameter: a const one reads a gathered copy, a non-const one a proxy.
     (isConstLvalueRef(param->getType()) ? load : reference) = true;
   } else if (var && var->getInit() && var->getType()->isLValueReferenceType()) {
-    (isConstLvalueRef(var->getType()) ? load : reference) = true;
+    // A local `const S& e = p[i];` becomes the proxy too where the layout allows one (no array field
+    // split by index): its uses then read only the fields they name, where they name them, as the
+    // original did; a gathered copy reads every field up front, also those a branch never reaches
+    // (kmeans' `if (p.cluster != c) continue;` before the other fields). Otherwise it reads a copy.
+    const bool constRef = isConstLvalueRef(var->getType());
+    (constRef ? load : reference) = true;
+    proxyForConstRef = constRef && var->hasLocalStorage() &&
+                       llvm::none_of(info.planned->layout->arrays, [](const DeviceArray& a) { return a.splittable; });
   } else if (const auto* member = llvm::dyn_cast_or_null<clang::MemberExpr>(parent)) {
     // `p[i].get()`: a const member function reads a gathered copy.
     const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(member->getMemberDecl());
@@ -221,6 +228,15 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
     if (why) return refuse(info, why->second.getBegin(), why->first, why->second), true;
     addEdits(info, out, kRef);
     return true;
+  }
+  if (proxyForConstRef) {
+    // Whatever the proxy cannot serve (the reference escapes) still reads a gathered copy.
+    if (!rewriteElementRef(element, parent, parentDecl, info, out)) {
+      consume(ref);
+      addEdits(info, out, kRef);
+      return true;
+    }
+    out.clear();
   }
   if (update) {
     if (!rewriteElementUpdate(element, llvm::cast<clang::CXXMemberCallExpr>(parent), out)) return fail();
