@@ -111,22 +111,22 @@ std::string launchKernel(const TracedLaunch& launch, const std::vector<ReplayUni
 }
 
 // What one site's accesses are predicted to cost under a layout (the decision's measure: sectors
-// + requested sectors x kL1RequestWeight + requests x kRequestWeight, for the executions that issue
-// any); a site the trace missed, by its estimates.
+// + requested lines x kL1WavefrontWeight + requests x kRequestWeight, for the executions that issue
+// any); a site the trace missed, by its estimates (its sectors, taken as coalesced: four to a line).
 double siteCost(const SiteEvidence& e, Layout layout) {
-  if (!e.replayed) return valueOf(e.sectors, layout) * (1 + kL1RequestWeight);
+  if (!e.replayed) return valueOf(e.sectors, layout) * (1 + kL1WavefrontWeight / 4);
   // Sites merged into one vector access request its sectors once between them.
   const double merged = std::min(1.0, valueOf(e.requests, layout) / std::max(1e-9, valueOf(e.requests, Layout::SoA)));
   return e.issued * (valueOf(fromModel(e.model.traffic), layout) +
-                     kL1RequestWeight * merged * valueOf(fromModel(e.model.sectors), layout) +
+                     kL1WavefrontWeight * merged * valueOf(fromModel(e.model.lines), layout) +
                      kRequestWeight * e.model.warps * valueOf(e.requests, layout));
 }
 
 // AoSoA's cost of a site: not a Layout of the plan, so spelled out here as siteCost does.
 double aosoaCost(const SiteEvidence& e) {
-  if (!e.replayed) return e.sectors.aosoa * (1 + kL1RequestWeight);
+  if (!e.replayed) return e.sectors.aosoa * (1 + kL1WavefrontWeight / 4);
   const size_t l = size_t(ModelLayout::AoSoA);
-  return e.issued * (e.model.traffic[l] + kL1RequestWeight * e.model.sectors[l] +
+  return e.issued * (e.model.traffic[l] + kL1WavefrontWeight * e.model.lines[l] +
                      kRequestWeight * e.model.warps * e.requests.aosoa);
 }
 
@@ -320,8 +320,8 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
 
 std::string modelReason(const StructDecision& d) {
   std::string numbers =
-      fmt::format("predicted cost (sectors from L2 + requested sectors / {:g} + requests x {:g}) AoS {:.4g}, SoA {:.4g}",
-                  1 / kL1RequestWeight, kRequestWeight, d.cost.aos, d.cost.soa);
+      fmt::format("predicted cost (sectors from L2 + requested lines x {:g} + requests x {:g}) AoS {:.4g}, SoA {:.4g}",
+                  kL1WavefrontWeight, kRequestWeight, d.cost.aos, d.cost.soa);
   if (hasClusters(d)) numbers += fmt::format(", clustered {:.4g}", d.cost.clustered);
   numbers += fmt::format(", AoSoA {:.4g} (not emitted)", d.cost.aosoa);
   std::string pick = d.layout == Layout::AoS
@@ -341,7 +341,7 @@ void addModelDetails(const StructDecision& d, nlohmann::json& details) {
                        {"predicted_sectors", {{"aos", k.sectors.aos}, {"soa", k.sectors.soa},
                                               {"aosoa", k.sectors.aosoa}, {"clustered", k.sectors.clustered}}}});
   details["model"] = {{"cost", {{"aos", d.cost.aos}, {"soa", d.cost.soa}, {"aosoa", d.cost.aosoa},
-                                {"clustered", d.cost.clustered}, {"l1_request_weight", kL1RequestWeight},
+                                {"clustered", d.cost.clustered}, {"l1_wavefront_weight", kL1WavefrontWeight},
                                 {"request_weight", kRequestWeight}}},
                       {"requested_sectors", {{"aos", d.requested.aos}, {"soa", d.requested.soa},
                                              {"aosoa", d.requested.aosoa}, {"clustered", d.requested.clustered}}},

@@ -63,7 +63,7 @@ double predictedCost(const StructDecision& d, Layout layout, AnalyzeMode mode) {
     }
     return s.aos;
   };
-  return mode == AnalyzeMode::Model ? of(d.cost) : of(d.sectors) * (1 + kL1RequestWeight);
+  return mode == AnalyzeMode::Model ? of(d.cost) : of(d.sectors) * (1 + kL1WavefrontWeight / 4);
 }
 
 std::string describeLayouts(const CandidatePlan& candidate) {

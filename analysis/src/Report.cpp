@@ -30,8 +30,8 @@ std::string trafficLine(const Analysis& a, const StructDecision& d) {
                                   100 * d.replayedShare, d.sectors.aos, d.sectors.soa);
     if (d.clustering && d.clustering->clusters.size() > 1) out += fmt::format(", clustered {:.4g}", d.sectors.clustered);
     out += fmt::format(", AoSoA {:.4g} (not emitted)", d.sectors.aosoa);
-    out += fmt::format("\n  predicted cost (sectors + requested / {:g} + requests x {:g}, decides): AoS {:.4g}, SoA {:.4g}",
-                       1 / kL1RequestWeight, kRequestWeight, d.cost.aos, d.cost.soa);
+    out += fmt::format("\n  predicted cost (sectors + requested lines x {:g} + requests x {:g}, decides): AoS {:.4g}, SoA {:.4g}",
+                       kL1WavefrontWeight, kRequestWeight, d.cost.aos, d.cost.soa);
     if (d.clustering && d.clustering->clusters.size() > 1) out += fmt::format(", clustered {:.4g}", d.cost.clustered);
     return out;
   }

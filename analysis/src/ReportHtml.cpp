@@ -110,7 +110,8 @@ std::string noteFor(const Analysis& a) {
                     ", {} records): per warp-level access, the 32-byte sectors the warp had not touched in "
                     "its recent accesses, scaled to the profile's execution counts. AoSoA is shown for "
                     "comparison; the rewriter does not emit it. Score: the share of AoS's cost the chosen layout "
-                    "saves, where a layout's cost (it decides) is its sectors plus its requested sectors / 3 plus its requests.",
+                    "saves, where a layout's cost (it decides) is its sectors plus half its requested 128-byte "
+                    "lines plus its requests.",
                     a.traceRecords)
           : "Sectors for AoS are measured by the profile. Sectors for SoA and clustered layouts are <b>estimates</b> "
             "from each site's class and active lanes (coalesced sites taken as stride-1), not a replay of the "
@@ -149,8 +150,8 @@ void modelDecision(const StructDecision& d, data& s) {
   const std::string replayed =
       d.replayedShare < 0.999 ? fmt::format(" ({:.0f}% replayed)", 100 * d.replayedShare) : std::string();
   svg::BarChart chart;
-  chart.description = "predicted cost per candidate layout: sectors from L2 plus requested sectors / 3 plus requests";
-  chart.axisLabel = "cost = predicted 32-byte sectors from L2 + requested sectors / 3 + requests (lower is better)";
+  chart.description = "predicted cost per candidate layout: sectors from L2 plus half the requested lines plus requests";
+  chart.axisLabel = "cost = predicted 32-byte sectors from L2 + requested 128-byte lines / 2 + requests (lower is better)";
   auto costBar = [&](const std::string& label, Layout l, double cost) {
     return bar(label + replayed, cost, num(cost), d.layout == l ? "#2a9d5c" : "#4a7bd0", false, d.layout == l);
   };
@@ -162,11 +163,11 @@ void modelDecision(const StructDecision& d, data& s) {
   s.set("costChart", svg::barChart(chart));
   s.set("rule", fmt::format("the least cost among the layouts the rewriter emits, taken in the order AoS, clustered, "
                             "SoA: a later layout must cost {:.0f}% less than the best before it to be chosen. A "
-                            "layout's cost is its predicted sectors from L2 plus its requested sectors / {:g} (L1 "
-                            "serves about three times the sectors per second that L2 does) plus {:g} per request "
+                            "layout's cost is its predicted sectors from L2 plus {:g} per 128-byte line its requests "
+                            "touch (L1 serves a request one line at a time) plus {:g} per request "
                             "(warp-level memory instruction: fields nvcc loads with one vector access share one), "
                             "for the executions that issue one (nvcc keeps a loop-invariant element in registers).",
-                            100 * kModelMinGain, 1 / kL1RequestWeight, kRequestWeight));
+                            100 * kModelMinGain, kL1WavefrontWeight, kRequestWeight));
   std::vector<std::vector<Cell>> rows;
   std::vector<std::string> classes;
   auto row = [&](const std::string& name, Layout l, double sectors, double requested, double cost,

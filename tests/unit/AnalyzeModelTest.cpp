@@ -109,17 +109,19 @@ TEST(AnalyzeModel, StreamingTwoFieldsPicksSoAWithScaledPredictions) {
   ASSERT_TRUE(d.clustering.has_value());
   ASSERT_EQ(d.clustering->apart.size(), 1u);
   EXPECT_EQ(d.clustering->apart[0].fields, (std::vector<std::string>{"x", "y"}));
-  // Together: 3200 sectors, 6400 requested (16 per warp and site), but x and y, read as often in
-  // one function, are one 8-byte access of the 16-byte-aligned sub-struct: half the requests and
-  // requested sectors. Apart: 1600 and 1600, and each site's 200 warp-level executions a request.
-  const double requests = kRequestWeight * 400;
-  EXPECT_DOUBLE_EQ(d.clustering->apart[0].together, 3200 + 0.5 * (6400.0 / 3 + requests));
-  EXPECT_DOUBLE_EQ(d.clustering->apart[0].apart, 1600 + 1600.0 / 3 + requests);
+  // Together: 3200 sectors, 6400 requested in 1600 lines (4 per warp and site: 32 lanes x 16 bytes),
+  // but x and y, read as often in one function, are one 8-byte access of the 16-byte-aligned
+  // sub-struct: half the requests and requested lines. Apart: 1600 sectors in 400 lines (one per
+  // warp and site), and each site's 200 warp-level executions a request.
+  const double requests = kRequestWeight * 400, w = kL1WavefrontWeight;
+  EXPECT_DOUBLE_EQ(d.clustering->apart[0].together, 3200 + 0.5 * (w * 1600 + requests));
+  EXPECT_DOUBLE_EQ(d.clustering->apart[0].apart, 1600 + w * 400 + requests);
   EXPECT_DOUBLE_EQ(d.requested.aos, 12800);
   EXPECT_DOUBLE_EQ(d.replayedShare, 1.0);
   EXPECT_EQ(d.layout, Layout::SoA);
-  // Cost: AoS 6400 + 12800 / 3, SoA 1600 + 1600 / 3, each with the same requests.
-  const double aos = 6400 + 12800.0 / 3 + requests, soa = 1600 + 1600.0 / 3 + requests;
+  // Cost: AoS 6400 + 3200 requested lines (8 per warp and site), SoA 1600 + 400 lines, each with
+  // the same requests.
+  const double aos = 6400 + w * 3200 + requests, soa = 1600 + w * 400 + requests;
   EXPECT_DOUBLE_EQ(d.cost.aos, aos);
   EXPECT_DOUBLE_EQ(d.cost.soa, soa);
   EXPECT_DOUBLE_EQ(d.score, (aos - soa) / aos);

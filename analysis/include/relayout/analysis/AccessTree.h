@@ -70,7 +70,7 @@ struct FieldCluster {
 };
 
 // A cluster of step 4 that model mode took apart (splitClusters), with the predicted cost of its
-// fields' accesses both ways (sectors + requested sectors x kL1RequestWeight, Analyze.h).
+// fields' accesses both ways (sectors + requested lines x kL1WavefrontWeight, Analyze.h).
 struct ClusterApart {
   std::vector<std::string> fields;
   double together = 0;

@@ -26,9 +26,13 @@ inline constexpr AnalyzeMode kDefaultAnalyzeMode = AnalyzeMode::Paper;
 const char* toString(AnalyzeMode mode);
 
 // Model mode decides on a cost per layout: the sectors a warp fetches past its share of L1 (from
-// L2), plus kL1RequestWeight per sector it requests from L1, hit or not. On an H100 L1 serves
-// about three times the sectors per second that L2 does (docs/analysis.md, "Decision").
-inline constexpr double kL1RequestWeight = 1.0 / 3;
+// L2), plus kL1WavefrontWeight per 128-byte line each warp request touches, hit or not: L1 serves a
+// request one line (tag) at a time, whatever number of the line's sectors it needs, so four bytes
+// of 32 lanes 4 bytes apart (one line) cost what 16 bytes apart (four lines) cost a quarter of
+// (docs/analysis.md, "Decision"). Counting sectors instead over-charged records read field by
+// field within one line (color_grade's 4-byte pixels, nbody's bodies): their SoA rewrites, predicted
+// cheaper, ran 5% and 20% slower on an H200.
+inline constexpr double kL1WavefrontWeight = 0.5;
 // Model mode also charges each warp-level memory instruction (request) one sector's worth, whatever
 // it moves (an L1 wavefront at least): nine scalar loads of a record cost more than three 16-byte
 // vector loads of it (a 48-byte record read whole ran 0.89x as SoA), a 4-byte pixel stored as four
@@ -93,7 +97,7 @@ struct StructDecision {
   LayoutSectors sectors;             // summed over the sites
   // Model mode:
   LayoutSectors requested;           // sectors per execution, summed, without the warp's reuse
-  LayoutSectors cost;                // sectors + kL1RequestWeight x requested: what decides
+  LayoutSectors cost;                // sectors + kL1WavefrontWeight x requested lines + requests: decides
   std::vector<KernelSectors> kernels;
   double replayedShare = 0;          // share of the thread-level executions covered by the trace
   double measuredAoS = 0;            // the profile's sectors x block period, to compare with requested.aos

@@ -28,8 +28,8 @@ struct CandidateOptions {
   bool everyUniformLayout = false;
 };
 
-// A struct's predicted cost under a layout: model mode's cost (sectors from L2 + requested sectors x
-// kL1RequestWeight); paper mode's predicted sectors weighed the same way.
+// A struct's predicted cost under a layout: model mode's cost (sectors from L2 + requested lines x
+// kL1WavefrontWeight + requests); paper mode's predicted sectors, four to a line.
 double predictedCost(const StructDecision& d, Layout layout, AnalyzeMode mode);
 
 // The candidates, without the plan that changes nothing (the original is always measured): the
