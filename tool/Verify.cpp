@@ -356,6 +356,14 @@ SpeedJudgement judgeSpeed(const std::vector<RunTime>& original, const std::vecto
   j.speed = j.speedup->median > 1 + j.margin         ? Speed::Faster
             : j.speedup->median * (1 + j.margin) < 1 ? Speed::Slower
                                                      : Speed::Same;
+  if (j.speed == Speed::Faster && j.kernel) {
+    // Faster kernels do not make a faster program when copies into the new layout cost more.
+    Paired wall = pairedTimes(original, candidate, false);
+    std::optional<Spread> whole = speedupOf(wall.original, wall.candidate);
+    const double wallMargin =
+        std::max({relativeSpread(wall.original), relativeSpread(wall.candidate), kMinSpeedMargin});
+    if (whole && whole->median * (1 + wallMargin) < 1) j.speed = Speed::Slower, j.slowerRun = whole;
+  }
   return j;
 }
 
@@ -399,8 +407,9 @@ std::string renderTable(const Outcome& outcome) {
     SpeedJudgement j = judgeSpeed(outcome.original, c.runs);
     std::string verdict = c.verdict == Verdict::Equal ? "equal" : "differ";
     if (c.verdict == Verdict::Equal && j.speed != Speed::Unmeasured)
-      verdict += fmt::format(", {} ({} time, margin {:.1f}%)", speedName(j.speed), j.kernel ? "kernel" : "wall",
-                             100 * j.margin);
+      verdict += j.slowerRun ? fmt::format(", slower (whole run, though faster kernels)")
+                             : fmt::format(", {} ({} time, margin {:.1f}%)", speedName(j.speed),
+                                           j.kernel ? "kernel" : "wall", 100 * j.margin);
     out +=
         fmt::format("{:<{}}{:>22}{:>22}{:>22}{:>22}  {}\n", c.name, width, timeCell(programSpread(c.runs, true)),
                     timeCell(programSpread(c.runs, false)), speedupCell(speedupOf(kernel.original, kernel.candidate)),
@@ -437,7 +446,9 @@ nlohmann::json renderJson(const Outcome& outcome, const Tolerance& tolerance, co
     one["difference"] = differenceJson(c.difference);
     one["speedup"] = speedupJson(outcome.original, c.runs);
     one["speed"] = c.verdict == Verdict::Equal ? nlohmann::json(speedName(j.speed)) : nlohmann::json(nullptr);
-    one["speed_basis"] = j.speedup ? nlohmann::json(j.kernel ? "kernel" : "wall") : nlohmann::json(nullptr);
+    one["speed_basis"] = !j.speedup ? nlohmann::json(nullptr)
+                         : j.slowerRun ? nlohmann::json("wall")
+                                       : nlohmann::json(j.kernel ? "kernel" : "wall");
     one["margin"] = j.speedup ? nlohmann::json(j.margin) : nlohmann::json(nullptr);
     candidates.push_back(std::move(one));
   }

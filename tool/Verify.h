@@ -112,6 +112,9 @@ struct SpeedJudgement {
   bool kernel = false;            // judged on kernel times (every run of both measured them), else wall times
   std::optional<Spread> speedup;  // on that basis: original / candidate
   double margin = 0;              // the relative spread the speed-up had to leave behind
+  // Kernel time faster, but the whole run slower beyond its wall times' spread (the layout's host
+  // conversions cost more than its kernels saved): judged slower, as the program is as run.
+  std::optional<Spread> slowerRun;  // the wall speed-up that overruled the kernels' then
 };
 SpeedJudgement judgeSpeed(const std::vector<RunTime>& original, const std::vector<RunTime>& candidate);
 

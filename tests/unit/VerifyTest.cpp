@@ -274,6 +274,26 @@ TEST(VerifySpeedTest, FasterOrSlowerOnlyBeyondTheRunsSpread) {
   EXPECT_EQ(judgeSpeed(original, {}).speed, Speed::Unmeasured);
 }
 
+TEST(VerifySpeedTest, FasterKernelsInASlowerRunAreSlower) {
+  // stencil25's SoA on an H200: kernels 1.15x faster, the whole run 0.64x (host transposition).
+  auto runs = [](std::initializer_list<std::pair<double, double>> wallAndKernel) {
+    std::vector<RunTime> out;
+    for (auto [wall, kernel] : wallAndKernel) out.push_back({wall, kernel, 1});
+    return out;
+  };
+  const std::vector<RunTime> original = runs({{3850, 1554}, {3860, 1553}, {3855, 1554}});
+  SpeedJudgement j = judgeSpeed(original, runs({{6050, 1353}, {6040, 1352}, {6060, 1353}}));
+  EXPECT_EQ(j.speed, Speed::Slower);
+  EXPECT_TRUE(j.kernel);
+  EXPECT_NEAR(j.speedup->median, 1554.0 / 1353.0, 1e-9);  // the kernels' speed-up, still reported
+  ASSERT_TRUE(j.slowerRun.has_value());
+  EXPECT_NEAR(j.slowerRun->median, 3855.0 / 6050.0, 1e-9);
+  // A whole run slower only within its spread (startup noise) leaves the kernels' verdict standing.
+  SpeedJudgement noisy = judgeSpeed(runs({{100, 50}, {120, 50}, {110, 50}}), runs({{115, 40}, {105, 40}, {112, 40}}));
+  EXPECT_EQ(noisy.speed, Speed::Faster);
+  EXPECT_FALSE(noisy.slowerRun.has_value());
+}
+
 TEST(VerifySpeedTest, TheFastestEqualCandidateIsChosenOnlyWhenFaster) {
   Outcome outcome;
   outcome.repeat = 3;
