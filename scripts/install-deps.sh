@@ -4,7 +4,7 @@
 set -euo pipefail
 # libclang-rt-22-dev: libFuzzer and the sanitizers' runtimes, for the asan and fuzz presets.
 packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev nlohmann-json3-dev libvalijson-dev
-          libfmt-dev libgtest-dev libtomlplusplus-dev libkainjow-mustache-dev cmake ninja-build g++ python3 diffutils patch xz-utils)
+          liblzma-dev libfmt-dev libgtest-dev libtomlplusplus-dev libkainjow-mustache-dev cmake ninja-build g++ python3 diffutils patch xz-utils)
 # slurm-wlm, munge: batch-slurm.test starts a single-node Slurm of its own (the packages' services are not used).
 packages+=(slurm-wlm munge)
 # Tests only: chromium renders report.html headless in a lit test (REQUIRES: chromium, skipped without it).

@@ -5,6 +5,7 @@
 #include "relayout/core/Files.h"
 #include "relayout/core/Profile.h"
 #include "relayout/core/ProfileMatch.h"
+#include "relayout/core/Trace.h"
 
 #include <llvm/ADT/StringExtras.h>
 
@@ -125,15 +126,14 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
                      "against them (use --mode paper, or profile the current sources again)");
   if (!modeGiven) {
     // A profile copied without its trace file is still a profile: the paper rule decides.
-    llvm::SmallString<256> traceFile(llvm::sys::path::parent_path(profileFile));
-    if (profile->trace) llvm::sys::path::append(traceFile, profile->trace->file);
-    const bool traceMissing = profile->trace && options.tracePath.empty() && !llvm::sys::fs::exists(traceFile);
+    const std::string traceFile = profile->trace ? findTrace(profileFile, profile->trace->file) : "";
+    const bool traceMissing = profile->trace && options.tracePath.empty() && !traceExists(traceFile);
     const bool haveTrace = (profile->trace && !traceMissing) || !options.tracePath.empty();
     options.mode = haveTrace && traceFits ? AnalyzeMode::Model : AnalyzeMode::Paper;
     std::string why = options.mode == AnalyzeMode::Model
                           ? (options.tracePath.empty() ? "the profile has a trace" : "--trace gives one")
                       : haveTrace    ? "the profile's trace describes other versions of the sources"
-                      : traceMissing ? "the profile's trace " + traceFile.str().str() + " is not there"
+                      : traceMissing ? "the profile's trace " + traceFile + " is not there"
                                      : "the profile has no trace";
     llvm::errs() << "relayout: deciding in " << toString(options.mode) << " mode (" << why << "; --mode chooses)\n";
   }
@@ -143,10 +143,19 @@ static llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& sit
 }
 
 llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profileFile,
-                                      std::optional<Layout> forced, const std::vector<std::string>& ptx) {
+                                      std::optional<Layout> forced, const std::vector<std::string>& ptx,
+                                      std::optional<AnalyzeMode> mode) {
   AnalyzeOptions options;
   options.forced = forced;
-  return analyzeFiles(siteMapPaths, profileFile, options, /*modeGiven=*/false, ptx);
+  if (mode) options.mode = *mode;
+  return analyzeFiles(siteMapPaths, profileFile, options, /*modeGiven=*/mode.has_value(), ptx);
+}
+
+llvm::Expected<std::optional<AnalyzeMode>> modeNamed(const std::string& name, const std::string& option) {
+  if (name.empty()) return std::nullopt;
+  if (name == "model") return AnalyzeMode::Model;
+  if (name == "paper") return AnalyzeMode::Paper;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), option + " must be paper or model, not '" + name + "'");
 }
 
 llvm::Expected<Layout> layoutNamed(const std::string& name, const std::string& option) {
@@ -247,9 +256,9 @@ static int run(const std::vector<std::string>& trailing) {
   options.clusters = !noClusters;
   options.checkClusters = !keepTreeClusters;
   options.tracePath = tracePath;
-  if (mode == "model") options.mode = AnalyzeMode::Model;
-  else if (mode == "paper") options.mode = AnalyzeMode::Paper;
-  else if (!mode.empty()) return reportError("--mode must be paper or model, not '" + mode + "'");
+  llvm::Expected<std::optional<AnalyzeMode>> given = modeNamed(mode, "--mode");
+  if (!given) return reportError(given.takeError());
+  if (*given) options.mode = **given;
   if (options.mode == AnalyzeMode::Paper && !mode.empty() && !tracePath.empty())
     return reportError("--trace is replayed in model mode only, and --mode paper is given: drop one of them");
   if (!forcedLayout.empty()) {

@@ -55,6 +55,11 @@ static cl::opt<bool> noTrace("no-trace",
                              cl::desc("Profile without the trace: the paper's rule decides instead of the traffic "
                                       "model (cheaper to profile; see docs/results/selection-h100.md)"),
                              cl::sub(command));
+static cl::opt<std::string> analysisMode(
+    "mode",
+    cl::desc("How to decide, as `relayout analyze --mode`: paper (the weighted sum of Nakai & Ohno) or model (the "
+             "trace replayed; needs a traced profile). Default: model when the profile has a trace, paper otherwise"),
+    cl::value_desc("paper|model"), cl::sub(command));
 static cl::opt<std::string> forcedLayout("layout",
                                          cl::desc("Put this layout on every struct instead of choosing one (aos, soa "
                                                   "or clustered: the field access tree's clusters), to time the "
@@ -243,7 +248,7 @@ static llvm::Error analyzeAndRewrite(const std::vector<std::string>& siteMaps, c
                                      const std::vector<std::string>& ptx) {
   std::optional<Layout> forced;
   if (!forcedLayout.empty()) forced = *layoutNamed(forcedLayout, "--layout");  // checked before anything ran
-  auto analysis = analyzeFiles(siteMaps, profilePath, forced, ptx);
+  auto analysis = analyzeFiles(siteMaps, profilePath, forced, ptx, *modeNamed(analysisMode, "--mode"));
   if (!analysis) return analysis.takeError();
   llvm::outs() << renderTerminalReport(*analysis);
 
@@ -294,6 +299,8 @@ static VerifyRequest describeVerification(const BuildRequest& build, const Instr
 static int run(const std::vector<std::string>& trailing) {
   if (llvm::Error err = checkGivenOnce(outDir)) return reportError(std::move(err));
   if (llvm::Error err = verifyFlags.check(buildOnly)) return reportError(std::move(err));
+  if (llvm::Expected<std::optional<AnalyzeMode>> given = modeNamed(analysisMode, "--mode"); !given)
+    return reportError(given.takeError());
   if (!forcedLayout.empty())
     if (llvm::Expected<Layout> layout = layoutNamed(forcedLayout, "--layout"); !layout)
       return reportError(layout.takeError());

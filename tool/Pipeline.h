@@ -34,12 +34,17 @@ std::string siteMapPathFor(const std::string& dir, const InstrumentedUnit& unit)
 // hw: also RELAYOUT_HW=1, so that the runtime records per-line SASS metrics (profile --hw).
 llvm::Error runProfiled(const std::vector<std::string>& command, const std::string& profilePath, bool hw = false);
 
-// Loads site maps and a profile and decides (model mode with the profile's trace, else the paper
-// rule); `forced` puts that layout on every struct instead, the predictions still reported; `ptx`
-// names PTX files of the original sources for the model (analysis/Ptx.h).
+// Loads site maps and a profile and decides: in `mode` where given, else in model mode with the
+// profile's trace and by the paper rule without one; `forced` puts that layout on every struct
+// instead, the predictions still reported; `ptx` names PTX files of the original sources for the
+// model (analysis/Ptx.h).
 llvm::Expected<Analysis> analyzeFiles(const std::vector<std::string>& siteMapPaths, const std::string& profilePath,
                                       std::optional<Layout> forced = std::nullopt,
-                                      const std::vector<std::string>& ptx = {});
+                                      const std::vector<std::string>& ptx = {},
+                                      std::optional<AnalyzeMode> mode = std::nullopt);
+
+// "paper" or "model" as an AnalyzeMode, nothing for ""; an error naming `option` otherwise.
+llvm::Expected<std::optional<AnalyzeMode>> modeNamed(const std::string& name, const std::string& option);
 
 // "aos", "soa" or "clustered" as a Layout; an error naming `option` otherwise.
 llvm::Expected<Layout> layoutNamed(const std::string& name, const std::string& option);

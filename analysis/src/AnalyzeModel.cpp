@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 #include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
 #include <algorithm>
@@ -217,11 +218,7 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
     return fileError(profilePath, "has no trace: model mode replays the accesses that a program instrumented with "
                                   "`relayout instrument --trace` records (or use --mode paper)");
   std::string tracePath = options.tracePath;
-  if (tracePath.empty()) {
-    llvm::SmallString<256> path(llvm::sys::path::parent_path(profilePath));
-    llvm::sys::path::append(path, profile.trace->file);
-    tracePath = path.str().str();
-  }
+  if (tracePath.empty()) tracePath = findTrace(profilePath, profile.trace->file);
   auto trace = Trace::open(tracePath);
   if (!trace) return trace.takeError();
   if (trace->header().records != profile.trace->records)

@@ -2,8 +2,11 @@
 
 #include "relayout/core/Files.h"
 
+#include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+
+#include <lzma.h>
 
 #include <cstring>
 
@@ -13,7 +16,71 @@ llvm::Error traceError(llvm::StringRef path, uint64_t offset, const llvm::Twine&
   return fileError(path, "at byte " + llvm::Twine(offset) + ": " + message);
 }
 
+namespace {
+
+// Traces beyond this many bytes, decompressed, are refused: far more than a traced run writes
+// (its records are capped), and what a damaged or hostile .xz would otherwise expand to.
+constexpr uint64_t kMaxTraceBytes = uint64_t(16) << 30;
+
+// The whole of a trace shipped compressed (the samples ship NAME.trace.xz), in memory.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readXz(llvm::StringRef path) {
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(path, status) && status.type() != llvm::sys::fs::file_type::regular_file)
+    return fileError(path, "is not a regular file: a trace is a file that an instrumented run wrote");
+  auto packed = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!packed) return fileError(path, "cannot read: " + packed.getError().message());
+  lzma_stream stream = LZMA_STREAM_INIT;
+  if (lzma_stream_decoder(&stream, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+    return fileError(path, "cannot start the xz decoder");
+  std::string out;
+  stream.next_in = reinterpret_cast<const uint8_t*>((*packed)->getBufferStart());
+  stream.avail_in = (*packed)->getBufferSize();
+  lzma_ret ret = LZMA_OK;
+  while (ret == LZMA_OK) {
+    const size_t done = out.size();
+    if (done >= kMaxTraceBytes) {
+      lzma_end(&stream);
+      return fileError(path, "decompresses to more than " + llvm::Twine(kMaxTraceBytes >> 30) +
+                                 " GiB: not a trace relayout wrote");
+    }
+    out.resize(std::min<uint64_t>(kMaxTraceBytes, std::max<size_t>(done * 2, size_t(1) << 20)));
+    stream.next_out = reinterpret_cast<uint8_t*>(out.data()) + done;
+    stream.avail_out = out.size() - done;
+    ret = lzma_code(&stream, LZMA_FINISH);
+    out.resize(out.size() - stream.avail_out);
+  }
+  lzma_end(&stream);
+  if (ret != LZMA_STREAM_END) return fileError(path, "is not a whole xz file (liblzma error " + llvm::Twine(int(ret)) + ")");
+  return llvm::MemoryBuffer::getMemBufferCopy(out, path);
+}
+
+}  // namespace
+
+bool traceExists(llvm::StringRef path) { return llvm::sys::fs::exists(path) || llvm::sys::fs::exists(path + ".xz"); }
+
+std::string findTrace(llvm::StringRef profilePath, llvm::StringRef traceFile) {
+  llvm::SmallString<256> written(llvm::sys::path::parent_path(profilePath));
+  llvm::sys::path::append(written, traceFile);
+  llvm::StringRef stem = profilePath;
+  if (traceExists(written) || !stem.consume_back(".profile.json")) return written.str().str();
+  const std::string own = (stem + ".trace").str();
+  if (traceExists(own)) return own;
+  return written.str().str();
+}
+
 llvm::Expected<Trace> Trace::open(llvm::StringRef path) {
+  // A trace named NAME.trace that ships compressed as NAME.trace.xz is read from that.
+  if (!llvm::sys::fs::exists(path) && llvm::sys::fs::exists(path + ".xz")) {
+    const std::string packed = (path + ".xz").str();
+    auto buffer = readXz(packed);
+    if (!buffer) return buffer.takeError();
+    return fromBuffer(std::move(*buffer), packed);
+  }
+  if (llvm::StringRef(path).ends_with(".xz")) {
+    auto buffer = readXz(path);
+    if (!buffer) return buffer.takeError();
+    return fromBuffer(std::move(*buffer), path);
+  }
   // A trace is mapped from a file; a device or pipe (/dev/zero) would be read until memory runs out.
   llvm::sys::fs::file_status status;
   if (!llvm::sys::fs::status(path, status) && status.type() != llvm::sys::fs::file_type::regular_file)

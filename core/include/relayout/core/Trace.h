@@ -19,7 +19,16 @@ namespace relayout {
 // "PATH: at byte OFFSET: MESSAGE", the form every trace error takes.
 llvm::Error traceError(llvm::StringRef path, uint64_t offset, const llvm::Twine& message);
 
-// A trace file mapped into memory (llvm::MemoryBuffer maps large files). The header and the file
+// Where the trace of the profile at `profilePath` is, when no --trace names it: `traceFile` (the
+// profile's trace.file) beside the profile, as the run wrote it; else, for a profile kept under a
+// name of its own (the samples' NAME.profile.json), NAME.trace beside it. Either may ship
+// compressed as PATH.xz, which Trace::open reads. The first that exists; the first if none does.
+std::string findTrace(llvm::StringRef profilePath, llvm::StringRef traceFile);
+// Whether `path` or `path`.xz exists.
+bool traceExists(llvm::StringRef path);
+
+// A trace file mapped into memory (llvm::MemoryBuffer maps large files); NAME.xz is decompressed
+// into memory instead. The header and the file
 // size are checked when it is opened; the records' contents are checked by checkTraceRecords()
 // or by whoever walks them (the model replay checks as it goes, in the same pass).
 class Trace {
