@@ -373,9 +373,10 @@ class Emitter {
     line("// Elements first .. first + count of " + d() + " " + (toDevice ? "from" : "into") + " a device array of " + s() + " holding just them.");
     line("static __global__ void " + kernel + "(" + (toDevice ? d() + " dst, const " + s() + "* src" : s() + "* dst, const " + d() + " src") +
          ", size_t first, size_t count) {");
-    line("  for (size_t k = blockIdx.x * size_t(blockDim.x) + threadIdx.x; k < count; k += size_t(gridDim.x) * blockDim.x) {");
-    line("    const size_t i = first + k;");
-    loopBody(toDevice, "    ", toDevice ? "dst" : "src", toDevice ? "src[k]" : "dst[k]");
+    // `at`, not a letter: split array fields loop over j, k, l, m (indexNames).
+    line("  for (size_t at = blockIdx.x * size_t(blockDim.x) + threadIdx.x; at < count; at += size_t(gridDim.x) * blockDim.x) {");
+    line("    const size_t i = first + at;");
+    loopBody(toDevice, "    ", toDevice ? "dst" : "src", toDevice ? "src[at]" : "dst[at]");
     line("  }");
     line("}");
     line();

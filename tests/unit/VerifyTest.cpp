@@ -215,6 +215,14 @@ TEST(VerifyStatsTest, KernelTimeLinesAreSummedOverProcesses) {
   EXPECT_DOUBLE_EQ(*two->kernelMs, 1.5);
   EXPECT_EQ(two->kernels, 3u);
   EXPECT_FALSE(parseKernelTime(""));
+  // A rewrite's own copy kernels are left out: the program's kernels are what is compared.
+  auto copies = parseKernelTime(
+      "{\"kernel_ns\":3000000,\"kernels\":5,\"by_kernel\":{\"_Z4stepP1P\":{\"launches\":3,\"ns\":2000000},"
+      "\"_ZL30relayoutScatterParticleSoAChunk11ParticleSoAPK8Particlemm\":{\"launches\":1,\"ns\":600000},"
+      "\"_ZL29relayoutGatherParticleSoAChunkP8Particle11ParticleSoAmm\":{\"launches\":1,\"ns\":400000}}}");
+  ASSERT_TRUE(copies);
+  EXPECT_DOUBLE_EQ(*copies->kernelMs, 2.0);
+  EXPECT_EQ(copies->kernels, 3u);
   EXPECT_FALSE(parseKernelTime("{\"kernel_ns\":-1,\"kernels\":1}\n"));
 }
 
