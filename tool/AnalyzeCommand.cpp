@@ -155,7 +155,8 @@ llvm::Expected<std::optional<AnalyzeMode>> modeNamed(const std::string& name, co
   if (name.empty()) return std::nullopt;
   if (name == "model") return AnalyzeMode::Model;
   if (name == "paper") return AnalyzeMode::Paper;
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), option + " must be paper or model, not '" + name + "'");
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 option + " must be paper or model, not '" + name + "'");
 }
 
 llvm::Expected<Layout> layoutNamed(const std::string& name, const std::string& option) {

@@ -457,7 +457,7 @@ nlohmann::json renderJson(const Outcome& outcome, const Tolerance& tolerance, co
     one["difference"] = differenceJson(c.difference);
     one["speedup"] = speedupJson(outcome.original, c.runs);
     one["speed"] = c.verdict == Verdict::Equal ? nlohmann::json(speedName(j.speed)) : nlohmann::json(nullptr);
-    one["speed_basis"] = !j.speedup ? nlohmann::json(nullptr)
+    one["speed_basis"] = !j.speedup    ? nlohmann::json(nullptr)
                          : j.slowerRun ? nlohmann::json("wall")
                                        : nlohmann::json(j.kernel ? "kernel" : "wall");
     one["margin"] = j.speedup ? nlohmann::json(j.margin) : nlohmann::json(nullptr);

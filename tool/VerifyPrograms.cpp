@@ -421,9 +421,10 @@ std::string speedWords(const SpeedJudgement& j) {
                          100 * j.margin);
     case Speed::Slower:
       if (j.slowerRun)
-        return fmt::format("slower: {:.2f}x wall time for the whole run, though {:.2f}x kernel time (the layout's "
-                           "copies cost more than its kernels save in this run)",
-                           j.slowerRun->median, j.speedup->median);
+        return fmt::format(
+            "slower: {:.2f}x wall time for the whole run, though {:.2f}x kernel time (the layout's "
+            "copies cost more than its kernels save in this run)",
+            j.slowerRun->median, j.speedup->median);
       return fmt::format("slower: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
                          100 * j.margin);
     case Speed::Same:

@@ -40,8 +40,8 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readXz(llvm::StringRef path)
     const size_t done = out.size();
     if (done >= kMaxTraceBytes) {
       lzma_end(&stream);
-      return fileError(path, "decompresses to more than " + llvm::Twine(kMaxTraceBytes >> 30) +
-                                 " GiB: not a trace relayout wrote");
+      return fileError(
+          path, "decompresses to more than " + llvm::Twine(kMaxTraceBytes >> 30) + " GiB: not a trace relayout wrote");
     }
     out.resize(std::min<uint64_t>(kMaxTraceBytes, std::max<size_t>(done * 2, size_t(1) << 20)));
     stream.next_out = reinterpret_cast<uint8_t*>(out.data()) + done;
@@ -50,7 +50,8 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readXz(llvm::StringRef path)
     out.resize(out.size() - stream.avail_out);
   }
   lzma_end(&stream);
-  if (ret != LZMA_STREAM_END) return fileError(path, "is not a whole xz file (liblzma error " + llvm::Twine(int(ret)) + ")");
+  if (ret != LZMA_STREAM_END)
+    return fileError(path, "is not a whole xz file (liblzma error " + llvm::Twine(int(ret)) + ")");
   return llvm::MemoryBuffer::getMemBufferCopy(out, path);
 }
 
