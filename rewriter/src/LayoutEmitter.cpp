@@ -385,6 +385,15 @@ class Emitter {
     line("  " + s() + "* scratch = nullptr;");
     line("  // An error the program has not read yet stays for it: then the host stages.");
     line("  if (chunk == 0 || cudaPeekAtLastError() != cudaSuccess) return false;");
+    line("  // The kernel runs on the current device: arrays elsewhere (another device, managed) take the host path.");
+    line("  cudaPointerAttributes where;");
+    line("  int device = -1;");
+    line("  if (cudaPointerGetAttributes(&where, " + std::string(toDevice ? "dst." : "src.") + placed_[0].array->member +
+         ") != cudaSuccess || where.type != cudaMemoryTypeDevice || cudaGetDevice(&device) != cudaSuccess ||");
+    line("      where.device != device) {");
+    line("    cudaGetLastError();  // a failed query is not the program's error");
+    line("    return false;");
+    line("  }");
     line("  if (cudaMalloc(&scratch, chunk * sizeof(" + s() + ")) != cudaSuccess) {");
     line("    cudaGetLastError();  // the failed allocation is not the program's error");
     line("    return false;");
