@@ -6,9 +6,6 @@
 #include "relayout/core/Files.h"
 
 #include <fmt/format.h>
-#include <llvm/ADT/SmallString.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Path.h>
 
 #include <algorithm>
 #include <cmath>
