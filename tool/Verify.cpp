@@ -1,5 +1,7 @@
 #include "Verify.h"
 
+#include "relayout/formats/CopyKernels.h"
+
 #include <fmt/format.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Regex.h>
@@ -238,9 +240,8 @@ std::optional<RunTime> parseKernelTime(std::string_view text) {
     // answers for them, as it does for copies staged on the host.
     if (line.contains("by_kernel") && line["by_kernel"].is_object())
       for (const auto& [name, one] : line["by_kernel"].items())
-        if ((name.find("relayoutScatter") != std::string::npos || name.find("relayoutGather") != std::string::npos) &&
-            one.is_object() && one.contains("ns") && one["ns"].is_number_unsigned() && one.contains("launches") &&
-            one["launches"].is_number_unsigned()) {
+        if (isLayoutCopyKernel(name) && one.is_object() && one.contains("ns") && one["ns"].is_number_unsigned() &&
+            one.contains("launches") && one["launches"].is_number_unsigned()) {
           ns -= one["ns"].get<double>();
           total.kernels -= std::min(total.kernels, one["launches"].get<uint64_t>());
         }

@@ -1,5 +1,7 @@
 #include "LayoutEmitter.h"
 
+#include "relayout/formats/CopyKernels.h"
+
 #include <llvm/ADT/StringExtras.h>
 
 #include <algorithm>
@@ -360,7 +362,9 @@ class Emitter {
     line("}");
   }
 
-  std::string placeName(bool toDevice) const { return std::string(toDevice ? "relayoutScatter" : "relayoutGather") + d(); }
+  std::string placeName(bool toDevice) const {
+    return std::string(toDevice ? kScatterKernelPrefix : kGatherKernelPrefix) + d();
+  }
 
   // The kernel that places one chunk's fields on the device, and the host function that moves the
   // elements through a scratch array in chunks of at most 2^24 and launches it. False, with nothing
@@ -368,11 +372,11 @@ class Emitter {
   // with the first failed step's error (or cudaSuccess) in *err.
   void placeOnDevice(bool toDevice) {
     const std::string kernel = placeName(toDevice) + "Chunk";
+    const std::string ends = toDevice ? d() + " dst, const " + s() + "* src" : s() + "* dst, const " + d() + " src";
     line();
     line("#if defined(__CUDACC__)");
     line("// Elements first .. first + count of " + d() + " " + (toDevice ? "from" : "into") + " a device array of " + s() + " holding just them.");
-    line("static __global__ void " + kernel + "(" + (toDevice ? d() + " dst, const " + s() + "* src" : s() + "* dst, const " + d() + " src") +
-         ", size_t first, size_t count) {");
+    line("static __global__ void " + kernel + "(" + ends + ", size_t first, size_t count) {");
     // `at`, not a letter: split array fields loop over j, k, l, m (indexNames).
     line("  for (size_t at = blockIdx.x * size_t(blockDim.x) + threadIdx.x; at < count; at += size_t(gridDim.x) * blockDim.x) {");
     line("    const size_t i = first + at;");
@@ -380,7 +384,7 @@ class Emitter {
     line("  }");
     line("}");
     line();
-    line("static inline bool " + placeName(toDevice) + "(" + (toDevice ? d() + " dst, const " + s() + "* src" : s() + "* dst, const " + d() + " src") + ", size_t n, cudaError_t* err) {");
+    line("static inline bool " + placeName(toDevice) + "(" + ends + ", size_t n, cudaError_t* err) {");
     line("  const size_t chunk = n < (size_t(1) << 24) ? n : (size_t(1) << 24);");
     line("  " + s() + "* scratch = nullptr;");
     line("  // An error the program has not read yet stays for it: then the host stages.");
