@@ -315,6 +315,7 @@ void SiteCollector::resolveClones() {
     if (!added && it->second.templateArguments != pending.launch.templateArguments)
       conflictingLaunches.insert({pending.file, it->first});
   }
+  for (const auto& [path, calleeBegin] : conflictingLaunches) files_[path].launches.erase(calleeBegin);
 }
 
 }  // namespace relayout
