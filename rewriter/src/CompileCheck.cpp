@@ -68,7 +68,7 @@ std::optional<CompileFailure> CompileCheck::compile(const std::string& source, b
   tool.setDiagnosticConsumer(&printer);
   tool.setPrintErrorMessage(false);
   auto factory = clang::tooling::newFrontendActionFactory<QuietSyntaxOnly>();
-  if (tool.run(factory.get()) == 0) return std::nullopt;
+  if (tool.run(factory.get()) == 0 || printer.onlyErrorsNvccAccepts()) return std::nullopt;
   CompileFailure failure;
   failure.side = device ? "device" : "host";
   failure.output = llvm::StringRef(output).rtrim().str();

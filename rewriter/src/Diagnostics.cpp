@@ -1,6 +1,7 @@
 #include "Diagnostics.h"
 
 #include <clang/Basic/DiagnosticIDs.h>
+#include <clang/Basic/DiagnosticSema.h>
 #include <clang/Basic/SourceManager.h>
 
 namespace relayout::rw {
@@ -42,10 +43,21 @@ std::string DiagRenderer::render(clang::DiagnosticsEngine::Level level, clang::S
   return text;
 }
 
+bool nvccOnlyWarns(const clang::Diagnostic& info) {
+  // err_ref_bad_target's arguments: the callee's target, function or variable, its name, the
+  // caller's target (clang::CUDAFunctionTarget: Device, Global, Host, HostDevice).
+  constexpr uint64_t kHost = 2, kHostDevice = 3, kFunction = 0;
+  return info.getID() == clang::diag::err_ref_bad_target && info.getNumArgs() >= 4 &&
+         info.getRawArg(0) == kHost && info.getRawArg(1) == kFunction && info.getRawArg(3) == kHostDevice;
+}
+
 void ErrorPrinter::HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) {
-  if (level >= clang::DiagnosticsEngine::Error) showing_ = true;
+  const bool error = level >= clang::DiagnosticsEngine::Error, accepted = error && nvccOnlyWarns(info);
+  const bool counts = error && !accepted;
+  acceptedErrors_ += accepted;
+  if (counts) showing_ = true;
   else if (level != clang::DiagnosticsEngine::Note) showing_ = false;
-  if (level >= clang::DiagnosticsEngine::Error && !firstError_) {
+  if (counts && !firstError_) {
     Place place;
     llvm::SmallString<128> message;
     info.FormatDiagnostic(message);

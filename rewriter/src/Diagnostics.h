@@ -36,6 +36,11 @@ class DiagRenderer {
 
 // Keeps the compiler's errors (and their notes) for a failure message, and where the first error
 // is; warnings of the user's code are not relayout's business.
+// Clang's errors that nvcc only warns about: a __host__ __device__ function calling a __host__
+// function (nvcc's #20011-D, #20014-D). Clang reports them where the function is emitted for the
+// device, after the whole unit is parsed, so the syntax tree is complete.
+bool nvccOnlyWarns(const clang::Diagnostic& info);
+
 class ErrorPrinter : public clang::TextDiagnosticPrinter {
  public:
   using TextDiagnosticPrinter::TextDiagnosticPrinter;
@@ -46,12 +51,16 @@ class ErrorPrinter : public clang::TextDiagnosticPrinter {
     unsigned line = 0, column = 0;
     std::string message;
   };
-  // The first error since construction (or since the last clear).
+  // The first error since construction (or since the last clear), not counting those nvcc accepts.
   const std::optional<Place>& firstError() const { return firstError_; }
   void clearFirstError() { firstError_.reset(); }
+  // Whether every error seen is one that nvcc only warns about (nvccOnlyWarns), so that the code
+  // builds with nvcc although Clang reports errors.
+  bool onlyErrorsNvccAccepts() const { return acceptedErrors_ > 0 && !firstError_; }
 
  private:
   bool showing_ = false;
+  unsigned acceptedErrors_ = 0;
   std::optional<Place> firstError_;
 };
 

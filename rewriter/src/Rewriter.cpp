@@ -40,7 +40,7 @@ using rw::ProgramFacts;
 
 class Collector : public clang::ASTConsumer {
  public:
-  Collector(const Plan& plan, ProgramFacts& facts, const rw::DeviceConditionals& device)
+  Collector(const Plan& plan, ProgramFacts& facts, const DeviceConditionals& device)
       : plan_(plan), facts_(facts), device_(device) {}
   void HandleTranslationUnit(clang::ASTContext& context) override {
     if (context.getDiagnostics().hasErrorOccurred()) return;
@@ -54,7 +54,7 @@ class Collector : public clang::ASTConsumer {
  private:
   const Plan& plan_;
   ProgramFacts& facts_;
-  const rw::DeviceConditionals& device_;
+  const DeviceConditionals& device_;
 };
 
 // Who includes whom among the user's files, for the headers that must follow a changed one. Every
@@ -88,14 +88,14 @@ class CollectAction : public clang::ASTFrontendAction {
     compiler.setVerboseOutputStream(llvm::nulls());  // no "N errors generated": the error says it
     compiler.getPreprocessor().addPPCallbacks(std::make_unique<IncludeRecorder>(compiler.getSourceManager(), facts_));
     compiler.getPreprocessor().addPPCallbacks(
-        rw::recordDeviceConditionals(compiler.getSourceManager(), compiler.getLangOpts(), device_));
+        recordDeviceConditionals(compiler.getSourceManager(), compiler.getLangOpts(), device_));
     return true;
   }
 
  private:
   const Plan& plan_;
   ProgramFacts& facts_;
-  rw::DeviceConditionals device_;  // of the unit this action reads
+  DeviceConditionals device_;  // of the unit this action reads
 };
 
 class CollectFactory : public clang::tooling::FrontendActionFactory {

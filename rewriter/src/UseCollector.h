@@ -9,6 +9,7 @@
 #include "Facts.h"
 #include "SourceEdits.h"
 #include "StructScanner.h"
+#include "relayout/clangsupport/DeviceConditionals.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -19,22 +20,7 @@
 #include <variant>
 #include <vector>
 
-namespace clang {
-class PPCallbacks;
-}
-
 namespace relayout::rw {
-
-// Code the host-only parse may see otherwise than the device compilation: `#if` blocks whose
-// condition names __CUDA_ARCH__ (or a macro defined in such a block), and the macros defined in
-// them. Restrict locals are inferred only where no such code is involved (RestrictProof.cpp).
-struct DeviceConditionals {
-  std::vector<clang::SourceRange> blocks;  // from the `#if` to its `#endif`
-  std::set<std::string> macros;
-};
-// Fills `out` while the unit is preprocessed.
-std::unique_ptr<clang::PPCallbacks> recordDeviceConditionals(const clang::SourceManager& sm,
-                                                             const clang::LangOptions& lang, DeviceConditionals& out);
 
 // What an expression does with an object it names (UseCollector::fieldUse).
 enum class FieldUse { kRead, kWrite, kAddress };
