@@ -87,7 +87,11 @@ void UseCollector::declareEntity(const clang::DeclaratorDecl* decl, const Entity
   }
   std::vector<Edit> out;
   if (auto why = typeEdits(decl, info, out)) return refuseDecl(name + " " + *why);
-  if (auto why = initEdits(decl, info, out)) return refuseDecl(*why);
+  if (auto why = initEdits(decl, info, out)) {
+    refuseDecl(*why);
+    e.unfollowedValue = e.refusals.back();
+    return;
+  }
   e.edits.insert(e.edits.end(), out.begin(), out.end());
   if (parm) noteRestrictParam(parm, info);
 }

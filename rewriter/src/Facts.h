@@ -107,6 +107,9 @@ struct Entity {
   bool declared = false;         // a declaration of it was seen (its type edit is in `edits`)
   bool defined = false;          // a parameter whose function's body is in the sources
   std::string undefinedWarning;  // rendered: for a parameter of a function no source defines
+  // Rendered: its value comes from an initializer relayout does not follow (a cast of a byte
+  // buffer, a call it cannot see into); said where the struct has no device array at all.
+  std::string unfollowedValue;
   unsigned helpers = 0;
   std::vector<Edit> edits;            // applied when the entity changes layout
   std::vector<std::string> refusals;  // rendered warnings: uses that forbid the change

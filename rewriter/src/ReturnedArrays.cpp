@@ -126,11 +126,20 @@ void UseCollector::noteReturningCall(const clang::CallExpr* call, const clang::F
     why = name + " is a member function template that returns the array (not handled yet)";
   else if (!pattern || !pattern->hasBody() || !callee->hasBody())
     why = name + " returns the array and is not defined in the given sources";
-  else if (!ref || ref->hasExplicitTemplateArgs())
-    why = name +
-          " is called with explicit template arguments, so an overload for the new layout would not be "
-          "chosen";
-  if (!why.empty()) return refuse(*info, call->getBeginLoc(), why, call->getSourceRange());
+  else if (!ref) why = name + " is called in a form relayout does not follow (not by its name)";
+  if (ref && ref->hasExplicitTemplateArgs()) {
+    // `deviceAlloc<S>(n)`: the overload for the new layout is no template, so the call drops its
+    // template arguments to choose it (the template cannot deduce them, or ties and loses).
+    std::vector<Edit> out;
+    if (!edits_.removeAfterUpTo(ref->getLocation(), ref->getRAngleLoc(), out))
+      why = name + " is called with explicit template arguments that are not written out in the file";
+    else entity(*info).edits.insert(entity(*info).edits.end(), out.begin(), out.end());
+  }
+  if (!why.empty()) {
+    refuse(*info, call->getBeginLoc(), why, call->getSourceRange());
+    entity(*info).unfollowedValue = entity(*info).refusals.back();
+    return;
+  }
   passThroughClone(callee, *info);
 }
 

@@ -378,10 +378,13 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     }
     if (device.empty()) {
       // Untyped buffers cast to the struct say where its device array is and why it was not taken.
+      // Else pointers whose value comes from where relayout does not follow say where it may be.
       auto buffers = facts.untypedBuffers.find(s.name);
-      std::vector<std::string> why = buffers != facts.untypedBuffers.end()
-                                         ? buffers->second
-                                         : std::vector<std::string>{defs.front()->noArraysWarning};
+      std::vector<std::string> why;
+      if (buffers != facts.untypedBuffers.end()) why = buffers->second;
+      for (const auto& [key, e] : facts.entities)
+        if (why.empty() && e.structName == s.name && !e.unfollowedValue.empty()) why.push_back(e.unfollowedValue);
+      if (why.empty()) why.push_back(defs.front()->noArraysWarning);
       std::set<std::string> reasons;
       for (const std::string& w : why) {
         addUnique(result.diagnostics, seen, w);
