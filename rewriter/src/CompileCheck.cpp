@@ -48,7 +48,9 @@ bool CompileCheck::isCuda(const std::string& source) const {
 }
 
 std::optional<CompileFailure> CompileCheck::compile(const std::string& source, bool device,
-                                                    const std::map<std::string, std::string>& replaced) {
+                                                    const std::map<std::string, std::string>& replaced,
+                                                    const std::set<std::string>* acceptOnly,
+                                                    std::set<std::string>* accepted) {
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const auto& [path, text] : replaced)
@@ -65,10 +67,13 @@ std::optional<CompileFailure> CompileCheck::compile(const std::string& source, b
   llvm::raw_string_ostream stream(output);
   clang::DiagnosticOptions options;
   ErrorPrinter printer(stream, options);
+  if (acceptOnly) printer.acceptOnly(*acceptOnly);
   tool.setDiagnosticConsumer(&printer);
   tool.setPrintErrorMessage(false);
   auto factory = clang::tooling::newFrontendActionFactory<QuietSyntaxOnly>();
-  if (tool.run(factory.get()) == 0 || printer.onlyErrorsNvccAccepts()) return std::nullopt;
+  const bool built = tool.run(factory.get()) == 0 || printer.onlyAcceptedErrors();
+  if (accepted) *accepted = printer.accepted();
+  if (built) return std::nullopt;
   CompileFailure failure;
   failure.side = device ? "device" : "host";
   failure.output = llvm::StringRef(output).rtrim().str();
@@ -92,15 +97,23 @@ std::optional<CompileFailure> CompileCheck::firstFailure(const std::map<std::str
     if (auto failure = compile(source, /*device=*/false, replaced)) return failure;
   for (const std::string& source : sources_) {
     if (!isCuda(source)) continue;
-    auto failure = compile(source, /*device=*/true, replaced);
-    if (!failure) continue;
-    auto baseline = originalDeviceFailure_.find(source);
-    if (baseline == originalDeviceFailure_.end()) {
-      std::optional<CompileFailure> before = compile(source, /*device=*/true, {});
-      if (before) before->original = true;
-      baseline = originalDeviceFailure_.emplace(source, std::move(before)).first;
+    std::set<std::string> accepted;
+    std::optional<CompileFailure> failure = compile(source, /*device=*/true, replaced, nullptr, &accepted);
+    if (!failure && accepted.empty()) continue;
+    auto baseline = originalDevice_.find(source);
+    if (baseline == originalDevice_.end()) {
+      DeviceBaseline before;
+      before.failure = compile(source, /*device=*/true, {}, nullptr, &before.accepted);
+      if (before.failure) before.failure->original = true;
+      baseline = originalDevice_.emplace(source, std::move(before)).first;
     }
-    return baseline->second ? baseline->second : failure;
+    if (baseline->second.failure) return baseline->second.failure;
+    if (failure) return failure;
+    // Only the original's own errors that nvcc accepts: one the rewrite adds is a failure.
+    if (std::includes(baseline->second.accepted.begin(), baseline->second.accepted.end(), accepted.begin(),
+                      accepted.end()))
+      continue;
+    if (auto added = compile(source, /*device=*/true, replaced, &baseline->second.accepted)) return added;
   }
   return std::nullopt;
 }

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,16 +38,24 @@ class CompileCheck {
   // device-only code was seen by neither pass, and a rewrite nobody compiled is never written.
   std::optional<CompileFailure> firstFailure(const std::map<std::string, std::string>& replaced);
 
-  // Compiles one source as it is, or with `replaced` files, for one side.
+  // Compiles one source as it is, or with `replaced` files, for one side. Errors nvcc only warns
+  // about (Diagnostics.h, nvccOnlyWarns) do not fail it: any of them, or with `acceptOnly` those
+  // with these messages; `accepted` receives the messages of those it accepted.
   std::optional<CompileFailure> compile(const std::string& source, bool device,
-                                        const std::map<std::string, std::string>& replaced);
+                                        const std::map<std::string, std::string>& replaced,
+                                        const std::set<std::string>* acceptOnly = nullptr,
+                                        std::set<std::string>* accepted = nullptr);
   bool isCuda(const std::string& source) const;
 
  private:
 
   const clang::tooling::CompilationDatabase& db_;
   std::vector<std::string> sources_;
-  std::map<std::string, std::optional<CompileFailure>> originalDeviceFailure_;
+  struct DeviceBaseline {
+    std::optional<CompileFailure> failure;  // the original's own
+    std::set<std::string> accepted;         // its errors nvcc only warns about, by message
+  };
+  std::map<std::string, DeviceBaseline> originalDevice_;
 };
 
 // The byte offset in the original text of a byte offset of the text `edits` made from it: inside

@@ -52,15 +52,16 @@ bool nvccOnlyWarns(const clang::Diagnostic& info) {
 }
 
 void ErrorPrinter::HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) {
-  const bool error = level >= clang::DiagnosticsEngine::Error, accepted = error && nvccOnlyWarns(info);
+  const bool error = level >= clang::DiagnosticsEngine::Error;
+  llvm::SmallString<128> message;
+  if (error) info.FormatDiagnostic(message);
+  const bool accepted = error && nvccOnlyWarns(info) && (!acceptOnly_ || acceptOnly_->count(message.str().str()));
+  if (accepted) accepted_.insert(message.str().str());
   const bool counts = error && !accepted;
-  acceptedErrors_ += accepted;
   if (counts) showing_ = true;
   else if (level != clang::DiagnosticsEngine::Note) showing_ = false;
   if (counts && !firstError_) {
     Place place;
-    llvm::SmallString<128> message;
-    info.FormatDiagnostic(message);
     place.message = message.str().str();
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const clang::SourceManager& sm = info.getSourceManager();

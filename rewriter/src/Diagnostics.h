@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace relayout::rw {
@@ -37,8 +38,9 @@ class DiagRenderer {
 // Keeps the compiler's errors (and their notes) for a failure message, and where the first error
 // is; warnings of the user's code are not relayout's business.
 // Clang's errors that nvcc only warns about: a __host__ __device__ function calling a __host__
-// function (nvcc's #20011-D, #20014-D). Clang reports them where the function is emitted for the
-// device, after the whole unit is parsed, so the syntax tree is complete.
+// function (nvcc's #20011-D, #20014-D). nvcc builds it, the call compiled as unreachable device
+// code: the program works as long as the call never runs there. Clang reports them where the
+// function is emitted for the device, after the whole unit is parsed, so the syntax tree is complete.
 bool nvccOnlyWarns(const clang::Diagnostic& info);
 
 class ErrorPrinter : public clang::TextDiagnosticPrinter {
@@ -54,13 +56,19 @@ class ErrorPrinter : public clang::TextDiagnosticPrinter {
   // The first error since construction (or since the last clear), not counting those nvcc accepts.
   const std::optional<Place>& firstError() const { return firstError_; }
   void clearFirstError() { firstError_.reset(); }
-  // Whether every error seen is one that nvcc only warns about (nvccOnlyWarns), so that the code
-  // builds with nvcc although Clang reports errors.
-  bool onlyErrorsNvccAccepts() const { return acceptedErrors_ > 0 && !firstError_; }
+  // Errors nvcc only warns about (nvccOnlyWarns) are accepted: all of them, or after this call only
+  // those with these messages (the original's: nvcc compiles a host function called on the device
+  // as unreachable code, so a rewrite must not add such a call).
+  void acceptOnly(std::set<std::string> messages) { acceptOnly_ = std::move(messages); }
+  // Whether every error seen was accepted, so that the code builds with nvcc although Clang reports
+  // errors; and the accepted errors' messages.
+  bool onlyAcceptedErrors() const { return !accepted_.empty() && !firstError_; }
+  const std::set<std::string>& accepted() const { return accepted_; }
 
  private:
   bool showing_ = false;
-  unsigned acceptedErrors_ = 0;
+  std::optional<std::set<std::string>> acceptOnly_;
+  std::set<std::string> accepted_;
   std::optional<Place> firstError_;
 };
 
