@@ -306,6 +306,7 @@ static int run(const std::vector<std::string>& trailing) {
       return reportError(layout.takeError());
   if (buildOnly && (recordedProfile.getNumOccurrences() || runArgs.getNumOccurrences()))
     return reportError("--build-only stops before the profiled run: --run and --recorded-profile have no use with it");
+  if (llvm::Error err = checkSourcesExist(files)) return reportError(std::move(err));
   const GpuAvailability gpu = detectGpu();
   if (!gpu.available && !buildOnly && recordedProfile.empty())
     return reportError("cannot profile: " + gpu.why + "; give --recorded-profile P.json to use a profile recorded "

@@ -1,4 +1,5 @@
 // relayout: profile-guided data-layout optimization for CUDA C++ (see README.md).
+#include "ArgumentHints.h"
 #include "Commands.h"
 #include "NvccWrapper.h"
 
@@ -72,6 +73,7 @@ int main(int argc, char** argv) {
   static llvm::cl::OptionCategory relayoutCategory("relayout");
   llvm::cl::HideUnrelatedOptions(relayoutCategory);
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "relayout " RELAYOUT_VERSION "\n"; });
+  if (std::optional<std::string> hint = relayout::argumentHint(split, argv)) return relayout::reportError(*hint);
   if (!llvm::cl::ParseCommandLineOptions(split, argv, kOverview, &llvm::errs())) return 2;
 
   for (relayout::Subcommand* sub :
