@@ -2,7 +2,8 @@
 """Mutation campaign with an oracle for wrong acceptance (issue 13's target: 0 crashes, 0 hangs, 0
 wrong acceptances in 1,000 runs per input kind; every emitted file compiles).
 
-    mutation-campaign.py OUTDIR [--runs N] [--kinds profile,sitemap,plan,trace,source] [--seed S]
+    mutation-campaign.py OUTDIR [--runs N] [--kinds profile,sitemap,plan,trace,source,endless,journal]
+                         [--seed S]
                          [--relayout PATH] [--samples a,b] [--source-runs N] [--jobs J]
 
 Seeds: the samples' recorded profiles and traces (samples/*/profiles/), and the site maps and plans
@@ -21,7 +22,7 @@ applies one typed mutation (campaign_kinds.py, campaign_sources.py) that knows i
 and every file `rewrite` writes must compile with `nvcc -arch=sm_90 -std=c++17 -c`. Which command
 reads what: `analyze --sites S --profile P [--trace T] -o PLAN` (profile, site map, trace),
 `rewrite --plan PLAN SRC -o DIR -- FLAGS` (plan), `instrument` then `rewrite --sites S --layout soa`
-(source). OUTDIR/summary.json and summary.md hold the figures; each failure's inputs, command and
+(source); endless inputs and planted journals (campaign_hostile.py) go to analyze and rewrite. OUTDIR/summary.json and summary.md hold the figures; each failure's inputs, command and
 output are kept under OUTDIR/failures/. Exit status 1 when any run failed its verdict.
 """
 
@@ -45,9 +46,10 @@ sys.path.insert(0, HERE)
 from campaign_json import ACCEPT, ANY, REFUSE, SchemaContext  # noqa: E402
 from campaign_kinds import mutate_plan, mutate_profile, mutate_sitemap, mutate_trace  # noqa: E402
 from campaign_sources import mutate_source  # noqa: E402
+from campaign_hostile import endless_input, journal_verdict, planted_journal  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
-KINDS = ["profile", "sitemap", "plan", "trace", "source"]
+KINDS = ["profile", "sitemap", "plan", "trace", "source", "endless", "journal"]
 FLAGS = ["-O3", "-arch=sm_90"]
 NVCC = os.environ.get("NVCC", shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
 TIMEOUT = 30
@@ -426,11 +428,42 @@ class Campaign:
         res["source"] = open(path, errors="replace").read() if res["failure"] else None
         return res
 
-    def finish(self, m, case, cmd, outputs, names, accepted_ok):
+    def run_endless(self, rng, work):
+        case = rng.choice(self.cases)
+        roles = ["profile", "sitemap"] + (["trace"] if case["trace"] else []) + (["plan"] if self.plans else [])
+        role = rng.choice(roles)
+        m, path = endless_input(rng, work)
+        m.name += " as " + role
+        plan = os.path.join(work, "plan.json")
+        sites, profile = case["sitemap"], case["profile"]
+        if role == "plan":
+            out = os.path.join(work, "rewritten")
+            cmd = [self.relayout, "rewrite", "--plan", path, case["source"], "-o", out, "--"] + FLAGS
+            return self.finish(m, case, cmd, [out], [path], lambda m: None, where=work)
+        if role == "profile":
+            profile = path
+        elif role == "sitemap":
+            sites = path
+        cmd = [self.relayout, "analyze", "--sites", sites, "--profile", profile] + \
+            (["--trace", path] if role == "trace" else []) + ["-o", plan]
+        return self.finish(m, case, cmd, [plan], [path], lambda m: None, where=work)
+
+    def run_journal(self, rng, work):
+        case = rng.choice(self.cases)
+        m, planted = planted_journal(rng, work)
+        plan = os.path.join(planted.folder, "plan.json")
+        cmd = [self.relayout, "analyze", "--sites", case["sitemap"], "--profile", case["profile"], "-o", plan]
+        res = self.finish(m, case, cmd, [plan], [planted.journal, planted.notes], self.analysis_ok(plan, case))
+        why = journal_verdict(m, planted, res["rc"])
+        if why and not res["failure"]:
+            res.update(failure="wrong_acceptance" if res["outcome"] == "accepted" else "unclean_refusal", why=why)
+        return res
+
+    def finish(self, m, case, cmd, outputs, names, accepted_ok, where=None):
         rc, out, err, secs = run(cmd)
         res = self.judge(m, rc, err, outputs, names, accepted_ok)
         res.update(case=case["name"], command=cmd, seconds=round(secs, 2))
-        with open(os.path.join(os.path.dirname(names[0]), "command.txt"), "w") as f:
+        with open(os.path.join(where or os.path.dirname(names[0]), "command.txt"), "w") as f:
             f.write(" ".join(cmd) + "\n")
         return res
 
