@@ -159,6 +159,8 @@ UseCollector::Stored UseCollector::storeValue(const clang::Expr* value, const En
                                               std::vector<Edit>& out) {
   if (value->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull))
     return edits_.replaceExpansion(value->getSourceRange(), "{}", out) ? Stored::kDone : Stored::kInMacro;
+  // `S* p = f(std::vector<S>(n))`: the temporaries' cleanup wraps the value.
+  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(value)) value = cleanups->getSubExpr();
   EntityExpr source = entityExpr(value);
   if (!source || source.info->planned != target.planned) return Stored::kOther;
   if (source.offset && !afterDefinition(target, value->getBeginLoc())) return Stored::kBeforeDefinition;
