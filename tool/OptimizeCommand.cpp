@@ -49,6 +49,10 @@ static cl::opt<std::string> runArgs("run",
 static cl::opt<std::string> recordedProfile("recorded-profile",
                                             cl::desc("Profile to use when this machine has no GPU"),
                                             cl::value_desc("P.json"), cl::sub(command));
+static cl::opt<bool> force("force",
+                           cl::desc("Use the output folder even when it holds another program's results (its "
+                                    "rewritten/ and instrumented/ trees are removed first)"),
+                           cl::sub(command));
 static SamplingFlags sampling(command);
 static VerifyFlags verifyFlags(command);
 static cl::opt<bool> noTrace("no-trace",
@@ -296,6 +300,32 @@ static VerifyRequest describeVerification(const BuildRequest& build, const Instr
   return request;
 }
 
+// A folder that holds another program's results is not mixed with this one's: its plan names
+// other sources. With --force, that program's rewritten and instrumented trees go first.
+static llvm::Error checkOutputFolder() {
+  const std::string planPath = outDir + "/plan.json";
+  if (!llvm::sys::fs::exists(planPath)) return llvm::Error::success();
+  std::set<std::string> given, planned;
+  for (const std::string& file : files) given.insert(llvm::sys::path::filename(file).str());
+  llvm::Expected<Plan> plan = Plan::load(planPath);
+  if (plan)
+    for (const PlanSource& source : plan->sources) planned.insert(llvm::sys::path::filename(source.path).str());
+  else
+    llvm::consumeError(plan.takeError());
+  if (plan && planned == given) return llvm::Error::success();  // this program's earlier run
+  if (!force)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "%s holds the results of another run (its plan.json names %s): give another -o, or --force to replace them",
+        outDir.getValue().c_str(),
+        plan ? ("other sources: " + llvm::join(planned, ", ")).c_str() : "no sources relayout can read");
+  for (const char* tree : {"/rewritten", "/instrumented"})
+    if (std::error_code ec = llvm::sys::fs::remove_directories(outDir + tree))
+      return llvm::createStringError(ec, "cannot remove %s%s: %s", outDir.getValue().c_str(), tree,
+                                     ec.message().c_str());
+  return llvm::Error::success();
+}
+
 static int run(const std::vector<std::string>& trailing) {
   if (llvm::Error err = checkGivenOnce(outDir)) return reportError(std::move(err));
   if (llvm::Error err = verifyFlags.check(buildOnly)) return reportError(std::move(err));
@@ -307,6 +337,7 @@ static int run(const std::vector<std::string>& trailing) {
   if (buildOnly && (recordedProfile.getNumOccurrences() || runArgs.getNumOccurrences()))
     return reportError("--build-only stops before the profiled run: --run and --recorded-profile have no use with it");
   if (llvm::Error err = checkSourcesExist(files)) return reportError(std::move(err));
+  if (llvm::Error err = checkOutputFolder()) return reportError(std::move(err));
   const GpuAvailability gpu = detectGpu();
   if (!gpu.available && !buildOnly && recordedProfile.empty())
     return reportError("cannot profile: " + gpu.why + "; give --recorded-profile P.json to use a profile recorded "
