@@ -58,7 +58,7 @@ llvm::cl::Option* optionOf(llvm::cl::SubCommand& sub, llvm::StringRef arg) {
 }
 
 bool takesSeparateValue(const llvm::cl::Option& option, llvm::StringRef arg) {
-  return !arg.contains('=') && option.getValueExpectedFlag() != llvm::cl::ValueDisallowed;
+  return !arg.contains('=') && option.getValueExpectedFlag() == llvm::cl::ValueRequired;
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 #include "Commands.h"
 #include "NvccWrapper.h"
 
+#include "Commit.h"
+
+#include <llvm/Config/llvm-config.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/InitLLVM.h>
 #include <llvm/Support/WithColor.h>
@@ -72,9 +75,29 @@ int main(int argc, char** argv) {
   // x86...) that mean nothing to relayout's users, so --help shows the overview and the generic ones.
   static llvm::cl::OptionCategory relayoutCategory("relayout");
   llvm::cl::HideUnrelatedOptions(relayoutCategory);
-  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "relayout " RELAYOUT_VERSION "\n"; });
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) {
+    os << "relayout " RELAYOUT_VERSION " (commit " RELAYOUT_COMMIT ")\n"
+       << "  Clang/LLVM " LLVM_VERSION_STRING "\n"
+       << "  CUDA " RELAYOUT_CUDA_VERSION " (" RELAYOUT_NVCC ")\n";
+  });
+  // `relayout help [SUBCOMMAND]` is `relayout [SUBCOMMAND] --help`.
+  std::vector<char*> helpArgs;
+  static char helpFlag[] = "--help";
+  if (argc >= 2 && std::strcmp(argv[1], "help") == 0) {
+    helpArgs.push_back(argv[0]);
+    if (argc >= 3) helpArgs.push_back(argv[2]);
+    helpArgs.push_back(helpFlag);
+    argc = split = int(helpArgs.size());
+    argv = helpArgs.data();
+  }
+  // A subcommand's --help starts with its own description: the overview of every subcommand is
+  // for `relayout --help`.
+  const bool subcommand = argc >= 2 && argv[1][0] != '-';
+  const char* overview = subcommand ? "relayout: profile-guided data layouts for CUDA structs (`relayout --help` lists "
+                                      "the subcommands)\n"
+                                    : kOverview;
   if (std::optional<std::string> hint = relayout::argumentHint(split, argv)) return relayout::reportError(*hint);
-  if (!llvm::cl::ParseCommandLineOptions(split, argv, kOverview, &llvm::errs())) return 2;
+  if (!llvm::cl::ParseCommandLineOptions(split, argv, overview, &llvm::errs())) return 2;
 
   for (relayout::Subcommand* sub :
        {&relayout::instrumentSubcommand, &relayout::profileSubcommand, &relayout::mergeSubcommand,
