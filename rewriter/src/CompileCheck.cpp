@@ -49,8 +49,8 @@ bool CompileCheck::isCuda(const std::string& source) const {
 
 std::optional<CompileFailure> CompileCheck::compile(const std::string& source, bool device,
                                                     const std::map<std::string, std::string>& replaced,
-                                                    const std::set<std::string>* acceptOnly,
-                                                    std::set<std::string>* accepted) {
+                                                    const std::multiset<std::string>* acceptOnly,
+                                                    std::multiset<std::string>* accepted) {
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const auto& [path, text] : replaced)
@@ -97,7 +97,7 @@ std::optional<CompileFailure> CompileCheck::firstFailure(const std::map<std::str
     if (auto failure = compile(source, /*device=*/false, replaced)) return failure;
   for (const std::string& source : sources_) {
     if (!isCuda(source)) continue;
-    std::set<std::string> accepted;
+    std::multiset<std::string> accepted;
     std::optional<CompileFailure> failure = compile(source, /*device=*/true, replaced, nullptr, &accepted);
     if (!failure && accepted.empty()) continue;
     auto baseline = originalDevice_.find(source);

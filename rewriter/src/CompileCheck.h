@@ -39,12 +39,12 @@ class CompileCheck {
   std::optional<CompileFailure> firstFailure(const std::map<std::string, std::string>& replaced);
 
   // Compiles one source as it is, or with `replaced` files, for one side. Errors nvcc only warns
-  // about (Diagnostics.h, nvccOnlyWarns) do not fail it: any of them, or with `acceptOnly` those
-  // with these messages; `accepted` receives the messages of those it accepted.
+  // about (Diagnostics.h, nvccOnlyWarns) do not fail it: any of them, or with `acceptOnly` as many
+  // of each message as it holds; `accepted` receives the messages of those it accepted.
   std::optional<CompileFailure> compile(const std::string& source, bool device,
                                         const std::map<std::string, std::string>& replaced,
-                                        const std::set<std::string>* acceptOnly = nullptr,
-                                        std::set<std::string>* accepted = nullptr);
+                                        const std::multiset<std::string>* acceptOnly = nullptr,
+                                        std::multiset<std::string>* accepted = nullptr);
   bool isCuda(const std::string& source) const;
 
  private:
@@ -53,7 +53,7 @@ class CompileCheck {
   std::vector<std::string> sources_;
   struct DeviceBaseline {
     std::optional<CompileFailure> failure;  // the original's own
-    std::set<std::string> accepted;         // its errors nvcc only warns about, by message
+    std::multiset<std::string> accepted;    // its errors nvcc only warns about, one message each
   };
   std::map<std::string, DeviceBaseline> originalDevice_;
 };

@@ -55,14 +55,16 @@ void ErrorPrinter::HandleDiagnostic(clang::DiagnosticsEngine::Level level, const
   const bool error = level >= clang::DiagnosticsEngine::Error;
   llvm::SmallString<128> message;
   if (error) info.FormatDiagnostic(message);
-  const bool accepted = error && nvccOnlyWarns(info) && (!acceptOnly_ || acceptOnly_->count(message.str().str()));
-  if (accepted) accepted_.insert(message.str().str());
+  const std::string text = message.str().str();
+  const bool accepted = error && nvccOnlyWarns(info) &&
+                        (!acceptOnly_ || accepted_.count(text) < acceptOnly_->count(text));
+  if (accepted) accepted_.insert(text);
   const bool counts = error && !accepted;
   if (counts) showing_ = true;
   else if (level != clang::DiagnosticsEngine::Note) showing_ = false;
   if (counts && !firstError_) {
     Place place;
-    place.message = message.str().str();
+    place.message = text;
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const clang::SourceManager& sm = info.getSourceManager();
       clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getFileLoc(info.getLocation()), /*UseLineDirectives=*/false);

@@ -57,18 +57,19 @@ class ErrorPrinter : public clang::TextDiagnosticPrinter {
   const std::optional<Place>& firstError() const { return firstError_; }
   void clearFirstError() { firstError_.reset(); }
   // Errors nvcc only warns about (nvccOnlyWarns) are accepted: all of them, or after this call only
-  // those with these messages (the original's: nvcc compiles a host function called on the device
-  // as unreachable code, so a rewrite must not add such a call).
-  void acceptOnly(std::set<std::string> messages) { acceptOnly_ = std::move(messages); }
+  // as many of each message as `messages` holds (the original's: nvcc compiles a host function
+  // called on the device as unreachable code, so a rewrite must not add such a call, not even one
+  // more of a function the original already calls so).
+  void acceptOnly(std::multiset<std::string> messages) { acceptOnly_ = std::move(messages); }
   // Whether every error seen was accepted, so that the code builds with nvcc although Clang reports
-  // errors; and the accepted errors' messages.
+  // errors; and the accepted errors' messages, one per error.
   bool onlyAcceptedErrors() const { return !accepted_.empty() && !firstError_; }
-  const std::set<std::string>& accepted() const { return accepted_; }
+  const std::multiset<std::string>& accepted() const { return accepted_; }
 
  private:
   bool showing_ = false;
-  std::optional<std::set<std::string>> acceptOnly_;
-  std::set<std::string> accepted_;
+  std::optional<std::multiset<std::string>> acceptOnly_;
+  std::multiset<std::string> accepted_;
   std::optional<Place> firstError_;
 };
 
