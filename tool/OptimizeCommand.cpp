@@ -313,12 +313,13 @@ static llvm::Error checkOutputFolder() {
   else
     llvm::consumeError(plan.takeError());
   if (plan && planned == given) return llvm::Error::success();  // this program's earlier run
-  if (!force)
+  if (!force) {
+    const std::string named = plan ? "other sources: " + llvm::join(planned, ", ") : "no sources relayout can read";
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "%s holds the results of another run (its plan.json names %s): give another -o, or --force to replace them",
-        outDir.getValue().c_str(),
-        plan ? ("other sources: " + llvm::join(planned, ", ")).c_str() : "no sources relayout can read");
+        outDir.getValue().c_str(), named.c_str());
+  }
   for (const char* tree : {"/rewritten", "/instrumented"})
     if (std::error_code ec = llvm::sys::fs::remove_directories(outDir + tree))
       return llvm::createStringError(ec, "cannot remove %s%s: %s", outDir.getValue().c_str(), tree,

@@ -87,11 +87,8 @@ void UseCollector::declareEntity(const clang::DeclaratorDecl* decl, const Entity
   }
   std::vector<Edit> out;
   if (auto why = typeEdits(decl, info, out)) return refuseDecl(name + " " + *why);
-  if (auto why = initEdits(decl, info, out)) {
-    refuseDecl(*why);
-    e.unfollowedValue = e.refusals.back();
-    return;
-  }
+  if (auto why = initEdits(decl, info, out))
+    return refuseUnfollowedValue(info, decl->getLocation(), *why, decl->getSourceRange());
   e.edits.insert(e.edits.end(), out.begin(), out.end());
   if (parm) noteRestrictParam(parm, info);
 }

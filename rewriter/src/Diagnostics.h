@@ -35,14 +35,14 @@ class DiagRenderer {
   unsigned warningId_ = 0, noteId_ = 0;
 };
 
-// Keeps the compiler's errors (and their notes) for a failure message, and where the first error
-// is; warnings of the user's code are not relayout's business.
 // Clang's errors that nvcc only warns about: a __host__ __device__ function calling a __host__
 // function (nvcc's #20011-D, #20014-D). nvcc builds it, the call compiled as unreachable device
 // code: the program works as long as the call never runs there. Clang reports them where the
 // function is emitted for the device, after the whole unit is parsed, so the syntax tree is complete.
 bool nvccOnlyWarns(const clang::Diagnostic& info);
 
+// Keeps the compiler's errors (and their notes) for a failure message, and where the first error
+// is; warnings of the user's code are not relayout's business.
 class ErrorPrinter : public clang::TextDiagnosticPrinter {
  public:
   using TextDiagnosticPrinter::TextDiagnosticPrinter;

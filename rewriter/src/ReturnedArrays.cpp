@@ -135,11 +135,7 @@ void UseCollector::noteReturningCall(const clang::CallExpr* call, const clang::F
       why = name + " is called with explicit template arguments that are not written out in the file";
     else entity(*info).edits.insert(entity(*info).edits.end(), out.begin(), out.end());
   }
-  if (!why.empty()) {
-    refuse(*info, call->getBeginLoc(), why, call->getSourceRange());
-    entity(*info).unfollowedValue = entity(*info).refusals.back();
-    return;
-  }
+  if (!why.empty()) return refuseUnfollowedValue(*info, call->getBeginLoc(), why, call->getSourceRange());
   passThroughClone(callee, *info);
 }
 

@@ -175,6 +175,12 @@ void UseCollector::refuse(const EntityInfo& info, clang::SourceLocation loc, con
   entity(info).refusals.push_back(diags_.warning(loc, refusalPrefix(info.planned->plan->name) + why, range));
 }
 
+void UseCollector::refuseUnfollowedValue(const EntityInfo& info, clang::SourceLocation loc, const std::string& why,
+                                         clang::SourceRange range) {
+  refuse(info, loc, why, range);
+  entity(info).unfollowedValue = entity(info).refusals.back();
+}
+
 bool UseCollector::afterDefinition(const EntityInfo& info, clang::SourceLocation loc) const {
   return info.planned->definition && sm_.isBeforeInTranslationUnit(info.planned->definitionEnd, loc);
 }

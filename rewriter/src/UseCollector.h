@@ -99,6 +99,10 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   void consume(const clang::Expr* ref) { consumed_.insert(ref); }
   Entity& entity(const EntityInfo& info) { return facts_.entities[info.key]; }
   void refuse(const EntityInfo& info, clang::SourceLocation loc, const std::string& why, clang::SourceRange range);
+  // The same for a value relayout does not follow (Entity::unfollowedValue), which also says where
+  // the struct's device array may come from when none is found.
+  void refuseUnfollowedValue(const EntityInfo& info, clang::SourceLocation loc, const std::string& why,
+                             clang::SourceRange range);
   bool isRuntimeCall(const clang::FunctionDecl* callee, llvm::StringRef name) const;
   bool handleRuntimeCall(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   void handleMemcpy(const clang::CallExpr* call, bool async);
