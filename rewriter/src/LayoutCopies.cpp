@@ -40,7 +40,7 @@ void Emitter::copy(bool toDevice, bool async) {
     line("  if (" + placeName(toDevice) + "(dst, src, n, &placed)) return placed;");
     line("#endif");
   }
-  line("  char* block = new char[n * " + elementBytes() + "];");
+  line("  char* block = new char[" + blockBytes() + "];");
   line("  " + d() + " staging;");
   line("  relayoutPlace(&staging, block, n);");
   auto copy = [&](const ArrayText& a) {

@@ -188,9 +188,21 @@ void Emitter::place() {
     sum += (sum.empty() ? "" : " + ") + (count > 1 ? std::to_string(count) + " * " : "") + term;
   line("// Bytes one " + s() + " takes across the arrays of " + d() + ".");
   line("static constexpr size_t " + elementBytes() + " = " + sum + ";");
+  if (placed_.size() > 1) {
+    // Measured on an H200 (docs/results/array-gap-h200.md): four float arrays of 2^17 elements
+    // placed back to back ran md_neighbor's force kernel 13% slower than with 2 to 16 KiB between
+    // them; a gap of one 128-byte line gained nothing.
+    unsigned align = 128;
+    for (const ArrayText& a : placed_) align = std::max(align, a.align);
+    line("// Bytes between one array's end and the next one's start. Placed back to back, arrays of a");
+    line("// power-of-two count would start a power of two apart, and the elements i of all of them would");
+    line("// compete for the same cache sets. A multiple of every array's alignment.");
+    line("static constexpr size_t " + arrayGap() + " = " + std::to_string(33 * align) + ";");
+  }
   line();
   line("// Points the arrays of p into block, which has room for n elements. They follow each other by");
-  line("// decreasing alignment, so every array starts aligned.");
+  line("// decreasing alignment, " + std::string(placed_.size() > 1 ? arrayGap() + " bytes apart, " : "") +
+       "so every array starts aligned.");
   if (anySplit_) line("// A split array holds one run of n values per index of the field.");
   line("static inline void relayoutPlace(" + d() + "* p, char* block, size_t n) {");
   for (size_t i = 0; i < placed_.size(); ++i) {
@@ -200,10 +212,10 @@ void Emitter::place() {
       line("  " + target + "reinterpret_cast<" + a.pointerType + ">(block);");
     } else {
       const ArrayText& before = placed_[i - 1];
-      std::string previous = "p->" + before.array->member + " + " +
-                             (before.array->split ? std::to_string(before.runs) + " * n" : "n");
-      bool cast = before.pointerType != a.pointerType;
-      line("  " + target + (cast ? "reinterpret_cast<" + a.pointerType + ">(" + previous + ")" : previous) + ";");
+      std::string end = "p->" + before.array->member + " + " +
+                        (before.array->split ? std::to_string(before.runs) + " * n" : "n");
+      line("  " + target + "reinterpret_cast<" + a.pointerType + ">(reinterpret_cast<char*>(" + end + ") + " +
+           arrayGap() + ");");
     }
   }
   if (anySplit_) line("  p->" + layout_.strideMember + " = n;");
@@ -217,7 +229,7 @@ void Emitter::malloc() {
   line("static inline cudaError_t relayoutMalloc(" + d() + "* p, size_t bytes) {");
   countCheck("");
   line("  char* block = nullptr;");
-  line("  cudaError_t err = cudaMalloc(&block, n * " + elementBytes() + ");");
+  line("  cudaError_t err = cudaMalloc(&block, " + blockBytes() + ");");
   line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
   line("  return err;");
   line("}");
@@ -230,7 +242,7 @@ void Emitter::mallocManaged() {
   line("static inline cudaError_t relayoutMallocManaged(" + d() + "* p, size_t bytes, unsigned int flags = cudaMemAttachGlobal) {");
   countCheck("");
   line("  char* block = nullptr;");
-  line("  cudaError_t err = cudaMallocManaged(&block, n * " + elementBytes() + ", flags);");
+  line("  cudaError_t err = cudaMallocManaged(&block, " + blockBytes() + ", flags);");
   line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
   line("  return err;");
   line("}");
@@ -243,7 +255,7 @@ void Emitter::mallocHost(const std::string& helper, const std::string& runtime, 
        (defaultFlags.empty() ? "" : " = " + defaultFlags) + ") {");
   countCheck("");
   line("  char* block = nullptr;");
-  line("  cudaError_t err = cudaHostAlloc(&block, n * " + elementBytes() + ", flags);");
+  line("  cudaError_t err = cudaHostAlloc(&block, " + blockBytes() + ", flags);");
   line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
   line("  return err;");
   line("}");
@@ -262,7 +274,7 @@ void Emitter::mallocAsync() {
   line("static inline cudaError_t relayoutMallocAsync(" + d() + "* p, size_t bytes, cudaStream_t stream) {");
   countCheck("");
   line("  char* block = nullptr;");
-  line("  cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&block), n * " + elementBytes() + ", stream);");
+  line("  cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&block), " + blockBytes() + ", stream);");
   line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
   line("  return err;");
   line("}");

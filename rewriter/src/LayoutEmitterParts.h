@@ -43,6 +43,13 @@ class Emitter {
   // `object.field`, or through the accessor struct where the fields are private.
   std::string fieldOf(const std::string& object, const std::string& field) const;
   std::string elementBytes() const { return "k" + d() + "ElementBytes"; }
+  std::string arrayGap() const { return "k" + d() + "ArrayGap"; }
+  // Bytes of the block that holds n elements: the arrays and the gaps between them.
+  std::string blockBytes() const {
+    size_t gaps = placed_.size() - 1;
+    if (gaps == 0) return "n * " + elementBytes();
+    return "n * " + elementBytes() + " + " + (gaps > 1 ? std::to_string(gaps) + " * " : "") + arrayGap();
+  }
   // One runtime call per array, each made only while the previous ones succeeded; a split array
   // takes one call per run (`call` names the run `j`), since two blocks may space runs differently.
   void callsPerRun(const std::function<std::string(const ArrayText&)>& call);
