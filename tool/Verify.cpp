@@ -477,6 +477,8 @@ nlohmann::json renderJson(const Outcome& outcome, const Tolerance& tolerance, co
           {"result", result},
           {"why", why.empty() ? nlohmann::json(nullptr) : nlohmann::json(why)},
           {"difference", differenceJson(difference)},
+          {"original_unsteady",
+           outcome.originalUnsteady ? nlohmann::json(*outcome.originalUnsteady) : nlohmann::json(nullptr)},
           {"compared", compared},
           {"run_args", runArgs},
           {"tolerance",

@@ -137,6 +137,9 @@ struct Outcome {
   std::vector<RunTime> original;  // runs done, in order
   std::vector<CandidateRuns> candidates;
   unsigned repeat = 0;  // runs of each program asked for
+  // Where the original's own outputs differed between two of its runs ("standard output, line 4:
+  // ..."), when they did: a difference from a candidate then says nothing about the rewrite.
+  std::optional<std::string> originalUnsteady;
 };
 
 // The candidate to apply: outputs equal to the original's and faster (judgeSpeed), the greatest

@@ -255,9 +255,12 @@ struct Run {
   RunTime time;
 };
 
-// Runs `program ARGS` once in this folder, its outputs kept in `dir`.
-llvm::Expected<Run> runOnce(const std::string& program, const std::vector<std::string>& args, const std::string& dir,
-                            const std::vector<std::string>& compareFiles, const std::string& injection) {
+// Runs `program ARGS` once in this folder, its outputs kept in `dir`. The program gets `argv0` as
+// its argv[0], the same for the original and every candidate: programs that print their own name
+// ("[./prog] - Starting...") must not differ by it.
+llvm::Expected<Run> runOnce(const std::string& program, const std::string& argv0, const std::vector<std::string>& args,
+                            const std::string& dir, const std::vector<std::string>& compareFiles,
+                            const std::string& injection) {
   if (std::error_code ec = fs::create_directories(dir))
     return llvm::createStringError(ec, dir + ": cannot create the folder: " + ec.message());
   for (const std::string& file : compareFiles) fs::remove(file);  // only the program's own writes count
@@ -277,7 +280,7 @@ llvm::Expected<Run> runOnce(const std::string& program, const std::vector<std::s
     environment.push_back("CUDA_INJECTION64_PATH=" + injection);
     environment.push_back("RELAYOUT_KERNEL_TIME=" + absoluteTime.str().str());
   }
-  std::vector<llvm::StringRef> argv = {program}, env(environment.begin(), environment.end());
+  std::vector<llvm::StringRef> argv = {argv0}, env(environment.begin(), environment.end());
   argv.insert(argv.end(), args.begin(), args.end());
   std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(stdoutPath),
                                                 llvm::StringRef(stderrPath)};
@@ -324,6 +327,25 @@ llvm::Error removeEarlierRuns(const std::string& dir) {
   return llvm::Error::success();
 }
 
+// Whether the original's run `k` printed other outputs than its first run; if so, says so (a note)
+// and records where in the outcome.
+bool noteUnsteadyOriginal(const RecordedRun& first, const RecordedRun& later, unsigned k,
+                          const std::vector<std::string>& compared, const Tolerance& tolerance, Outcome& outcome) {
+  for (const std::string& output : compared) {
+    auto it = first.outputs.find(output), at = later.outputs.find(output);
+    auto d = compareOutputs(it == first.outputs.end() ? "" : it->second, at == later.outputs.end() ? "" : at->second,
+                            tolerance, output);
+    if (!d) continue;
+    outcome.originalUnsteady = fmt::format("{}, line {}: {}", output, d->originalLine, d->detail);
+    reportNote(
+        fmt::format("the original program's {} changed between its runs 1 and {} (line {}: {}); "
+                    "outputs that change from run to run need --rtol/--atol or --ignore-lines",
+                    output, k, d->originalLine, d->detail));
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& options) {
@@ -353,8 +375,8 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
   const size_t n = programs.candidates.size();
   for (unsigned k = 1; k <= options.repeat; ++k) {
     std::string runDir = fmt::format("run-{}", k);
-    auto a = runOnce(programs.original, programs.runArgs, originalDir + "/" + runDir, options.compare,
-                     programs.kernelTimeLibrary);
+    auto a = runOnce(programs.original, programs.original, programs.runArgs, originalDir + "/" + runDir,
+                     options.compare, programs.kernelTimeLibrary);
     if (!a) return a.takeError();
     outcome.original.push_back(a->time);
     if (failed(a->recorded)) {
@@ -371,7 +393,8 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
       CandidateRuns& c = outcome.candidates[i];
       if (c.verdict != Verdict::Equal) continue;
       const std::string dir = dirs[i + 1] + "/" + runDir;
-      auto b = runOnce(c.program, programs.runArgs, dir, options.compare, programs.kernelTimeLibrary);
+      auto b =
+          runOnce(c.program, programs.original, programs.runArgs, dir, options.compare, programs.kernelTimeLibrary);
       if (!b) return b.takeError();
       c.runs.push_back(b->time);
       line += fmt::format(", {} {}", c.name, timeText(b->time));
@@ -388,18 +411,21 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
     // An original whose output changes from run to run needs a tolerance or --ignore-lines.
     if (!firstOriginal) firstOriginal = std::move(a->recorded);
     else if (!notedUnsteady)
-      for (const std::string& output : compared)
-        if (auto d = compareOutputs(firstOriginal->outputs[output], a->recorded.outputs[output], tolerance, output)) {
-          reportNote(
-              fmt::format("the original program's {} changed between its runs 1 and {} (line {}: {}); "
-                          "outputs that change from run to run need --rtol/--atol or --ignore-lines",
-                          output, k, d->originalLine, d->detail));
-          notedUnsteady = true;
-          break;
-        }
+      notedUnsteady = noteUnsteadyOriginal(*firstOriginal, a->recorded, k, compared, tolerance, outcome);
     if (std::none_of(outcome.candidates.begin(), outcome.candidates.end(),
                      [](const CandidateRuns& c) { return c.verdict == Verdict::Equal; }))
       break;
+  }
+  // A candidate differed before the original ran twice: one more run of the original tells a
+  // rewrite that changed the output from an original whose output changes from run to run.
+  const bool anyDiffered = std::any_of(outcome.candidates.begin(), outcome.candidates.end(),
+                                       [](const CandidateRuns& c) { return c.verdict == Verdict::Mismatch; });
+  if (outcome.verdict != Verdict::OriginalFailed && anyDiffered && outcome.original.size() < 2 && firstOriginal) {
+    auto again = runOnce(programs.original, programs.original, programs.runArgs, originalDir + "/run-again",
+                         options.compare, programs.kernelTimeLibrary);
+    if (!again) return again.takeError();
+    if (!failed(again->recorded))
+      noteUnsteadyOriginal(*firstOriginal, again->recorded, 2, compared, tolerance, outcome);
   }
   if (outcome.verdict != Verdict::OriginalFailed)
     outcome.verdict = std::any_of(outcome.candidates.begin(), outcome.candidates.end(),
@@ -481,10 +507,17 @@ int reportOutcome(const RunResult& run, const Programs& programs, const Options&
                    << speedWords(judgeSpeed(outcome.original, c.runs)) << (single ? "; " + details : "") << "\n";
       continue;
     }
-    llvm::WithColor::error(llvm::errs(), gTool)
-        << who
-        << " does not do what the original does: " << (c.difference ? renderDifference(*c.difference) : c.why + "\n")
-        << c.failedStderr;
+    if (outcome.originalUnsteady && c.difference)
+      llvm::WithColor::error(llvm::errs(), gTool)
+          << "cannot tell whether " << who << " does what the original does: the original itself printed "
+          << "different output in two of its runs (" << *outcome.originalUnsteady
+          << "); give --rtol/--atol or --ignore-lines for what changes from run to run. "
+          << (c.difference ? renderDifference(*c.difference) : c.why + "\n");
+    else
+      llvm::WithColor::error(llvm::errs(), gTool)
+          << who
+          << " does not do what the original does: " << (c.difference ? renderDifference(*c.difference) : c.why + "\n")
+          << c.failedStderr;
   }
   const std::optional<size_t> chosen = chooseCandidate(outcome);
   if (!single && chosen)

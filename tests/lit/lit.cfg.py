@@ -15,6 +15,8 @@ config.substitutions.append(("%relayout", config.relayout_tool))
 config.substitutions.append(("%FileCheck", config.filecheck))
 # Every emitted .cu is compiled for the GPU the project targets, as the user would build it.
 config.substitutions.append(("%nvcc_path", config.nvcc))
+# The host C++ compiler relayout was built with: stand-in programs for relayout-verify.
+config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(("%nvcc", config.nvcc + " -arch=sm_90 -std=c++17 -I" + config.runtime_include))
 # What instrumented programs link, with only -lcupti -lcuda besides.
 config.substitutions.append(("%rtlib", os.path.join(config.relayout_bin_root, "runtime", "librelayout_rt.a")))
