@@ -160,9 +160,7 @@ llvm::Expected<std::optional<AnalyzeMode>> modeNamed(const std::string& name, co
 }
 
 llvm::Expected<Layout> layoutNamed(const std::string& name, const std::string& option) {
-  if (name == "aos") return Layout::AoS;
-  if (name == "soa") return Layout::SoA;
-  if (name == "clustered") return Layout::Clustered;
+  if (std::optional<Layout> layout = parseLayoutName(name)) return *layout;
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  option + " must be aos, soa or clustered, not '" + name + "'");
 }

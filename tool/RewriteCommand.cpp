@@ -56,26 +56,40 @@ static cl::opt<bool> inPlace("in-place",
                                      "for a symbolic link), keeping the original as FILE.orig; an existing "
                                      "FILE.orig is never replaced, so it keeps the first original"),
                             cl::sub(command));
-static cl::opt<std::string> layout("layout", cl::desc("Force this layout on every struct in the plan (experiments)"),
-                                   cl::value_desc("soa|aos"), cl::sub(command));
+static cl::opt<std::string> layout("layout",
+                                   cl::desc("Force this layout on every struct in the plan (experiments); clustered "
+                                            "takes each struct's clusters from the plan"),
+                                   cl::value_desc("aos|soa|clustered"), cl::sub(command));
 static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
 llvm::Error forceLayout(Plan& plan, const std::string& wanted) {
-  if (wanted != "soa" && wanted != "aos")
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "--layout must be soa or aos, not '" + wanted + "'");
+  llvm::Expected<Layout> forced = layoutNamed(wanted, "--layout");
+  if (!forced) return forced.takeError();
+  auto refuse = [&](const std::string& why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "--layout " + wanted + " " + why);
+  };
   plan.mode = "forced";
   for (StructPlan& s : plan.structs) {
-    if (wanted == "aos") {
-      s.layout = Layout::AoS;
-      s.clusters.clear();
-    } else {
-      if (s.fields.empty())
-        return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                       "--layout soa needs the field list of struct " + s.name + " in the plan");
-      s.layout = Layout::SoA;
-      s.clusters = soaClusters(s.fields);
+    switch (*forced) {
+      case Layout::AoS:
+        s.clusters.clear();
+        break;
+      case Layout::SoA:
+        if (s.fields.empty()) return refuse("needs the field list of struct " + s.name + " in the plan");
+        s.clusters = soaClusters(s.fields);
+        break;
+      case Layout::Clustered:
+        // The clusters are the analysis's (a clustered plan, or `relayout analyze --layout
+        // clustered`); one field per cluster would be SoA, one cluster of all AoS, by other names.
+        if (s.clusters.size() < 2 ||
+            !std::any_of(s.clusters.begin(), s.clusters.end(), [](const Cluster& c) { return c.fields.size() > 1; }))
+          return refuse("needs the clusters of struct " + s.name +
+                        " in the plan (two or more, one with two fields or more), and it has none: write the plan "
+                        "with `relayout analyze --layout clustered`");
+        break;
     }
+    s.layout = *forced;
     s.reason = "forced by --layout " + wanted;
   }
   return llvm::Error::success();

@@ -21,10 +21,16 @@ const char* toString(Layout layout) {
   return "aos";
 }
 
+std::optional<Layout> parseLayoutName(std::string_view name) {
+  for (Layout layout : {Layout::AoS, Layout::SoA, Layout::Clustered})
+    if (llvm::StringRef(name).equals_insensitive(toString(layout))) return layout;
+  return std::nullopt;
+}
+
+// A plan spells layouts as toString does; other spellings are not the format.
 static Layout layoutFromString(const std::string& text, const json& where) {
-  if (text == "aos") return Layout::AoS;
-  if (text == "soa") return Layout::SoA;
-  if (text == "clustered") return Layout::Clustered;
+  for (Layout layout : {Layout::AoS, Layout::SoA, Layout::Clustered})
+    if (text == toString(layout)) return layout;
   throw json::other_error::create(501, "unknown layout \"" + text + "\" (expected aos, soa or clustered)", &where);
 }
 

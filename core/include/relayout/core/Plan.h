@@ -9,13 +9,17 @@
 #include <llvm/Support/Error.h>
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace relayout {
 
 enum class Layout { AoS, SoA, Clustered };
 const char* toString(Layout layout);
+// The layout a user named on the command line: "aos", "soa" or "clustered", in any case.
+std::optional<Layout> parseLayoutName(std::string_view name);
 
 struct Cluster {
   std::string name;                 // used for the sub-struct's name in the clustered form
