@@ -28,6 +28,18 @@ static bool isKeywordOrReserved(llvm::StringRef s) {
   return id.isKeyword(lang) || id.isCPlusPlusOperatorKeyword() || clang::isReservedInAllContexts(id.isReserved(lang));
 }
 
+// The stem of the names relayout declares for a struct: its name without the leading underscores
+// that make `_Point` (the tag of `typedef struct _Point {...} Point;`) reserved, which
+// `_PointSoA` would be too; only the last component of a qualified name.
+static std::string declaredStem(const std::string& spelled) {
+  const size_t last = spelled.rfind("::");
+  const size_t begin = last == std::string::npos ? 0 : last + 2;
+  llvm::StringRef name = llvm::StringRef(spelled).substr(begin);
+  llvm::StringRef stem = name.ltrim('_');
+  if (stem.empty() || !isKeywordOrReserved(name) || isKeywordOrReserved(stem) || llvm::isDigit(stem[0])) return spelled;
+  return spelled.substr(0, begin) + stem.str();
+}
+
 const DeviceArray* DeviceLayout::arrayOf(const std::string& field) const {
   for (const DeviceArray& a : arrays)
     for (const std::string& f : a.fields)
@@ -77,7 +89,7 @@ llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std:
   layout.structName = s;
   layout.baseName = baseName;
   layout.layout = plan.layout;
-  layout.deviceName = baseName + (plan.layout == Layout::SoA ? "SoA" : "Clusters");
+  layout.deviceName = declaredStem(baseName) + (plan.layout == Layout::SoA ? "SoA" : "Clusters");
   std::set<std::string> placed, members;
   for (const Cluster& c : plan.clusters) {
     if (c.fields.empty()) return planError("plan gives struct '" + s + "' an empty cluster '" + c.name + "'");
@@ -99,7 +111,7 @@ llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std:
       if (isKeywordOrReserved(c.name))
         return planError("plan's cluster '" + c.name + "' of struct '" + s + "' is a C++ keyword or reserved name");
       array.member = c.name;
-      array.clusterStruct = baseName + "_" + c.name;
+      array.clusterStruct = declaredStem(baseName) + "_" + c.name;
     }
     if (!members.insert(array.member).second)
       return planError("plan's clusters of struct '" + s + "' would give two arrays the name '" + array.member + "'");
