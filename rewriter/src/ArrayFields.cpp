@@ -9,6 +9,7 @@
 // a plain array, the SoA form of that field, so it is split the same way; fields inside a
 // multi-field cluster stay in its __align__(16) struct.
 #include "UseCollector.h"
+#include "relayout/clangsupport/AstClimb.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -125,13 +126,10 @@ std::optional<std::pair<std::string, const clang::Expr*>> UseCollector::splitEdi
   std::vector<const clang::ArraySubscriptExpr*> subscripts;
   const clang::Expr* use = member;  // the whole access
   auto up = [&](const clang::Stmt* child) {
-    const clang::Stmt* parent = parentOf(child);
-    while (parent && (llvm::isa<clang::ParenExpr>(parent) ||
-                      (llvm::isa<clang::ImplicitCastExpr>(parent) &&
-                       llvm::cast<clang::ImplicitCastExpr>(parent)->getCastKind() == clang::CK_ArrayToPointerDecay))) {
-      child = parent;
-      parent = parentOf(parent);
-    }
+    const clang::Stmt* parent = climbPast(context_, child, [](const clang::Stmt* s) {
+      const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(s);
+      return isParen(s) || (cast && cast->getCastKind() == clang::CK_ArrayToPointerDecay);
+    });
     return std::pair{child, parent};
   };
   while (subscripts.size() < dims.size()) {

@@ -4,6 +4,7 @@
 // keeps its formatting. Also the checks that need the whole unit: declaration groups and functions
 // whose callers are not all visible.
 #include "UseCollector.h"
+#include "relayout/clangsupport/AstClimb.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/TypeLoc.h>
@@ -262,8 +263,8 @@ void UseCollector::refuseUnconsumed() {
   for (const clang::Expr* ref : refs_) {
     if (consumed_.count(ref)) continue;
     // `(void)p;` only silences an unused-variable warning.
-    const clang::Stmt* up = parentOf(ref);
-    while (up && (llvm::isa<clang::ImplicitCastExpr>(up) || llvm::isa<clang::ParenExpr>(up))) up = parentOf(up);
+    const clang::Stmt* at = ref;
+    const clang::Stmt* up = climbPast(context_, at, isParenOrImplicitCast);
     if (const auto* cast = llvm::dyn_cast_or_null<clang::ExplicitCastExpr>(up); cast && cast->getCastKind() == clang::CK_ToVoid)
       continue;
     auto [why, range] = describeUse(ref);

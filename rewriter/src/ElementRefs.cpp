@@ -9,6 +9,7 @@
 // reference escapes (its address taken, returned, `auto` copies, templates),
 // the struct is refused with the reason.
 #include "UseCollector.h"
+#include "relayout/clangsupport/AstClimb.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
@@ -77,13 +78,7 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
   finder.TraverseStmt(const_cast<clang::Stmt*>(scope));
   for (const clang::DeclRefExpr* ref : finder.refs) {
     const clang::Stmt* child = ref;
-    const clang::Stmt* parent = parentOf(child);
-    while (parent && (llvm::isa<clang::ParenExpr>(parent) ||
-                      (llvm::isa<clang::ImplicitCastExpr>(parent) &&
-                       llvm::cast<clang::ImplicitCastExpr>(parent)->getCastKind() == clang::CK_NoOp))) {
-      child = parent;
-      parent = parentOf(parent);
-    }
+    const clang::Stmt* parent = climbPast(context_, child, isParenOrNoOpCast);
     auto range = ref->getSourceRange();
     if (!parent) return std::pair{name + " is used where relayout cannot follow it", range};
     if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(parent)) {

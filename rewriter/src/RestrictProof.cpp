@@ -31,6 +31,7 @@
 // (Edit::restrictForm) and the whole program picks one per parameter.
 // (RestrictLocals.cpp declares the locals and records both forms of each access.)
 #include "UseCollector.h"
+#include "relayout/clangsupport/AstClimb.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
@@ -132,8 +133,7 @@ class Reach {
 FieldUse UseCollector::fieldUse(const clang::Expr* lvalue, int depth) {
   // Up through parentheses; `child` is the topmost node over `node` that `parent` holds.
   auto up = [&](const clang::Stmt* node) {
-    const clang::Stmt* parent = parentOf(node);
-    while (parent && llvm::isa<clang::ParenExpr>(parent)) node = parent, parent = parentOf(parent);
+    const clang::Stmt* parent = climbPast(context_, node, isParen);
     return std::pair{node, parent};
   };
   // The whole object: through members of the field (`p[i].pos.x`) and subscripts of an array field.
@@ -357,11 +357,7 @@ std::optional<std::string> UseCollector::restrictRefusal(const clang::ParmVarDec
     // A whole element: only a copy of it (relayoutLoad) reads the arrays past the locals.
     auto element = [&](const clang::Expr* whole) {
       const clang::Stmt* c = whole;
-      const clang::Stmt* p = parentOf(c);
-      while (p && (llvm::isa<clang::ParenExpr>(p) || llvm::isa<clang::MaterializeTemporaryExpr>(p) ||
-                   (llvm::isa<clang::ImplicitCastExpr>(p) &&
-                    llvm::cast<clang::ImplicitCastExpr>(p)->getCastKind() == clang::CK_NoOp)))
-        c = p, p = parentOf(p);
+      const clang::Stmt* p = climbPast(context_, c, isElementWrapper);
       bool load = false;
       if (const auto* construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(p)) {
         load = construct->getNumArgs() == 1 && construct->getConstructor()->isCopyOrMoveConstructor();
@@ -394,8 +390,7 @@ std::optional<std::string> UseCollector::restrictRefusal(const clang::ParmVarDec
     if (const auto* subscript = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(parent);
         subscript && subscript->getBase() == child) {
       const clang::Stmt* over = subscript;
-      const clang::Stmt* user = parentOf(over);
-      while (user && llvm::isa<clang::ParenExpr>(user)) over = user, user = parentOf(user);
+      const clang::Stmt* user = climbPast(context_, over, isParen);
       if (const auto* member = llvm::dyn_cast_or_null<clang::MemberExpr>(user);
           member && !member->isArrow() && member->getBase() == over &&
           llvm::isa<clang::FieldDecl>(member->getMemberDecl()))

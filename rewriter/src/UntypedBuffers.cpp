@@ -3,6 +3,7 @@
 // buffer becomes a variable of S's device struct (`SSoA buf;`, relayoutMalloc(&buf, ...), the cast
 // goes, relayoutFree(buf)) linked to the parameter it reaches; any other use is refused by name.
 #include "UseCollector.h"
+#include "relayout/clangsupport/AstClimb.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -103,16 +104,14 @@ bool UseCollector::handleBufferCast(const clang::Expr* arg, const EntityInfo& pa
   unsigned helpers = 0;
   for (const clang::DeclRefExpr* use : refs) {
     const clang::Stmt* node = use;
-    const clang::Stmt* parent = parentOf(node);
-    while (parent && (llvm::isa<clang::ImplicitCastExpr>(parent) || llvm::isa<clang::ParenExpr>(parent)))
-      node = parent, parent = parentOf(parent);
+    const clang::Stmt* parent = climbPast(context_, node, isParenOrImplicitCast);
     bool done = false;
     if (const auto* address = llvm::dyn_cast_or_null<clang::UnaryOperator>(parent);
         address && address->getOpcode() == clang::UO_AddrOf) {
       // `&buf`, maybe inside `(void**)`, as cudaMalloc's first argument.
       const clang::Stmt* outer = address;
-      const clang::Stmt* up = parentOf(outer);
-      while (up && (llvm::isa<clang::CastExpr>(up) || llvm::isa<clang::ParenExpr>(up))) outer = up, up = parentOf(up);
+      const clang::Stmt* up =
+          climbPast(context_, outer, [](const clang::Stmt* s) { return llvm::isa<clang::CastExpr>(s) || isParen(s); });
       const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(up);
       const clang::FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
       if (callee && isRuntimeCall(callee, "cudaMalloc") && call->getNumArgs() == 2 && call->getArg(0) == outer) {
@@ -128,8 +127,8 @@ bool UseCollector::handleBufferCast(const clang::Expr* arg, const EntityInfo& pa
     } else if (const auto* typed = llvm::dyn_cast_or_null<clang::ExplicitCastExpr>(parent)) {
       // `(S*)buf` as an argument for an S* parameter: the cast goes (handleUserCall links it).
       const clang::Stmt* outer = typed;
-      const clang::Stmt* up = parentOf(outer);
-      while (up && llvm::isa<clang::ImplicitCastExpr>(up)) outer = up, up = parentOf(up);
+      const clang::Stmt* up =
+          climbPast(context_, outer, [](const clang::Stmt* s) { return llvm::isa<clang::ImplicitCastExpr>(s); });
       const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(up);
       const clang::FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
       const clang::RecordDecl* target =

@@ -1,6 +1,7 @@
 // Words for a use of an entity that no rewritten form accepted: the warning names what the code
 // does with the pointer, so the user sees why the struct kept its layout.
 #include "UseCollector.h"
+#include "relayout/clangsupport/AstClimb.h"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
@@ -9,21 +10,9 @@ namespace relayout::rw {
 
 namespace {
 
-const clang::Stmt* parentStmt(clang::ASTContext& context, const clang::Stmt* node, const clang::Decl** decl) {
-  auto parents = context.getParents(*node);
-  if (parents.empty()) return nullptr;
-  if (decl) *decl = parents[0].get<clang::Decl>();
-  return parents[0].get<clang::Stmt>();
-}
-
 // The nearest enclosing node that is more than parentheses or an implicit conversion.
 const clang::Stmt* meaningfulParent(clang::ASTContext& context, const clang::Stmt*& child, const clang::Decl** decl) {
-  const clang::Stmt* parent = parentStmt(context, child, decl);
-  while (parent && (llvm::isa<clang::ParenExpr>(parent) || llvm::isa<clang::ImplicitCastExpr>(parent))) {
-    child = parent;
-    parent = parentStmt(context, parent, decl);
-  }
-  return parent;
+  return climbPast(context, child, isParenOrImplicitCast, decl);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 // (UseCollector::entityExpr). A host vector made of a range of elements,
 // `std::vector<P> v(p, p + n)`, gathers them with `relayoutGatherVector(p, 0, n)`.
 #include "UseCollector.h"
+#include "relayout/clangsupport/AstClimb.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
@@ -17,10 +18,7 @@
 
 namespace relayout::rw {
 
-const clang::Stmt* UseCollector::parentOf(const clang::Stmt* node) {
-  auto parents = context_.getParents(*node);
-  return parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
-}
+const clang::Stmt* UseCollector::parentOf(const clang::Stmt* node) { return parentStmt(context_, node); }
 
 bool UseCollector::VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript) {
   const clang::Expr* ref = directRef(subscript->getBase());
@@ -153,13 +151,7 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
   const clang::Expr* whole = element.expr;
   // Up through parentheses and no-op conversions to what uses the element.
   const clang::Stmt* child = whole;
-  const clang::Stmt* parent = parentOf(child);
-  while (parent && (llvm::isa<clang::ParenExpr>(parent) || llvm::isa<clang::MaterializeTemporaryExpr>(parent) ||
-                    (llvm::isa<clang::ImplicitCastExpr>(parent) &&
-                     llvm::cast<clang::ImplicitCastExpr>(parent)->getCastKind() == clang::CK_NoOp))) {
-    child = parent;
-    parent = parentOf(parent);
-  }
+  const clang::Stmt* parent = climbPast(context_, child, isElementWrapper);
   const clang::Decl* parentDecl = nullptr;
   if (!parent) {
     auto parents = context_.getParents(*child);
