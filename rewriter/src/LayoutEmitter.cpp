@@ -191,7 +191,7 @@ void Emitter::place() {
   if (placed_.size() > 1) {
     // Measured on an H200 (docs/results/array-gap-h200.md): four float arrays of 2^17 elements
     // placed back to back ran md_neighbor's force kernel 13% slower than with 2 to 16 KiB between
-    // them; a gap of one 128-byte line gained nothing.
+    // them; a gap of one 128-byte line gained little.
     unsigned align = 128;
     for (const ArrayText& a : placed_) align = std::max(align, a.align);
     line("// Bytes between one array's end and the next one's start. Placed back to back, arrays of a");
