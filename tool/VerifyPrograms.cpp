@@ -327,9 +327,9 @@ llvm::Error removeEarlierRuns(const std::string& dir) {
   return llvm::Error::success();
 }
 
-// Whether the original's run `k` printed other outputs than its first run; if so, says so (a note)
-// and records where in the outcome.
-bool noteUnsteadyOriginal(const RecordedRun& first, const RecordedRun& later, unsigned k,
+// Where the original's run `k` printed other outputs than its first run, says so (a note) and
+// records where in the outcome.
+void noteUnsteadyOriginal(const RecordedRun& first, const RecordedRun& later, unsigned k,
                           const std::vector<std::string>& compared, const Tolerance& tolerance, Outcome& outcome) {
   for (const std::string& output : compared) {
     auto it = first.outputs.find(output), at = later.outputs.find(output);
@@ -341,9 +341,8 @@ bool noteUnsteadyOriginal(const RecordedRun& first, const RecordedRun& later, un
         fmt::format("the original program's {} changed between its runs 1 and {} (line {}: {}); "
                     "outputs that change from run to run need --rtol/--atol or --ignore-lines",
                     output, k, d->originalLine, d->detail));
-    return true;
+    return;
   }
-  return false;
 }
 
 }  // namespace
@@ -371,7 +370,6 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
                   (gTool == "relayout-verify" ? "give --kerneltime-lib LIB or " : "") +
                   "set RELAYOUT_KERNELTIME_LIBRARY to it); wall times are");
   std::optional<RecordedRun> firstOriginal;
-  bool notedUnsteady = false;
   const size_t n = programs.candidates.size();
   for (unsigned k = 1; k <= options.repeat; ++k) {
     std::string runDir = fmt::format("run-{}", k);
@@ -410,8 +408,8 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
     llvm::errs() << line << "\n";
     // An original whose output changes from run to run needs a tolerance or --ignore-lines.
     if (!firstOriginal) firstOriginal = std::move(a->recorded);
-    else if (!notedUnsteady)
-      notedUnsteady = noteUnsteadyOriginal(*firstOriginal, a->recorded, k, compared, tolerance, outcome);
+    else if (!outcome.originalUnsteady)
+      noteUnsteadyOriginal(*firstOriginal, a->recorded, k, compared, tolerance, outcome);
     if (std::none_of(outcome.candidates.begin(), outcome.candidates.end(),
                      [](const CandidateRuns& c) { return c.verdict == Verdict::Equal; }))
       break;
@@ -507,17 +505,15 @@ int reportOutcome(const RunResult& run, const Programs& programs, const Options&
                    << speedWords(judgeSpeed(outcome.original, c.runs)) << (single ? "; " + details : "") << "\n";
       continue;
     }
+    const std::string what = c.difference ? renderDifference(*c.difference) : c.why + "\n";
     if (outcome.originalUnsteady && c.difference)
       llvm::WithColor::error(llvm::errs(), gTool)
           << "cannot tell whether " << who << " does what the original does: the original itself printed "
           << "different output in two of its runs (" << *outcome.originalUnsteady
-          << "); give --rtol/--atol or --ignore-lines for what changes from run to run. "
-          << (c.difference ? renderDifference(*c.difference) : c.why + "\n");
+          << "); give --rtol/--atol or --ignore-lines for what changes from run to run. " << what;
     else
       llvm::WithColor::error(llvm::errs(), gTool)
-          << who
-          << " does not do what the original does: " << (c.difference ? renderDifference(*c.difference) : c.why + "\n")
-          << c.failedStderr;
+          << who << " does not do what the original does: " << what << c.failedStderr;
   }
   const std::optional<size_t> chosen = chooseCandidate(outcome);
   if (!single && chosen)

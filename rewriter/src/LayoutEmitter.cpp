@@ -222,43 +222,37 @@ void Emitter::place() {
   line("}");
 }
 
-void Emitter::malloc() {
+void Emitter::allocation(const std::vector<std::string>& comment, const std::string& signature,
+                         const std::string& call) {
   line();
-  line("// cudaMalloc for " + d() + ": bytes is a whole number of " + s() + " elements, as in the original call;");
-  line("// one block holds every array.");
-  line("static inline cudaError_t relayoutMalloc(" + d() + "* p, size_t bytes) {");
+  for (const std::string& text : comment) line("// " + text);
+  line("static inline cudaError_t " + signature + " {");
   countCheck("");
   line("  char* block = nullptr;");
-  line("  cudaError_t err = cudaMalloc(&block, " + blockBytes() + ");");
+  line("  cudaError_t err = " + call + ";");
   line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
   line("  return err;");
   line("}");
+}
+
+void Emitter::malloc() {
+  allocation({"cudaMalloc for " + d() + ": bytes is a whole number of " + s() + " elements, as in the original call;",
+              "one block holds every array."},
+             "relayoutMalloc(" + d() + "* p, size_t bytes)", "cudaMalloc(&block, " + blockBytes() + ")");
 }
 
 void Emitter::mallocManaged() {
-  line();
-  line("// cudaMallocManaged for " + d() + ": one managed block holds every array, so host code reads and");
-  line("// writes them through the same accesses as the kernels.");
-  line("static inline cudaError_t relayoutMallocManaged(" + d() + "* p, size_t bytes, unsigned int flags = cudaMemAttachGlobal) {");
-  countCheck("");
-  line("  char* block = nullptr;");
-  line("  cudaError_t err = cudaMallocManaged(&block, " + blockBytes() + ", flags);");
-  line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
-  line("  return err;");
-  line("}");
+  allocation({"cudaMallocManaged for " + d() + ": one managed block holds every array, so host code reads and",
+              "writes them through the same accesses as the kernels."},
+             "relayoutMallocManaged(" + d() + "* p, size_t bytes, unsigned int flags = cudaMemAttachGlobal)",
+             "cudaMallocManaged(&block, " + blockBytes() + ", flags)");
 }
 
 void Emitter::mallocHost(const std::string& helper, const std::string& runtime, const std::string& defaultFlags) {
-  line();
-  line("// " + runtime + " for " + d() + ": one pinned block holds every array, laid out like the device ones.");
-  line("static inline cudaError_t " + helper + "(" + d() + "* p, size_t bytes, unsigned int flags" +
-       (defaultFlags.empty() ? "" : " = " + defaultFlags) + ") {");
-  countCheck("");
-  line("  char* block = nullptr;");
-  line("  cudaError_t err = cudaHostAlloc(&block, " + blockBytes() + ", flags);");
-  line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
-  line("  return err;");
-  line("}");
+  allocation({runtime + " for " + d() + ": one pinned block holds every array, laid out like the device ones."},
+             helper + "(" + d() + "* p, size_t bytes, unsigned int flags" +
+                 (defaultFlags.empty() ? "" : " = " + defaultFlags) + ")",
+             "cudaHostAlloc(&block, " + blockBytes() + ", flags)");
 }
 
 void Emitter::free(const std::string& helper, const std::string& runtime) {
@@ -269,15 +263,9 @@ void Emitter::free(const std::string& helper, const std::string& runtime) {
 }
 
 void Emitter::mallocAsync() {
-  line();
-  line("// cudaMallocAsync for " + d() + ": one block, allocated in stream order, holds every array.");
-  line("static inline cudaError_t relayoutMallocAsync(" + d() + "* p, size_t bytes, cudaStream_t stream) {");
-  countCheck("");
-  line("  char* block = nullptr;");
-  line("  cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&block), " + blockBytes() + ", stream);");
-  line("  if (err == cudaSuccess) relayoutPlace(p, block, n);");
-  line("  return err;");
-  line("}");
+  allocation({"cudaMallocAsync for " + d() + ": one block, allocated in stream order, holds every array."},
+             "relayoutMallocAsync(" + d() + "* p, size_t bytes, cudaStream_t stream)",
+             "cudaMallocAsync(reinterpret_cast<void**>(&block), " + blockBytes() + ", stream)");
 }
 
 void Emitter::freeAsync() {

@@ -88,6 +88,9 @@ class Emitter {
 
   void place();
 
+  // One allocation helper: `comment`'s lines, `static inline cudaError_t SIGNATURE {`, the count
+  // check, `cudaError_t err = CALL;` into `block`, then relayoutPlace. Every allocator below.
+  void allocation(const std::vector<std::string>& comment, const std::string& signature, const std::string& call);
   void malloc();
 
   void mallocManaged();
