@@ -83,7 +83,7 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
     if (!parent) return std::pair{name + " is used where relayout cannot follow it", range};
     if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(parent)) {
       if (llvm::isa<clang::FieldDecl>(member->getMemberDecl()) && !member->isArrow()) continue;
-      if (!member->isArrow() && refMemberCall(ref, member, recordName(record), edits)) continue;
+      if (!member->isArrow() && refMemberCall(ref, member, recordName(record), info, edits)) continue;
       return std::pair{"the member function '" + member->getMemberDecl()->getNameAsString() + "' is called on " + name +
                            ", a reference to an element, and its value is used; relayout rewrites such a call as "
                            "a statement of its own or through a const member function",
@@ -241,7 +241,7 @@ std::optional<std::string> UseCollector::cloneForElementRefs(const clang::Functi
 }
 
 bool UseCollector::refMemberCall(const clang::DeclRefExpr* ref, const clang::MemberExpr* member,
-                                 const std::string& type, std::vector<Edit>& edits) {
+                                 const std::string& type, const EntityInfo& info, std::vector<Edit>& edits) {
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(member->getMemberDecl());
   const auto* call = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(parentOf(member));
   if (!method || method->isStatic() || !call || call->getCallee()->IgnoreParens() != member) return false;
@@ -251,10 +251,13 @@ bool UseCollector::refMemberCall(const clang::DeclRefExpr* ref, const clang::Mem
     if (!edits_.insertBefore(ref->getBeginLoc(), type + "(", mine) || !edits_.insertAfter(ref->getEndLoc(), ")", mine))
       return false;
   } else {
-    // `e.m(args);` -> `{ S relayoutElement = e; relayoutElement.m(args); e = relayoutElement; }`
+    // `e.m(args);` -> `{ S relayoutElement = e; relayoutElement.m(args); e = relayoutElement; }`, or
+    // `e.x_ = relayoutElement.x_;` for each field x_ that m can write, when that is not all of them.
     const std::string name = edits_.text(ref->getSourceRange());
-    if (!isStatement(call) || name.empty() ||
-        !callOnElementCopy(call, ref, type + " relayoutElement = " + name + "; ", name + " = relayoutElement;", mine))
+    if (name.empty()) return false;
+    auto some = partialWriteBack(call, info, [&](const std::string& field) { return name + "." + field; });
+    if (!isStatement(call) || !callOnElementCopy(call, ref, type + " relayoutElement = " + name + "; ",
+                                                 some ? *some : name + " = relayoutElement;", mine))
       return false;
   }
   edits.insert(edits.end(), mine.begin(), mine.end());

@@ -21,6 +21,10 @@ static std::string spelledName(const clang::RecordDecl* record) {
   return "";
 }
 
+bool keepsPrivate(const clang::FieldDecl* field) {
+  return field->getAccess() == clang::AS_private || field->getAccess() == clang::AS_protected;
+}
+
 bool hasUnnamedSpelling(const std::string& spelled) {
   return spelled.find("(unnamed") != std::string::npos || spelled.find("(anonymous") != std::string::npos ||
          spelled.find("(lambda") != std::string::npos;
@@ -167,7 +171,7 @@ void StructScanner::addDefinition(const clang::RecordDecl* record, const StructP
   }
   for (const clang::FieldDecl* field : record->fields()) {
     def.fields.push_back(describeField(field));
-    def.privateFields |= field->getAccess() == clang::AS_private || field->getAccess() == clang::AS_protected;
+    def.privateFields |= keepsPrivate(field);
   }
 
   clang::SourceLocation end;

@@ -28,6 +28,10 @@ struct PlannedStruct {
 // rule as the site map's).
 std::string recordName(const clang::RecordDecl* record);
 
+// A field that code outside its struct cannot name (private or protected): the generated helpers
+// reach the struct's fields through `<device>Fields` (StructDef::privateFields).
+bool keepsPrivate(const clang::FieldDecl* field);
+
 // Whether clang's spelling of a type names something code cannot write: "(unnamed union at ...)".
 bool hasUnnamedSpelling(const std::string& spelled);
 // "sim::P::u": the member as generated code names it from any scope, for `decltype(sim::P::u)`.

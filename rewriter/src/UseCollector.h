@@ -181,7 +181,9 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   const clang::Stmt* parentOf(const clang::Stmt* node);
   bool rewriteWholeElement(const ElementExpr& element, const clang::Expr* ref, const EntityInfo& info);
   // `p[i].m(args);` as a statement, m non-const: a gathered copy is called, then scattered back.
-  bool rewriteElementUpdate(const ElementExpr& element, const clang::CXXMemberCallExpr* call, std::vector<Edit>& out);
+  // `helpers` receives what the block calls (kLoad with kStore, or kRef when it scatters some fields).
+  bool rewriteElementUpdate(const ElementExpr& element, const clang::CXXMemberCallExpr* call, const EntityInfo& info,
+                            std::vector<Edit>& out, unsigned& helpers);
   // `p->m(args)`, p an entity: called on element 0, as `p[0].m(args)` is (a const member function on
   // a gathered copy; a non-const one as a statement, on a copy scattered back). False when not.
   bool rewriteArrowCall(const clang::MemberExpr* member, const clang::Expr* ref, const EntityInfo& info);
@@ -194,6 +196,12 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool handleCopyInto(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   bool callOnElementCopy(const clang::CXXMemberCallExpr* call, const clang::Expr* object, const std::string& before,
                          const std::string& after, std::vector<Edit>& out);
+  // What scatters the copy back after `relayoutElement.m(args);` when m cannot write every field:
+  // one assignment per field it can write, to `target(field)` (`e.x_` for a proxy,
+  // `relayoutRef(p, i).x_`), none when it writes no field. Nullopt when m may write every field, or
+  // which it writes cannot be told (clangsupport/MethodWrites.h): the caller scatters the whole copy.
+  std::optional<std::string> partialWriteBack(const clang::CXXMemberCallExpr* call, const EntityInfo& info,
+                                              llvm::function_ref<std::string(const std::string&)> target);
   // `p[i]` -> `helper(p, i)`, `*p` -> `helper(p, 0)`; false (nothing recorded) when its tokens are
   // not written in the file.
   bool elementCall(const ElementExpr& element, const std::string& helper, std::vector<Edit>& out);
@@ -224,7 +232,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // The edits of a member function call on an element reference, `ref.m(args)`; false when they
   // cannot be made (the call's value is used, or its text comes from a macro).
   bool refMemberCall(const clang::DeclRefExpr* ref, const clang::MemberExpr* member, const std::string& type,
-                     std::vector<Edit>& edits);
+                     const EntityInfo& info, std::vector<Edit>& edits);
   // An array field split by index has no reference to one element's value: it stays per element.
   void keepFieldsWhole(const EntityInfo& info, const clang::Expr* at, const std::string& what);
   void keepWhole(const EntityInfo& info, const std::string& field, const std::string& what, const clang::Expr* at);

@@ -2,14 +2,17 @@
 // `f(p[i])` by value or by const reference, `const P& r = p[i]`, `p[i].get()` with a const member
 // function) gathers its fields with `relayoutLoad(p, i)`, which returns the original struct by
 // value: the callee reads the same values. A statement calling a non-const member function,
-// `p[i].m(args);`, calls it on a gathered copy and scatters the copy back (the thread is taken to
+// `p[i].m(args);`, calls it on a gathered copy and scatters back the fields m can write (the thread is taken to
 // own the element while it runs, as a kernel's p[i].m() with i its own index does). A statement `p[i] = q;` scatters q's fields with
 // `relayoutStore(p, i, q)`. An element bound to a non-const reference becomes a struct of
 // references to its fields (ElementRefs.cpp). Its address, `&p[i]`, is the view `p + i`
 // (UseCollector::entityExpr). A host vector made of a range of elements,
 // `std::vector<P> v(p, p + n)`, gathers them with `relayoutGatherVector(p, 0, n)`.
 #include "UseCollector.h"
+#include "LayoutEmitter.h"
+#include "StructScanner.h"
 #include "relayout/clangsupport/AstClimb.h"
+#include "relayout/clangsupport/MethodWrites.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
@@ -231,9 +234,10 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
     out.clear();
   }
   if (update) {
-    if (!rewriteElementUpdate(element, llvm::cast<clang::CXXMemberCallExpr>(parent), out)) return fail();
+    unsigned helpers = 0;
+    if (!rewriteElementUpdate(element, llvm::cast<clang::CXXMemberCallExpr>(parent), info, out, helpers)) return fail();
     consume(ref);
-    addEdits(info, out, kLoad | kStore);
+    addEdits(info, out, helpers);
     return true;
   }
   if (load) {
@@ -291,15 +295,19 @@ bool UseCollector::isStatement(const clang::Expr* expr) {
 }
 
 // `p[i].m(args);` -> `{ auto relayoutElement = relayoutLoad(p, i); relayoutElement.m(args);
-// relayoutStore(p, i, relayoutElement); }`: the arguments keep their place (and their own edits);
-// the index, free of side effects, is read twice.
+// relayoutStore(p, i, relayoutElement); }`, or `relayoutRef(p, i).x_ = relayoutElement.x_;` for
+// each field x_ that m can write, when that is not all of them: the arguments keep their place (and
+// their own edits); the index, free of side effects, is read again.
 bool UseCollector::rewriteElementUpdate(const ElementExpr& element, const clang::CXXMemberCallExpr* call,
-                                        std::vector<Edit>& out) {
+                                        const EntityInfo& info, std::vector<Edit>& out, unsigned& helpers) {
   const std::string base = edits_.text(element.base->getSourceRange());
   const std::string index = indexText(element);
   if (base.empty() || index.empty()) return false;
-  return callOnElementCopy(call, element.expr, "auto relayoutElement = relayoutLoad(" + base + ", " + index + "); ",
-                           "relayoutStore(" + base + ", " + index + ", relayoutElement);", out);
+  const std::string at = base + ", " + index;
+  auto some = partialWriteBack(call, info, [&](const std::string& field) { return "relayoutRef(" + at + ")." + field; });
+  helpers = some ? (kLoad | kRef) : (kLoad | kStore);
+  return callOnElementCopy(call, element.expr, "auto relayoutElement = relayoutLoad(" + at + "); ",
+                           some ? *some : "relayoutStore(" + at + ", relayoutElement);", out);
 }
 
 bool UseCollector::rewriteArrowCall(const clang::MemberExpr* member, const clang::Expr* ref, const EntityInfo& info) {
@@ -312,6 +320,7 @@ bool UseCollector::rewriteArrowCall(const clang::MemberExpr* member, const clang
   const std::string base = edits_.text(ref->getSourceRange());
   if (base.empty()) return false;
   std::vector<Edit> out;
+  unsigned helpers = kLoad;
   if (method->isConst()) {
     // `p->m(args)` -> `relayoutLoad(p, 0).m(args)`
     if (!edits_.replaceTokens(ref->getSourceRange(), "relayoutLoad(" + base + ", 0)", out) ||
@@ -319,15 +328,43 @@ bool UseCollector::rewriteArrowCall(const clang::MemberExpr* member, const clang
       return false;
   } else {
     // `p->m(args);` -> `{ auto relayoutElement = relayoutLoad(p, 0); relayoutElement.m(args); relayoutStore(p, 0, relayoutElement); }`
+    // (or the fields m can write, as for `p[0].m(args);`)
+    auto some = partialWriteBack(call, info, [&](const std::string& field) { return "relayoutRef(" + base + ", 0)." + field; });
+    helpers = some ? (kLoad | kRef) : (kLoad | kStore);
     if (!isStatement(call) ||
         !callOnElementCopy(call, ref, "auto relayoutElement = relayoutLoad(" + base + ", 0); ",
-                           "relayoutStore(" + base + ", 0, relayoutElement);", out) ||
+                           some ? *some : "relayoutStore(" + base + ", 0, relayoutElement);", out) ||
         !edits_.replaceTokens(member->getOperatorLoc(), ".", out))
       return false;
   }
   consume(ref);
-  addEdits(info, out, method->isConst() ? unsigned(kLoad) : unsigned(kLoad | kStore));
+  addEdits(info, out, helpers);
   return true;
+}
+
+std::optional<std::string> UseCollector::partialWriteBack(const clang::CXXMemberCallExpr* call, const EntityInfo& info,
+                                                          llvm::function_ref<std::string(const std::string&)> target) {
+  const clang::CXXMethodDecl* method = call->getMethodDecl();
+  const clang::CXXRecordDecl* record = call->getRecordDecl();
+  if (!method || !record || !info.planned->layout || method->getParent()->getCanonicalDecl() != record->getCanonicalDecl())
+    return std::nullopt;
+  auto written = fieldsWrittenOnThis(context_, method);
+  if (!written) return std::nullopt;
+  std::vector<const clang::FieldDecl*> fields(record->field_begin(), record->field_end());
+  // An array field has no assignment of its own; a field without a name no member in the proxy.
+  for (const clang::FieldDecl* field : fields)
+    if (field->getType()->isArrayType() || field->getName().empty()) return std::nullopt;
+  if (written->size() >= fields.size()) return std::nullopt;
+  const bool privateFields = llvm::any_of(fields, [](const clang::FieldDecl* f) { return keepsPrivate(f); });
+  std::string text;
+  for (const clang::FieldDecl* field : fields) {
+    if (!written->count(field->getCanonicalDecl())) continue;
+    const std::string name = field->getNameAsString();
+    const std::string value = privateFields ? fieldAccessName(*info.planned->layout) + "::" + name + "(relayoutElement)"
+                                            : "relayoutElement." + name;
+    text += (text.empty() ? "" : " ") + target(name) + " = " + value + ";";
+  }
+  return text;
 }
 
 bool UseCollector::callOnElementCopy(const clang::CXXMemberCallExpr* call, const clang::Expr* object,

@@ -13,6 +13,24 @@ struct Atom {
   }
   __host__ __device__ void setForce(float f) { f_ = f; }
   __host__ __device__ float position() const { return x_; }
+  // A velocity-Verlet step as two half kicks around a drift.
+  __host__ __device__ void verlet(float dt, float box) {
+    kick(0.5f * dt);
+    drift(dt, box);
+    kick(0.5f * dt);
+  }
+  __host__ __device__ void reflect() { negate(v_); }
+  __host__ __device__ void restart(float x) { *this = Atom(x, 0.f); }
+  __host__ __device__ void pin(float x) {
+    setForce(0.f);
+    x_ = x;
+    v_ = 0.f;
+  }
+
+ private:
+  __host__ __device__ static void negate(float& value) { value = -value; }
+
+ public:
 
   float x_, v_, f_;
 };
@@ -80,6 +98,17 @@ __global__ void stepThroughPointer(Atom* atoms, int n, float dt) {
   a->drift(dt, 10.f);
 }
 
+// Member functions that write some of the fields (through the others they call, or a field bound
+// to a reference), every field, or the whole object.
+__global__ void restep(Atom* atoms, int n, float dt) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  atoms[i].verlet(dt, 10.f);
+  if (atoms[i].position() < 0.5f) atoms[i].reflect();
+  if (i == 0) atoms[i].pin(1.f);
+  if (i == 1) atoms[i].restart(2.f);
+}
+
 int main() {
   const int n = 1 << 14;
   Atom* atoms = nullptr;
@@ -90,6 +119,7 @@ int main() {
   relaxThroughRefs<<<(n + 127) / 128, 128>>>(atoms, n);
   step<<<(n + 127) / 128, 128>>>(atoms, n, 0.01f, 10.f, 1);
   stepThroughPointer<<<(n + 127) / 128, 128>>>(atoms, n, 0.02f);
+  restep<<<(n + 127) / 128, 128>>>(atoms, n, 0.01f);
   Thermostat* cells = nullptr;
   cudaMalloc(&cells, 256 * sizeof(Thermostat));
   relaxCells<<<1, 256>>>(cells, 256, 2.0f);
