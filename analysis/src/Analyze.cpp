@@ -1,6 +1,7 @@
 #include "relayout/analysis/Analyze.h"
 
 #include "AnalyzeModel.h"
+#include "SiteMeasures.h"
 #include "relayout/analysis/Traffic.h"
 #include "relayout/core/Files.h"
 
@@ -67,7 +68,7 @@ std::string reasonFor(const StructDecision& d, AnalyzeMode mode) {
   const SiteEvidence& top = d.sites.front();
   std::string reason = fmt::format("weighted sum {:+.4g} ({} favours {}; heaviest site {} {}.{} is {})", d.score,
                                    d.score > 0 ? "> 0" : "<= 0", d.layout == Layout::SoA ? "SoA" : "AoS",
-                                   top.site.location.str(), d.name, top.site.field, toString(top.verdict.cls));
+                                   top.site.location.str(), d.name, top.site.field, paperClassName(top.verdict.cls));
   if (d.layout == Layout::Clustered)
     reason += fmt::format("; split into {} __align__(16) clusters by the field access tree",
                           d.clustering->clusters.size());

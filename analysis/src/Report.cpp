@@ -10,20 +10,6 @@ namespace relayout {
 
 namespace {
 
-const char* layoutName(Layout layout) {
-  switch (layout) {
-    case Layout::AoS: return "AoS (unchanged)";
-    case Layout::SoA: return "SoA";
-    case Layout::Clustered: return "clustered";
-  }
-  return "AoS";
-}
-
-
-bool executed(const StructDecision& d) {
-  return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
-}
-
 std::string trafficLine(const Analysis& a, const StructDecision& d) {
   if (a.mode == AnalyzeMode::Model) {
     std::string out = fmt::format("predicted 32-byte sectors (trace replay, {:.0f}% of executions): AoS {:.4g}, SoA {:.4g}",
@@ -134,15 +120,15 @@ std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct
   std::string out = fmt::format("relayout analysis ({}) of a profile recorded on {}\n", ruleName(analysis),
                                 analysis.profileDevice.empty() ? "an unknown device" : analysis.profileDevice);
   for (const StructDecision& d : analysis.structs) {
-    out += fmt::format("\nstruct {}: {}   score {:+.4g} over {} sites\n", d.name, layoutName(d.layout), d.score,
-                       d.sites.size());
+    out += fmt::format("\nstruct {}: {} ({} sites)\n  {}\n", d.name, reportLayoutName(d.layout), d.sites.size(),
+                       decisionLine(analysis, d));
     for (size_t i = 0; i < d.sites.size() && i < sitesPerStruct; ++i) {
       const SiteEvidence& e = d.sites[i];
-      out += fmt::format("  {}: {:<9} {:<12} {:<13} n={:<5.2f} execs={:<12.0f} sectors/request={:.2f} (ideal {:.0f}) "
-                         "weight={:+.4g}\n",
-                         e.site.location.str(), e.site.field, toString(e.site.access), toString(e.verdict.cls),
-                         e.verdict.n, e.verdict.executions, sectorsPerRequest(e), idealSectorsPerRequest(e),
-                         e.verdict.weight);
+      out += fmt::format("  {}: {:<9} {:<12} sectors/request={:.2f} (ideal {:.0f}, {}: {}) paper class={} n={:.2f} "
+                         "execs={:.0f} weight={:+.4g}\n",
+                         e.site.location.str(), e.site.field, toString(e.site.access), sectorsPerRequest(e),
+                         idealSectorsPerRequest(e), excessText(e), nsightWord(e), paperClassName(e.verdict.cls),
+                         e.verdict.n, e.verdict.executions, e.verdict.weight);
     }
     if (d.sites.size() > sitesPerStruct) out += fmt::format("  ... {} more sites\n", d.sites.size() - sitesPerStruct);
     if (!executed(d)) continue;
@@ -164,8 +150,8 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
                                 analysis.profileDevice.empty() ? "an unknown device" : analysis.profileDevice);
   if (analysis.forced) out += "Layouts forced by `--layout`.\n";
   for (const StructDecision& d : analysis.structs) {
-    out += fmt::format("\n## struct `{}`: {}\n\nWeighted sum {:+.6g} over {} sites.\n\n", d.name, layoutName(d.layout),
-                       d.score, d.sites.size());
+    out += fmt::format("\n## struct `{}`: {}\n\nDecision: {} ({} sites; the paper rule's weighted sum {:+.6g}).\n\n",
+                       d.name, reportLayoutName(d.layout), decisionLine(analysis, d), d.sites.size(), d.score);
     if (auto r = analysis.rewrite.find(d.name); r != analysis.rewrite.end()) {
       if (r->second.applied) {
         out += "Rewrite: applied.\n\n";
@@ -175,13 +161,14 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
         out += "\n";
       }
     }
-    out += "| site | field | access | class | n | executions | sectors/request (ideal) | weight |\n";
-    out += "|---|---|---|---|---|---|---|---|\n";
+    out += "| site | field | access | sectors/request (ideal) | excess | paper class | n | executions | weight |\n";
+    out += "|---|---|---|---|---|---|---|---|---|\n";
     for (size_t i = 0; i < d.sites.size() && i < sitesPerStruct; ++i) {
       const SiteEvidence& e = d.sites[i];
-      out += fmt::format("| {} | {} | {} | {} | {:.2f} | {:.0f} | {:.2f} ({:.0f}) | {:+.4g} |\n", e.site.location.str(),
-                         e.site.field, toString(e.site.access), toString(e.verdict.cls), e.verdict.n,
-                         e.verdict.executions, sectorsPerRequest(e), idealSectorsPerRequest(e), e.verdict.weight);
+      out += fmt::format("| {} | {} | {} | {:.2f} ({:.0f}) | {} ({}) | {} | {:.2f} | {:.0f} | {:+.4g} |\n",
+                         e.site.location.str(), e.site.field, toString(e.site.access), sectorsPerRequest(e),
+                         idealSectorsPerRequest(e), excessText(e), nsightWord(e), paperClassName(e.verdict.cls),
+                         e.verdict.n, e.verdict.executions, e.verdict.weight);
     }
     if (!d.sites.empty()) out += fmt::format("\n{}\n", kSiteColumnsLegend);
     out += byteLayout(d);

@@ -2,9 +2,81 @@
 
 #include "relayout/analysis/Model.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 
 namespace relayout {
+
+const char* reportLayoutName(Layout layout) {
+  switch (layout) {
+    case Layout::AoS:
+      return "AoS (unchanged)";
+    case Layout::SoA:
+      return "SoA";
+    case Layout::Clustered:
+      return "clustered";
+  }
+  return "AoS (unchanged)";
+}
+
+bool executed(const StructDecision& d) {
+  return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
+}
+
+bool hasClusters(const StructDecision& d) { return d.clustering && d.clustering->clusters.size() > 1; }
+
+namespace {
+
+const char* shortName(Layout layout) { return layout == Layout::AoS ? "AoS" : reportLayoutName(layout); }
+
+double valueUnder(const LayoutSectors& m, Layout layout) {
+  return layout == Layout::SoA ? m.soa : layout == Layout::Clustered ? m.clustered : m.aos;
+}
+
+// "36% less predicted cost than AoS" / "12% more predicted sectors than AoS"; `fewer` for a count.
+std::string against(double value, double aos, const char* what, const char* fewer) {
+  if (aos <= 0) return fmt::format("{} {:.4g}, AoS none", what, value);
+  const double change = value / aos - 1;
+  return fmt::format("{:.0f}% {} {} than AoS ({:.4g} against {:.4g})", std::fabs(100 * change),
+                     change <= 0 ? fewer : "more", what, value, aos);
+}
+
+}  // namespace
+
+std::string decisionLine(const Analysis& a, const StructDecision& d) {
+  if (!executed(d)) return "AoS kept: no access to it executed";
+  const bool model = a.mode == AnalyzeMode::Model;
+  const LayoutSectors& measure = model ? d.cost : d.sectors;
+  const char* what = model ? "predicted cost" : "predicted sectors";
+  const char* forced = a.forced ? " (forced by --layout)" : "";
+  // The other layout a kept AoS was weighed against: the cheaper of SoA and the clustered candidate.
+  Layout other = d.layout;
+  if (other == Layout::AoS)
+    other = hasClusters(d) && valueUnder(measure, Layout::Clustered) < valueUnder(measure, Layout::SoA)
+                ? Layout::Clustered
+                : Layout::SoA;
+  std::string margin =
+      against(valueUnder(measure, other), valueUnder(measure, Layout::AoS), what, model ? "less" : "fewer");
+  if (!model) {
+    double together = 0, apart = 0;
+    for (const SiteEvidence& e : d.sites) (e.verdict.weight > 0 ? together : apart) += std::fabs(e.verdict.weight);
+    const double total = together + apart;
+    const bool split = d.layout == Layout::SoA;
+    const std::string votes =
+        total > 0 ? fmt::format("{:.0f}% of the paper rule's weighted executions vote to {} the elements",
+                                100 * (split ? apart : together) / total, split ? "split" : "keep together")
+                  : std::string("the paper rule had no votes");
+    if (d.layout == Layout::AoS) return fmt::format("AoS kept{}: {}; {}: {}", forced, votes, shortName(other), margin);
+    return fmt::format("{}{}: {}; {}", shortName(d.layout), forced, votes, margin);
+  }
+  if (d.layout != Layout::AoS) return fmt::format("{}{}: {}", shortName(d.layout), forced, margin);
+  const double aos = valueUnder(measure, Layout::AoS), best = valueUnder(measure, other);
+  if (a.forced || best >= aos) return fmt::format("AoS kept{}: {} would have {}", forced, shortName(other), margin);
+  return fmt::format("AoS kept: {} would have {}, short of the {:.0f}% a change needs", shortName(other), margin,
+                     100 * kModelMinGain);
+}
 
 std::vector<ByteSpan> bytesBefore(const StructInfo& info) {
   std::vector<const FieldInfo*> fields;

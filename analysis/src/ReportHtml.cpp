@@ -27,23 +27,7 @@ using kainjow::mustache::partial;
 
 std::string num(double v) { return fmt::format("{:.4g}", v); }
 
-std::string layoutWord(Layout layout) {
-  switch (layout) {
-    case Layout::AoS:
-      return "AoS (unchanged)";
-    case Layout::SoA:
-      return "SoA";
-    case Layout::Clustered:
-      return "clustered";
-  }
-  return "AoS";
-}
-
-bool executed(const StructDecision& d) {
-  return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
-}
-
-bool hasClusters(const StructDecision& d) { return d.clustering && d.clustering->clusters.size() > 1; }
+std::string layoutWord(Layout layout) { return reportLayoutName(layout); }
 
 // A Mustache section shows for any string, even an empty one: set optional text only when there is some.
 void setIf(data& d, const std::string& key, const std::string& text) {
@@ -109,9 +93,8 @@ std::string noteFor(const Analysis& a) {
                 fmt::format(
                     ", {} records): per warp-level access, the 32-byte sectors the warp had not touched in "
                     "its recent accesses, scaled to the profile's execution counts. AoSoA is shown for "
-                    "comparison; the rewriter does not emit it. Score: the share of AoS's cost the chosen layout "
-                    "saves, where a layout's cost (it decides) is its sectors plus half its requested 128-byte "
-                    "lines plus its requests.",
+                    "comparison; the rewriter does not emit it. A layout's cost (it decides) is its sectors plus "
+                    "half its requested 128-byte lines plus its requests.",
                     a.traceRecords)
           : "Sectors for AoS are measured by the profile. Sectors for SoA and clustered layouts are <b>estimates</b> "
             "from each site's class and active lanes (coalesced sites taken as stride-1), not a replay of the "
@@ -123,21 +106,21 @@ data summaryTable(const Analysis& a) {
   const bool model = a.mode == AnalyzeMode::Model;
   std::vector<std::string> headers = model ? std::vector<std::string>{"struct",
                                                                       "layout",
-                                                                      "score (share of AoS's cost saved)",
+                                                                      "decision (margin)",
                                                                       "sectors AoS (replayed)",
                                                                       "SoA (replayed)",
                                                                       "clustered (replayed)",
                                                                       "AoSoA (replayed, not emitted)"}
                                            : std::vector<std::string>{"struct",
                                                                       "layout",
-                                                                      "weighted sum (> 0 keeps AoS)",
+                                                                      "decision (margin)",
                                                                       "sectors AoS (measured)",
                                                                       "SoA (estimate)",
                                                                       "clustered (estimate)"};
   std::vector<std::vector<Cell>> rows;
   for (const StructDecision& d : a.structs) {
     std::vector<Cell> row{
-        {d.name, false, true, true}, {layoutWord(d.layout)},     {fmt::format("{:+.4g}", d.score), true},
+        {d.name, false, true, true}, {layoutWord(d.layout)},     {decisionLine(a, d)},
         {num(d.sectors.aos), true},  {num(d.sectors.soa), true}, {d.clustering ? num(d.sectors.clustered) : "–", true}};
     if (model) row.push_back({num(d.sectors.aosoa), true});
     rows.push_back(std::move(row));
@@ -328,7 +311,7 @@ void sourceLines(const Analysis& a, const StructDecision& d, size_t sitesPerStru
   for (const auto& [where, sites] : lines) {
     data line;
     line.set("location", where);
-    line.set("span", std::to_string(7 + sectorHeaders.size()));
+    line.set("span", std::to_string(8 + sectorHeaders.size()));
     const SourceLocation& loc = sites.front()->site.location;
     if (const std::string* text = sources.line(loc.file, loc.line); text && !text->empty()) line.set("text", *text);
     else line.set("unreadable", fmt::format("source text not shown: {} is not readable here", loc.file));
@@ -338,7 +321,8 @@ void sourceLines(const Analysis& a, const StructDecision& d, size_t sitesPerStru
       site.set("column", std::to_string(e->site.location.column));
       site.set("field", e->site.field);
       site.set("access", toString(e->site.access));
-      site.set("cls", toString(e->verdict.cls));
+      site.set("cls", paperClassName(e->verdict.cls));
+      site.set("excess", std::string(excessText(*e)) + " (" + nsightWord(*e) + ")");
       site.set("requests", fmt::format("{:.4g}", double(e->counters.warpExecs) * std::max(1u, e->blockPeriod)));
       site.set("perRequest", fmt::format("{:.2f}", sectorsPerRequest(*e)));
       site.set("ideal", fmt::format("{:.0f}", idealSectorsPerRequest(*e)));

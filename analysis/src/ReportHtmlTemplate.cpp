@@ -51,10 +51,10 @@ details{margin:.6em 0}summary{cursor:pointer;font-weight:bold}
 <h3>Accesses per field and kernel</h3>
 {{{heatMap}}}
 <h3>Deciding source lines ({{siteShown}} of {{siteCount}} sites: {{siteOrder}})</h3>
-<table class="source"><tr><th>source line / column</th><th>field</th><th>access</th><th>class</th><th>requests<br>(warp-level executions)</th><th>sectors / request<br>(measured)</th><th>ideal sectors / request<br>(this access width)</th><th>weight<br>(paper's vote)</th>{{#sectorHeaders}}<th>{{.}}</th>{{/sectorHeaders}}</tr>
+<table class="source"><tr><th>source line / column</th><th>field</th><th>access</th><th>requests<br>(warp-level executions)</th><th>sectors / request<br>(measured)</th><th>ideal sectors / request<br>(this access width)</th><th>excess<br>(as Nsight Compute)</th><th>paper class</th><th>weight<br>(paper's vote)</th>{{#sectorHeaders}}<th>{{.}}</th>{{/sectorHeaders}}</tr>
 {{#lines}}
 <tr class="srcline"><td><code>{{location}}</code></td><td colspan="{{span}}">{{#text}}<code class="src">{{text}}</code>{{/text}}{{^text}}<span class="unreadable">{{unreadable}}</span>{{/text}}</td></tr>
-{{#sites}}<tr><td>&nbsp;&nbsp;column {{column}}</td><td>{{field}}</td><td>{{access}}</td><td>{{cls}}</td><td class="num">{{requests}}</td><td class="num">{{perRequest}}</td><td class="num">{{ideal}}</td><td class="num">{{weight}}</td>{{#sectors}}<td class="num">{{.}}</td>{{/sectors}}</tr>
+{{#sites}}<tr><td>&nbsp;&nbsp;column {{column}}</td><td>{{field}}</td><td>{{access}}</td><td class="num">{{requests}}</td><td class="num">{{perRequest}}</td><td class="num">{{ideal}}</td><td>{{excess}}</td><td>{{cls}}</td><td class="num">{{weight}}</td>{{#sectors}}<td class="num">{{.}}</td>{{/sectors}}</tr>
 {{/sites}}
 {{/lines}}
 </table>

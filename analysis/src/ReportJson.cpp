@@ -2,6 +2,8 @@
 // Markdown and HTML reports show, as data.
 #include "relayout/analysis/Analyze.h"
 
+#include "ReportFacts.h"
+
 namespace relayout {
 
 using nlohmann::json;
@@ -103,6 +105,7 @@ json renderJsonReport(const Analysis& analysis) {
               {"layout", toString(d.layout)},
               {"score", d.score},
               {"reason", plan ? plan->reason : ""},
+              {"decision", decisionLine(analysis, d)},
               {"site_count", d.sites.size()},
               {"sectors", sectorsJson(d.sectors, d.clustering.has_value(), model)},
               {"sites", sites}};

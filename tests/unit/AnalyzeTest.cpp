@@ -90,7 +90,7 @@ TEST(AnalyzePaper, ReportNamesTheDecidingSite) {
   std::string report = renderTerminalReport(*analysis);
   EXPECT_NE(report.find("struct Particle: AoS (unchanged)"), std::string::npos) << report;
   EXPECT_NE(report.find("toy.cu:11:5: y"), std::string::npos) << report;
-  EXPECT_NE(renderMarkdownReport(*analysis).find("| toy.cu:11:5 | y | read | uncoalesced |"), std::string::npos);
+  EXPECT_NE(renderMarkdownReport(*analysis).find("| toy.cu:11:5 | y | read | 32.00 (4) | +700% (uncoalesced) | isolated (n<1) |"), std::string::npos);
 }
 
 }  // namespace
