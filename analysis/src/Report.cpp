@@ -12,17 +12,20 @@ namespace {
 
 std::string trafficLine(const Analysis& a, const StructDecision& d) {
   if (a.mode == AnalyzeMode::Model) {
-    std::string out = fmt::format("predicted 32-byte sectors (trace replay, {:.0f}% of executions): AoS {:.4g}, SoA {:.4g}",
-                                  100 * d.replayedShare, d.sectors.aos, d.sectors.soa);
-    if (d.clustering && d.clustering->clusters.size() > 1) out += fmt::format(", clustered {:.4g}", d.sectors.clustered);
+    std::string out =
+        fmt::format("predicted 32-byte sectors (trace replay, {:.0f}% of executions): AoS {:.4g}, SoA {:.4g}",
+                    100 * d.replayedShare, d.sectors.aos, d.sectors.soa);
+    if (d.clustering && d.clustering->clusters.size() > 1)
+      out += fmt::format(", clustered {:.4g}", d.sectors.clustered);
     out += fmt::format(", AoSoA {:.4g} (not emitted)", d.sectors.aosoa);
-    out += fmt::format("\n  predicted cost (sectors + requested lines x {:g} + requests x {:g}, decides): AoS {:.4g}, SoA {:.4g}",
-                       kL1WavefrontWeight, kRequestWeight, d.cost.aos, d.cost.soa);
+    out += fmt::format(
+        "\n  predicted cost (sectors + requested lines x {:g} + requests x {:g}, decides): AoS {:.4g}, SoA {:.4g}",
+        kL1WavefrontWeight, kRequestWeight, d.cost.aos, d.cost.soa);
     if (d.clustering && d.clustering->clusters.size() > 1) out += fmt::format(", clustered {:.4g}", d.cost.clustered);
     return out;
   }
-  std::string out = fmt::format("predicted 32-byte sectors: AoS {:.4g} (measured), SoA {:.4g} (estimate)", d.sectors.aos,
-                                d.sectors.soa);
+  std::string out = fmt::format("predicted 32-byte sectors: AoS {:.4g} (measured), SoA {:.4g} (estimate)",
+                                d.sectors.aos, d.sectors.soa);
   if (d.clustering) out += fmt::format(", clustered {:.4g} (estimate)", d.sectors.clustered);
   return out;
 }
@@ -75,10 +78,10 @@ std::string modelTable(const StructDecision& d) {
   };
   out += "\n| kernel | AoS | SoA | AoSoA | clustered | under the chosen layout |\n|---|---|---|---|---|---|\n";
   for (const KernelSectors& k : d.kernels) {
-    const std::string note =
-        slowerUnderChosen(d, k)
-            ? fmt::format("**slower: {:+.0f}% sectors**", changeFromAoS(kernelSectorsUnder(k, d.layout), k.sectors.aos) * 100)
-            : "";
+    const std::string note = slowerUnderChosen(d, k)
+                                 ? fmt::format("**slower: {:+.0f}% sectors**",
+                                               changeFromAoS(kernelSectorsUnder(k, d.layout), k.sectors.aos) * 100)
+                                 : "";
     out += fmt::format("| `{}` | {:.4g} | {} | {} | {} | {} |\n", k.kernel, k.sectors.aos,
                        change(k.sectors.soa, k.sectors.aos), change(k.sectors.aosoa, k.sectors.aos),
                        change(k.sectors.clustered, k.sectors.aos), note);
@@ -108,9 +111,10 @@ std::string byteLayout(const StructDecision& d) {
                                                                     : std::string()));
   }
   if (d.layout == Layout::SoA)
-    out += fmt::format("After (SoA, one array per field, no padding): {}.\n", fmt::join(after, ", "));
+    out += fmt::format("After (SoA, one array per field, no padding): {}; {}.\n", fmt::join(after, ", "),
+                       elementGrowth(d));
   else if (!after.empty())
-    out += fmt::format("After (clustered, one array per cluster): {}.\n", fmt::join(after, ", "));
+    out += fmt::format("After (clustered, one array per cluster): {}; {}.\n", fmt::join(after, ", "), elementGrowth(d));
   return out;
 }
 
@@ -124,17 +128,19 @@ std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct
                        decisionLine(analysis, d));
     for (size_t i = 0; i < d.sites.size() && i < sitesPerStruct; ++i) {
       const SiteEvidence& e = d.sites[i];
-      out += fmt::format("  {}: {:<9} {:<12} sectors/request={:.2f} (ideal {:.0f}, {}: {}) paper class={} n={:.2f} "
-                         "execs={:.0f} weight={:+.4g}\n",
-                         e.site.location.str(), e.site.field, toString(e.site.access), sectorsPerRequest(e),
-                         idealSectorsPerRequest(e), excessText(e), nsightWord(e), paperClassName(e.verdict.cls),
-                         e.verdict.n, e.verdict.executions, e.verdict.weight);
+      out += fmt::format(
+          "  {}: {:<9} {:<12} sectors/request={:.2f} (ideal {:.0f}, {}: {}) paper class={} n={:.2f} "
+          "execs={:.0f} weight={:+.4g}\n",
+          e.site.location.str(), e.site.field, toString(e.site.access), sectorsPerRequest(e), idealSectorsPerRequest(e),
+          excessText(e), nsightWord(e), paperClassName(e.verdict.cls), e.verdict.n, e.verdict.executions,
+          e.verdict.weight);
     }
     if (d.sites.size() > sitesPerStruct) out += fmt::format("  ... {} more sites\n", d.sites.size() - sitesPerStruct);
     if (!executed(d)) continue;
     out += "  " + trafficLine(analysis, d) + "\n";
     if (d.clustering) {
-      for (const FieldCluster& c : d.clustering->clusters) out += fmt::format("  {} {}\n", clusterWord(d), clusterLine(c));
+      for (const FieldCluster& c : d.clustering->clusters)
+        out += fmt::format("  {} {}\n", clusterWord(d), clusterLine(c));
       out += apartLines(*d.clustering, "  ");
     }
   }
@@ -173,10 +179,10 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
     if (!d.sites.empty()) out += fmt::format("\n{}\n", kSiteColumnsLegend);
     out += byteLayout(d);
     if (!executed(d)) continue;
-    if (analysis.mode == AnalyzeMode::Model)
-      out += "\n" + trafficLine(analysis, d) + ".\n" + modelTable(d);
+    if (analysis.mode == AnalyzeMode::Model) out += "\n" + trafficLine(analysis, d) + ".\n" + modelTable(d);
     else
-      out += "\n" + trafficLine(analysis, d) + ". Estimates assume stride-1 indices for coalesced sites (docs/analysis.md).\n";
+      out += "\n" + trafficLine(analysis, d) +
+             ". Estimates assume stride-1 indices for coalesced sites (docs/analysis.md).\n";
     if (!d.clustering) continue;
     out += "\nField access tree (kernel, loop with Count, fields):\n\n";
     for (const KernelNode& k : d.clustering->tree.kernels) {

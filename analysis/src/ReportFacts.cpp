@@ -117,6 +117,16 @@ std::vector<ArrayAfter> arraysAfter(const StructDecision& d) {
   return arrays;
 }
 
+std::string elementGrowth(const StructDecision& d) {
+  const std::vector<ArrayAfter> arrays = arraysAfter(d);
+  if (arrays.empty() || !d.info.size) return "";
+  unsigned after = 0;
+  for (const ArrayAfter& a : arrays) after += a.bytes;
+  const double change = 100.0 * (double(after) / d.info.size - 1);
+  return fmt::format("{} B per element in all, {} B before ({})", after, d.info.size,
+                     after == d.info.size ? std::string("the same") : fmt::format("{:+.0f}%", change));
+}
+
 double kernelSectorsUnder(const KernelSectors& k, Layout layout) {
   switch (layout) {
     case Layout::SoA:

@@ -44,6 +44,9 @@ struct ArrayAfter {
 
 // The chosen layout's arrays, one per field (SoA) or cluster (clustered); empty for AoS.
 std::vector<ArrayAfter> arraysAfter(const StructDecision& d);
+// What one element takes across those arrays against the struct's size, said once for every
+// report: "64 B per element in all, 48 B before (+33%)"; empty for AoS.
+std::string elementGrowth(const StructDecision& d);
 
 // A kernel's predicted sectors under a layout (model mode).
 double kernelSectorsUnder(const KernelSectors& k, Layout layout);

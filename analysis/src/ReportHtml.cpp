@@ -202,11 +202,11 @@ void paperDecision(const Analysis& a, const StructDecision& d, data& s) {
 
 // Model mode's per-kernel sectors: each layout's change from AoS, slower kernels flagged.
 void kernelChanges(const Analysis& a, const StructDecision& d, data& s) {
+  // Paper mode has no per-kernel traffic (it replays nothing): the section is left out.
+  if (a.mode != AnalyzeMode::Model) return;
+  s.set("perKernel", true);
   if (d.kernels.empty()) {
-    s.set("noKernels", a.mode == AnalyzeMode::Model
-                           ? "No kernel of the trace reached this struct's sites."
-                           : "Per-kernel traffic comes from the trace replay: model mode (relayout analyze --mode "
-                             "model, with a profile recorded with a trace).");
+    s.set("noKernels", "No kernel of the trace reached this struct's sites.");
     return;
   }
   auto change = [](double sectors, double aos) {
@@ -323,7 +323,7 @@ void sourceLines(const Analysis& a, const StructDecision& d, size_t sitesPerStru
       site.set("access", toString(e->site.access));
       site.set("cls", paperClassName(e->verdict.cls));
       site.set("excess", std::string(excessText(*e)) + " (" + nsightWord(*e) + ")");
-      site.set("requests", fmt::format("{:.4g}", double(e->counters.warpExecs) * std::max(1u, e->blockPeriod)));
+      site.set("executions", fmt::format("{:.4g}", e->verdict.executions));
       site.set("perRequest", fmt::format("{:.2f}", sectorsPerRequest(*e)));
       site.set("ideal", fmt::format("{:.0f}", idealSectorsPerRequest(*e)));
       site.set("weight", fmt::format("{:+.4g}", e->verdict.weight));
@@ -341,8 +341,7 @@ void sourceLines(const Analysis& a, const StructDecision& d, size_t sitesPerStru
   s.set("siteCount", std::to_string(d.sites.size()));
   s.set("siteOrder", model ? "those with the most predicted sectors under any layout"
                            : "those with the heaviest votes in the paper's rule");
-  s.set("legend", std::string(kSiteColumnsLegend) +
-                      " requests: the site's warp-level executions, all blocks (sampled ones times the block period).");
+  s.set("legend", std::string(kSiteColumnsLegend));
 }
 
 data treeData(const FieldAccessTree& tree, const std::string& title) {
@@ -449,13 +448,15 @@ data byteData(const StructDecision& d) {
     after << array;
   }
   out.set("after", after);
-  if (d.layout == Layout::SoA) out.set("afterTitle", "after (SoA, one array per field, no padding)");
-  if (d.layout == Layout::Clustered) out.set("afterTitle", "after (clustered, one array per cluster)");
+  if (d.layout == Layout::SoA)
+    out.set("afterTitle", "after (SoA, one array per field, no padding; " + elementGrowth(d) + ")");
+  if (d.layout == Layout::Clustered)
+    out.set("afterTitle", "after (clustered, one array per cluster; " + elementGrowth(d) + ")");
   return out;
 }
 
 // Both modes' picks where the data allows: a model-mode analysis holds the paper rule's inputs;
-// the paper mode's holds no replay, so it says how to get one.
+// the paper mode's holds no replay (the page's note says what it decided on).
 data picks(const Analysis& a, const StructDecision& d) {
   data out = list();
   if (a.forced || !executed(d)) return out;
@@ -466,10 +467,6 @@ data picks(const Analysis& a, const StructDecision& d) {
                       "paper's rule (--mode paper) would pick {}.",
                       layoutWord(d.layout), layoutWord(*paper))};
     else if (paper) out << data{fmt::format("The paper's rule (--mode paper) picks {} too.", layoutWord(*paper))};
-  } else {
-    out << data{
-        "Model mode's pick is not computed here: it replays a trace (relayout analyze --mode model, with a "
-        "profile recorded with a trace)."};
   }
   return out;
 }

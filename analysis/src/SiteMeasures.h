@@ -65,6 +65,7 @@ inline constexpr const char* kSiteColumnsLegend =
     "(\"uncoalesced\" there for any excess). paper class: the paper's (Nakai & Ohno 2017) class from n, "
     "per active lane the other lanes whose address lies in the 128 bytes from its own: grouped (its "
     "\"coalesced\", n > 0, which 32 lanes reading 4 bytes 32 bytes apart are), isolated (n < 1) or same "
-    "address. weight: the site's vote in the paper's rule, by executions.";
+    "address. executions: the site's thread-level executions (one per active lane), all blocks (sampled ones "
+    "scaled). weight: the site's vote in the paper's rule, by executions.";
 
 }  // namespace relayout
