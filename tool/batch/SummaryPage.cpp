@@ -22,7 +22,7 @@ svg text { font-size: 12px; }
 </style></head><body>
 <h1>relayout batch</h1>
 <p>Manifest <code>{{manifest}}</code>; {{gpus}} GPU(s) visible where <code>relayout batch</code> last ran (with --prepare and --collect, the programs ran elsewhere). {{verified}} of {{total}} applications verified faster and applied, {{untouched}} untouched.</p>
-<h2>Kernel speed-up of relayout's rewrite and of the hand-written variants the manifest names (median of the runs; the line spans their range)</h2>
+<h2>Kernel speed-up of relayout's rewrite and of the hand-written variants the manifest names (median of the runs; the line spans their range; a grey bar: measured, not applied)</h2>
 {{#hasChart}}
 {{{chart}}}{{/hasChart}}
 {{^hasChart}}<p>No application was verified on a GPU yet: no speed-up to plot.</p>{{/hasChart}}
@@ -153,7 +153,14 @@ std::string renderSummaryPage(const nlohmann::json& summary) {
     r.set("profileCost", profileCostText(a));
     rows << r;
     const nlohmann::json variants = a.value("variants", nlohmann::json::array());
-    if (k.is_object()) chart.bars.push_back(speedupBar(variants.empty() ? name : name + ": relayout", k, "#4a8f4a"));
+    // A rewrite that was measured but not applied (slower, or not faster beyond the runs' spread)
+    // is shown as such: the program kept its original code.
+    const bool applied = a.value("status", "") == "verified";
+    if (k.is_object()) {
+      svg::Bar b = speedupBar(variants.empty() ? name : name + ": relayout", k, "#4a8f4a");
+      if (!applied) b.label += " (not applied)", b.fill = "#9a9a9a";
+      chart.bars.push_back(std::move(b));
+    }
     for (const nlohmann::json& v : variants)
       if (const nlohmann::json vk = v.value("kernel_speedup", nlohmann::json()); vk.is_object())
         chart.bars.push_back(speedupBar(name + ": " + v.value("name", "") + " (by hand)", vk, "#6d8fc7"));
