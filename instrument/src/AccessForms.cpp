@@ -6,6 +6,7 @@
 // copied or assigned is one site per field; anything else done with an element is reported with
 // its location.
 #include "SiteCollector.h"
+#include "relayout/clangsupport/AstClimb.h"
 
 #include "RecordInfo.h"
 
@@ -28,21 +29,23 @@ const clang::Expr* strip(const clang::Expr* e) {
   }
 }
 
-// The node above e, skipping parentheses and the casts `skip` accepts.
+// The node above e, skipping parentheses and the implicit casts `skip` accepts (clangsupport's
+// climb): a statement, or the declaration e initializes; e moves up to that node's child.
 template <class Skip>
 clang::DynTypedNode parentOf(clang::ASTContext& context, const clang::Expr*& e, Skip skip) {
-  while (true) {
-    clang::DynTypedNodeList parents = context.getParents(*e);
-    if (parents.empty()) return {};
-    const clang::DynTypedNode& p = parents[0];
-    if (const auto* paren = p.get<clang::ParenExpr>()) {
-      e = paren;
-    } else if (const auto* cast = p.get<clang::ImplicitCastExpr>(); cast && skip(cast->getCastKind())) {
-      e = cast;
-    } else {
-      return p;
-    }
-  }
+  const clang::Stmt* node = e;
+  const clang::Decl* decl = nullptr;
+  const clang::Stmt* parent = climbPast(
+      context, node,
+      [&](const clang::Stmt* s) {
+        const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(s);
+        return isParen(s) || (cast && skip(cast->getCastKind()));
+      },
+      &decl);
+  e = llvm::cast<clang::Expr>(node);
+  if (parent) return clang::DynTypedNode::create(*parent);
+  if (decl) return clang::DynTypedNode::create(*decl);
+  return {};
 }
 
 // An index written with a template parameter differs between instantiations of the one text.
