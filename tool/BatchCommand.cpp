@@ -76,7 +76,7 @@ static cl::opt<std::string> slurmBeforeSubmit(
     "slurm-before-submit",
     cl::desc("For testing: run PROGRAM FOLDER STAGE before each --slurm submission (the test puts stand-ins for "
              "the programs there)"),
-    cl::value_desc("PROGRAM"), cl::sub(command));
+    cl::value_desc("PROGRAM"), cl::Hidden, cl::sub(command));
 static cl::opt<unsigned> candidateCount(
     "candidates",
     cl::desc("Rewrites of each application to time against its original (optimize --candidates; default 3)"),

@@ -108,10 +108,12 @@ SamplingFlags::SamplingFlags(cl::SubCommand& command)
                               "first N, each counted with the weight of the trip count over them, and the rest as "
                               "written (default 16; 0: every iteration hooked; needs --loop-prefix above 0)"),
                      cl::value_desc("N"), cl::init(kDefaultCountedPrefix), cl::sub(command)),
-      plainClones_("plain-clones",
-                   cl::desc("Run a plain copy of the original code in launches and blocks that classify nothing "
-                            "(default true; false runs the instrumented code everywhere, as a comparison)"),
-                   cl::init(true), cl::sub(command)) {}
+      plainClones_("plain-clones", cl::desc("--plain-clones=false is --no-plain-clones"), cl::init(true),
+                   cl::Hidden, cl::sub(command)),
+      noPlainClones_("no-plain-clones",
+                     cl::desc("Run the instrumented code everywhere, also in the launches and blocks that classify "
+                              "nothing (by default they run a plain copy of the original code), as a comparison"),
+                     cl::sub(command)) {}
 
 InstrumentOptions profilingDefaults() {
   InstrumentOptions options;
@@ -170,7 +172,7 @@ llvm::Error SamplingFlags::apply(InstrumentOptions& options) const {
     return usageError(
         "--counted-prefix needs loop prefixes: --loop-prefix above 0, execution sampling, no --draw-iterations");
   options.countedPrefix = options.loopPrefix ? unsigned(countedPrefix_) : 0;
-  options.plainClones = plainClones_;
+  options.plainClones = plainClones_ && !noPlainClones_;
   return llvm::Error::success();
 }
 

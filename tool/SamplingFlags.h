@@ -34,6 +34,7 @@ class SamplingFlags {
   llvm::cl::opt<unsigned> loopPrefix_;
   llvm::cl::opt<unsigned> countedPrefix_;
   llvm::cl::opt<bool> plainClones_;
+  llvm::cl::opt<bool> noPlainClones_;
 };
 
 }  // namespace relayout
