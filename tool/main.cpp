@@ -1,6 +1,7 @@
 // relayout: profile-guided data-layout optimization for CUDA C++ (see README.md).
 #include "ArgumentHints.h"
 #include "Commands.h"
+#include "HelpWrap.h"
 #include "NvccWrapper.h"
 
 #include "Commit.h"
@@ -97,6 +98,7 @@ int main(int argc, char** argv) {
                                       "the subcommands)\n"
                                     : kOverview;
   if (std::optional<std::string> hint = relayout::argumentHint(split, argv)) return relayout::reportError(*hint);
+  relayout::wrapHelpOutputIfAsked(split, argv);
   if (!llvm::cl::ParseCommandLineOptions(split, argv, overview, &llvm::errs())) return 2;
 
   for (relayout::Subcommand* sub :
