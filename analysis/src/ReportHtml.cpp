@@ -295,9 +295,9 @@ std::vector<const SiteEvidence*> decidingSites(const Analysis& a, const StructDe
 void sourceLines(const Analysis& a, const StructDecision& d, size_t sitesPerStruct, SourceLines& sources, data& s) {
   const bool model = a.mode == AnalyzeMode::Model;
   const std::string kind = model ? "replayed" : "estimate";
-  std::vector<std::string> sectorHeaders{model ? "sectors AoS (replayed)" : "sectors AoS (measured)",
-                                         "sectors SoA (" + kind + ")"};
-  if (d.clustering) sectorHeaders.push_back("sectors clustered (" + kind + ")");
+  std::vector<std::string> sectorHeaders{model ? "AoS sectors (replayed)" : "AoS sectors (measured)",
+                                         "SoA (" + kind + ")"};
+  if (d.clustering) sectorHeaders.push_back("clustered (" + kind + ")");
   const std::vector<const SiteEvidence*> shown = decidingSites(a, d, sitesPerStruct);
   // Sites of one source line under one row of its text, lines in the order of their first site.
   std::vector<std::pair<std::string, std::vector<const SiteEvidence*>>> lines;

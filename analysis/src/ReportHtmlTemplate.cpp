@@ -20,7 +20,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}
 .est{color:#8a6d00}.slower{color:#a11;font-weight:bold}.chosen{font-weight:bold}
 svg text{font:12px system-ui,sans-serif}svg text.axis{font-style:italic;fill:#444}
 tr.srcline td{background:#f7f7f7}code.src{white-space:pre-wrap;overflow-wrap:anywhere;background:none}
-.scroll{overflow-x:auto;max-width:100%}.unreadable{color:#888;font-style:italic}
+.scroll{overflow-x:auto;max-width:100%}table.source{font-size:12px}.unreadable{color:#888;font-style:italic}
 .arr{display:flex;align-items:center;margin:.15em 0}.arr .what{flex:0 0 22em}.arr>div{max-width:50em}.bytes{display:flex}.bytes span{border:1px solid #555;margin-right:-1px;padding:.1em .2em;
 font-size:12px;overflow:hidden;white-space:nowrap;min-width:1.2em}.bytes .field{background:#dce8fa}
 .bytes .pad{background:repeating-linear-gradient(45deg,#eee,#eee 4px,#ccc 4px,#ccc 8px);color:#555}
@@ -52,7 +52,7 @@ details{margin:.6em 0}summary{cursor:pointer;font-weight:bold}
 <h3>Accesses per field and kernel</h3>
 {{{heatMap}}}
 <h3>Deciding source lines ({{siteShown}} of {{siteCount}} sites: {{siteOrder}})</h3>
-<div class="scroll"><table class="source"><tr><th>source line / column</th><th>field</th><th>access</th><th>executions<br>(thread-level)</th><th>sectors / request<br>(measured)</th><th>ideal sectors / request<br>(this access width)</th><th>excess<br>(as Nsight Compute)</th><th>paper class</th><th>weight<br>(paper's vote)</th>{{#sectorHeaders}}<th>{{.}}</th>{{/sectorHeaders}}</tr>
+<div class="scroll"><table class="source"><tr><th>source line / column</th><th>field</th><th>access</th><th>executions<br>(threads)</th><th>sectors per<br>request</th><th>ideal</th><th>excess<br>(Nsight)</th><th>paper<br>class</th><th>weight<br>(paper)</th>{{#sectorHeaders}}<th>{{.}}</th>{{/sectorHeaders}}</tr>
 {{#lines}}
 <tr class="srcline"><td><code>{{location}}</code></td><td colspan="{{span}}">{{#text}}<code class="src">{{text}}</code>{{/text}}{{^text}}<span class="unreadable">{{unreadable}}</span>{{/text}}</td></tr>
 {{#sites}}<tr><td>&nbsp;&nbsp;column {{column}}</td><td>{{field}}</td><td>{{access}}</td><td class="num">{{executions}}</td><td class="num">{{perRequest}}</td><td class="num">{{ideal}}</td><td>{{excess}}</td><td>{{cls}}</td><td class="num">{{weight}}</td>{{#sectors}}<td class="num">{{.}}</td>{{/sectors}}</tr>
