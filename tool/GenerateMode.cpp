@@ -15,6 +15,7 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
+#include <llvm/Support/Regex.h>
 #include <nlohmann/json.hpp>
 
 namespace relayout {
@@ -79,6 +80,40 @@ llvm::Error instrumentOne(const std::string& nvcc, const std::vector<std::string
 
 }  // namespace
 
+namespace {
+
+// Generate mode's hooks need compute capability 8.0 or newer (warp reductions; runtime/include/
+// relayout/rt.cuh). Why the targets the arguments name do not all have it, said before anything
+// compiles; nullopt when they do. nvcc's default target (no -arch, -gencode or -code) is older.
+std::optional<std::string> olderTargets(const std::vector<std::string>& args) {
+  static const llvm::Regex number("(sm|compute|lto)_([0-9]+)");
+  bool named = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    llvm::StringRef arg = args[i];
+    llvm::StringRef value;
+    for (llvm::StringRef flag : {"-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code"}) {
+      if (arg == flag && i + 1 < args.size()) value = args[i + 1];
+      else if (arg.starts_with((flag + "=").str())) value = arg.drop_front(flag.size() + 1);
+    }
+    if (value.empty()) continue;
+    named = true;
+    if (value == "all" || value == "all-major")
+      return "-arch=" + value.str() + " includes GPUs older than compute capability 8.0";
+    for (llvm::StringRef rest = value; !rest.empty();) {
+      llvm::SmallVector<llvm::StringRef, 3> match;
+      if (!number.match(rest, &match)) break;
+      unsigned version = 0;
+      if (!match[2].getAsInteger(10, version) && version < 80)
+        return "'" + arg.str() + (arg.ends_with(value) ? "" : " " + value.str()) + "' names " + match[0].str();
+      rest = rest.substr(rest.find(match[0]) + match[0].size());
+    }
+  }
+  if (!named) return "no -arch is given and nvcc's default target is older";
+  return std::nullopt;
+}
+
+}  // namespace
+
 int runGenerateMode(const std::string& nvcc, const std::vector<std::string>& args, const std::string& givenDir) {
   const NvccInvocation invocation = readNvccInvocation(args);
   if (!invocation.unreadable.empty()) {
@@ -86,6 +121,12 @@ int runGenerateMode(const std::string& nvcc, const std::vector<std::string>& arg
     return wrapper::runCompiler(nvcc, args);
   }
   if (invocation.producesNoObject()) return wrapper::runCompiler(nvcc, args);
+  if (!wrapper::cudaSources(args, invocation).empty())
+    if (std::optional<std::string> why = olderTargets(args))
+      return reportError(
+          "nvcc: --relayout-generate needs GPUs of compute capability 8.0 or newer (sm_80, sm_86, sm_89, "
+          "sm_90, ...), but " +
+          *why + ": give -arch=sm_80 or your GPU's (-arch=sm_90, -arch=native)");
   const std::string dir = absolutePath(givenDir);
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return reportError("nvcc: cannot create the generate folder " + dir + ": " + ec.message());

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -119,6 +120,23 @@ int runNvccWrapper(int argc, char** argv) {
     return reportError("nvcc: " + mode.from + " needs " + (mode.name == "use" ? "a plan" : "a folder"));
   if (mode.name == "generate") return runGenerateMode(nvcc, arguments, mode.argument);
   if (mode.name == "use") return runUseMode(nvcc, arguments, mode.argument);
+  // nvcc's own help follows a few lines on what relayout adds to it.
+  if (mode.name.empty() && std::any_of(args.begin(), args.end(), [](const char* arg) {
+        return std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0;
+      })) {
+    std::printf(
+        "relayout nvcc (also relayout-nvcc): the real nvcc (%s), run with your arguments; two modes make one\n"
+        "profile-guided cycle:\n"
+        "  --relayout-generate=DIR  (or RELAYOUT_GENERATE=DIR in the environment) each .cu unit instrumented,\n"
+        "                           relayout's runtime linked; site maps go to DIR and each run of the\n"
+        "                           program writes DIR/PROGRAM-PID.profile.json; then `relayout analyze DIR`\n"
+        "  --relayout-use=PLAN      (or RELAYOUT_USE=PLAN) the units the plan covers rewritten to its layouts\n"
+        "Generate mode needs sm_80 or newer (-arch=sm_80 ... sm_90). Without a mode, this is plain nvcc.\n"
+        "README.md, \"As nvcc, in your build\", has the Makefile and CMake forms.\n\n"
+        "nvcc's own help follows.\n\n",
+        nvcc.c_str());
+    std::fflush(stdout);
+  }
   std::vector<char*> command{nvcc.data()};
   command.insert(command.end(), args.begin(), args.end());
   command.push_back(nullptr);
