@@ -8,13 +8,20 @@
 # generate: the target's CUDA sources compile instrumented (through `relayout nvcc-launcher`, as
 # CMAKE_CUDA_COMPILER_LAUNCHER would), it links relayout's runtime and CUPTI, and running it writes
 # its profile into DIR; `relayout analyze DIR` then writes DIR/plan.json. use: the sources the plan
-# covers compile rewritten to its layouts, and a changed plan rebuilds them.
+# covers compile rewritten to its layouts, and a changed plan rebuilds them. A launcher the target
+# already had (ccache) stays, after relayout's.
 # Everything is found relative to this file: the installed tree can be moved.
 get_filename_component(_relayout_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 set(RELAYOUT_EXECUTABLE "${_relayout_prefix}/bin/relayout" CACHE FILEPATH "The relayout program")
 
 include(CMakeFindDependencyMacro)
 find_dependency(CUDAToolkit)
+
+# The relayout program, for add_custom_command and the like: $<TARGET_FILE:relayout::relayout>.
+if(NOT TARGET relayout::relayout)
+  add_executable(relayout::relayout IMPORTED)
+  set_target_properties(relayout::relayout PROPERTIES IMPORTED_LOCATION "${RELAYOUT_EXECUTABLE}")
+endif()
 
 if(NOT TARGET relayout::runtime)
   add_library(relayout::runtime STATIC IMPORTED)
@@ -23,6 +30,24 @@ if(NOT TARGET relayout::runtime)
     INTERFACE_INCLUDE_DIRECTORIES "${_relayout_prefix}/include"
     INTERFACE_LINK_LIBRARIES "CUDA::cupti;CUDA::cuda_driver")
 endif()
+
+# A launcher the target already has (CMAKE_CUDA_COMPILER_LAUNCHER=ccache) is kept, after relayout's:
+# relayout runs the compiles through it. Sets `out` to what follows relayout's own arguments.
+function(_relayout_chained_launcher target out)
+  get_target_property(previous ${target} CUDA_COMPILER_LAUNCHER)
+  if(NOT previous OR previous MATCHES "nvcc-launcher")
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
+  list(GET previous 0 launcher)
+  get_filename_component(name "${launcher}" NAME)
+  if(NOT name MATCHES "^(ccache|sccache|buildcache|distcc)$")
+    message(FATAL_ERROR "relayout_enable(${target}): the target's CUDA_COMPILER_LAUNCHER '${previous}' is not one "
+                        "relayout can run its compiles through (ccache, sccache, buildcache, distcc)")
+  endif()
+  message(STATUS "relayout_enable(${target}): CUDA compiles go through relayout, then ${previous}")
+  set(${out} "${previous}" PARENT_SCOPE)
+endfunction()
 
 function(relayout_enable target)
   cmake_parse_arguments(PARSE_ARGV 1 RELAYOUT "" "MODE;DIR;PLAN" "")
@@ -37,8 +62,9 @@ function(relayout_enable target)
       message(FATAL_ERROR "relayout_enable(${target} MODE generate) needs DIR, the folder for site maps and profiles")
     endif()
     get_filename_component(dir "${RELAYOUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_BINARY_DIR}")
+    _relayout_chained_launcher(${target} chained)
     set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER
-                 "${RELAYOUT_EXECUTABLE};nvcc-launcher;--relayout-generate=${dir}")
+                 ${RELAYOUT_EXECUTABLE} nvcc-launcher --relayout-generate=${dir} ${chained})
     target_link_libraries(${target} PRIVATE relayout::runtime)
   elseif(RELAYOUT_MODE STREQUAL "use")
     if(NOT RELAYOUT_PLAN)
@@ -49,7 +75,9 @@ function(relayout_enable target)
       message(FATAL_ERROR "relayout_enable(${target} MODE use): the plan ${plan} does not exist; build with "
                           "MODE generate, run the program, then `relayout analyze DIR`")
     endif()
-    set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER "${RELAYOUT_EXECUTABLE};nvcc-launcher;--relayout-use=${plan}")
+    _relayout_chained_launcher(${target} chained)
+    set_property(TARGET ${target} PROPERTY CUDA_COMPILER_LAUNCHER
+                 ${RELAYOUT_EXECUTABLE} nvcc-launcher --relayout-use=${plan} ${chained})
     # A new plan rebuilds the target's CUDA objects.
     get_target_property(sources ${target} SOURCES)
     get_target_property(source_dir ${target} SOURCE_DIR)

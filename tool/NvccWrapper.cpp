@@ -89,7 +89,7 @@ std::string findRealNvcc(const std::string& self, const std::string& fallback) {
 int runNvccWrapper(int argc, char** argv) {
   std::vector<char*> args(argv, argv + argc);
   std::string self = llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void*>(&runNvccWrapper));
-  std::string nvcc;
+  std::string nvcc, launcher;
   if (llvm::sys::path::filename(argv[0]) == kLinkName) {
     args.erase(args.begin());
     nvcc = findRealNvcc(self, RELAYOUT_NVCC);
@@ -101,6 +101,12 @@ int runNvccWrapper(int argc, char** argv) {
     auto compiler = std::find_if(args.begin(), args.end(),
                                  [](const char* arg) { return !llvm::StringRef(arg).starts_with("--relayout-"); });
     if (compiler == args.end()) return reportError("nvcc-launcher: expected the compiler to run, then its arguments");
+    // relayout_enable chains a launcher the target had (CUDA_COMPILER_LAUNCHER=ccache): it comes
+    // before the compiler, and the user's compiles go through it.
+    if (wrapper::isCompilerLauncher(*compiler) && compiler + 1 != args.end()) {
+      launcher = *compiler;
+      compiler = args.erase(compiler);
+    }
     nvcc = *compiler;
     args.erase(compiler);
   }
@@ -112,6 +118,7 @@ int runNvccWrapper(int argc, char** argv) {
     return reportError("nvcc: relayout was started again by the nvcc it runs ('" + std::string(outer) +
                        "'): set RELAYOUT_NVCC to the real nvcc, not to relayout or a script that runs it");
   setenv("RELAYOUT_NVCC_WRAPPED", nvcc.c_str(), 1);
+  wrapper::setChainedLauncher(launcher);
   llvm::Expected<Mode> requested = modeOf(args);
   if (!requested) return reportError(requested.takeError());
   Mode mode = std::move(*requested);
@@ -137,6 +144,7 @@ int runNvccWrapper(int argc, char** argv) {
         nvcc.c_str());
     std::fflush(stdout);
   }
+  if (!launcher.empty()) return wrapper::runCompiler(nvcc, arguments);
   std::vector<char*> command{nvcc.data()};
   command.insert(command.end(), args.begin(), args.end());
   command.push_back(nullptr);

@@ -21,8 +21,15 @@ int runUseMode(const std::string& nvcc, const std::vector<std::string>& args, co
 
 namespace wrapper {
 
-// Runs nvcc ARGS with this process's standard streams; its exit code, or 1 (with a message) when it
-// cannot be started or is killed.
+// A compiler launcher of the build's own that relayout's runs in front of (ccache: CMake's
+// CUDA_COMPILER_LAUNCHER before relayout_enable chained them): the compiles of the user's command
+// go through it. Empty: none.
+void setChainedLauncher(const std::string& launcher);
+// Whether `program` names a compiler launcher relayout knows (ccache, sccache, buildcache, distcc).
+bool isCompilerLauncher(const std::string& program);
+
+// Runs nvcc ARGS (through the chained launcher, if any) with this process's standard streams; its
+// exit code, or 1 (with a message) when it cannot be started or is killed.
 int runCompiler(const std::string& nvcc, const std::vector<std::string>& args);
 
 // The inputs nvcc compiles as CUDA: .cu files, and C/C++ files under -x cu. Indices into args.

@@ -17,13 +17,32 @@
 
 namespace relayout::wrapper {
 
+namespace {
+std::string chainedLauncher;
+}  // namespace
+
+void setChainedLauncher(const std::string& launcher) { chainedLauncher = launcher; }
+
+bool isCompilerLauncher(const std::string& program) {
+  return llvm::is_contained({"ccache", "sccache", "buildcache", "distcc"}, llvm::sys::path::filename(program));
+}
+
 int runCompiler(const std::string& nvcc, const std::vector<std::string>& args) {
-  std::vector<llvm::StringRef> argv{nvcc};
+  std::vector<llvm::StringRef> argv;
+  std::string program = nvcc;
+  if (!chainedLauncher.empty()) {
+    auto found = llvm::sys::path::has_parent_path(chainedLauncher) ? llvm::ErrorOr<std::string>(chainedLauncher)
+                                                                     : llvm::sys::findProgramByName(chainedLauncher);
+    if (!found) return reportError("nvcc: cannot find the compiler launcher '" + chainedLauncher + "' on PATH"), 1;
+    program = *found;
+    argv.push_back(chainedLauncher);
+  }
+  argv.push_back(nvcc);
   argv.insert(argv.end(), args.begin(), args.end());
   std::string message;
-  int code = llvm::sys::ExecuteAndWait(nvcc, argv, std::nullopt, {}, 0, 0, &message);
+  int code = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, {}, 0, 0, &message);
   if (code < 0 || !message.empty()) {
-    reportError("nvcc: cannot run '" + nvcc + "'" + (message.empty() ? "" : ": " + message) +
+    reportError("nvcc: cannot run '" + program + "'" + (message.empty() ? "" : ": " + message) +
                 " (set RELAYOUT_NVCC to the nvcc to use)");
     return code > 0 ? code : 1;
   }
