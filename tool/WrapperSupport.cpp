@@ -32,7 +32,7 @@ int runCompiler(const std::string& nvcc, const std::vector<std::string>& args) {
   std::string program = nvcc;
   if (!chainedLauncher.empty()) {
     auto found = llvm::sys::path::has_parent_path(chainedLauncher) ? llvm::ErrorOr<std::string>(chainedLauncher)
-                                                                     : llvm::sys::findProgramByName(chainedLauncher);
+                                                                   : llvm::sys::findProgramByName(chainedLauncher);
     if (!found) return reportError("nvcc: cannot find the compiler launcher '" + chainedLauncher + "' on PATH"), 1;
     program = *found;
     argv.push_back(chainedLauncher);
