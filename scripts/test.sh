@@ -3,7 +3,7 @@
 # (golden transformations, CLI errors, nvcc builds of every emitted file).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-bash "$root/scripts/install-deps.sh"
+bash "$root/scripts/install-deps.sh" --tests
 bash "$root/scripts/build.sh"
 cd "${RELAYOUT_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j 2
