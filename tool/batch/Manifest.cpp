@@ -14,7 +14,7 @@ namespace relayout::batch {
 const std::vector<std::string>& appKeys() {
   static const std::vector<std::string> keys = {
       "name", "dir",    "sources",          "flags",   "build",   "run",     "compare", "ignore_lines", "rtol",
-      "atol", "repeat", "recorded_profile", "timeout", "options", "variants", "variant_options"};
+      "atol", "repeat", "recorded_profile", "timeout", "options", "variants", "variant_options", "data"};
   return keys;
 }
 
@@ -90,6 +90,8 @@ struct Reader {
       if (auto v = string(node, key)) app.run = *v;
     } else if (key == "compare") {
       app.compare = strings(node, key);
+    } else if (key == "data") {
+      app.data = strings(node, key);
     } else if (key == "ignore_lines") {
       app.ignoreLines = strings(node, key);
     } else if (key == "rtol") {
@@ -156,6 +158,11 @@ struct Reader {
           error(at, fmt::format("application '{}': variant '{}': source '{}' does not exist (in {})", app.name, v.name,
                                 s, app.dir));
     }
+    for (const std::string& d : app.data)
+      if (llvm::sys::path::is_absolute(d) || llvm::StringRef(d).starts_with(".."))
+        error(at, fmt::format("application '{}': data '{}' must be a path inside its folder {}", app.name, d, app.dir));
+      else if (!llvm::sys::fs::exists(absolute(app.dir, d)))
+        error(at, fmt::format("application '{}': data '{}' does not exist (in {})", app.name, d, app.dir));
     if (!app.build.empty()) {
       app.build = absolute(app.dir, app.build);
       if (!app.flags.empty()) error(at, fmt::format("application '{}' has both 'flags' and 'build'", app.name));

@@ -25,6 +25,7 @@ struct App {
   std::string build;                     // absolute: a folder with compile_commands.json (optimize -p)
   std::string run;                       // the program's arguments
   std::vector<std::string> compare;      // files the program writes, compared besides its output
+  std::vector<std::string> data;         // files and folders (relative to dir) the program reads where it runs
   std::vector<std::string> ignoreLines;  // regular expressions
   std::optional<double> rtol, atol;
   std::optional<unsigned> repeat;

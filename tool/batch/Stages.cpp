@@ -60,8 +60,38 @@ llvm::Error copyExecutable(const std::string& from, const std::string& to) {
   return llvm::Error::success();
 }
 
+// The manifest's `data` of an application, copied into `appFolder`/data at the same relative paths:
+// run.sh copies them into the folder each program runs in, where a program that reads input files
+// from its own folder finds them.
+llvm::Error copyData(const App& app, const std::string& appFolder) {
+  namespace fs = llvm::sys::fs;
+  auto copyOne = [](const std::string& from, const std::string& to) -> llvm::Error {
+    if (std::error_code ec = fs::create_directories(llvm::sys::path::parent_path(to)))
+      return llvm::createStringError(ec, "cannot create the folder of %s", to.c_str());
+    if (std::error_code ec = fs::copy_file(from, to))
+      return llvm::createStringError(ec, "cannot copy %s to %s: %s", from.c_str(), to.c_str(), ec.message().c_str());
+    return llvm::Error::success();
+  };
+  for (const std::string& entry : app.data) {
+    const std::string from = joinPath(app.dir, entry), to = joinPath(joinPath(appFolder, "data"), entry);
+    if (!fs::is_directory(from)) {
+      if (llvm::Error err = copyOne(from, to)) return err;
+      continue;
+    }
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(from, ec), end; it != end && !ec; it.increment(ec)) {
+      if (fs::is_directory(it->path())) continue;
+      llvm::StringRef below = llvm::StringRef(it->path()).drop_front(from.size()).ltrim('/');
+      if (llvm::Error err = copyOne(it->path(), joinPath(to, below.str()))) return err;
+    }
+    if (ec) return llvm::createStringError(ec, "cannot read %s: %s", from.c_str(), ec.message().c_str());
+  }
+  return llvm::Error::success();
+}
+
 // The script's lines before each application's: `run NAME LIMIT COMMAND...` runs COMMAND in
-// NAME/work with its output in NAME/output.txt, and the script's status says whether all exited 0.
+// NAME/work, a fresh folder holding a copy of the application's data (APP/data, the manifest's
+// `data`), with its output in NAME/output.txt, and the script's status says whether all exited 0.
 // `run.sh NAME` runs that application alone, its variants' lines (NAME/variants/VARIANT) with it
 // (what each task of --slurm's job array does).
 std::string scriptHead(const std::string& what, const std::string& then) {
@@ -69,7 +99,9 @@ std::string scriptHead(const std::string& what, const std::string& then) {
       "#!/bin/sh\n"
       "# Written by relayout batch: {}\n"
       "# Then, where relayout is: {}\n"
-      "# run.sh NAME runs that application alone.\n"
+      "# run.sh NAME runs that application alone. Each program runs in NAME/work, a fresh folder into\n"
+      "# which the files the manifest's `data` names are copied from NAME/data (its own folder, where it\n"
+      "# ran when relayout built it, is not here).\n"
       "cd \"$(dirname \"$0\")\" || exit 1\n"
       "here=$(pwd)\n"
       "only=${{1-}}\n"
@@ -80,6 +112,8 @@ std::string scriptHead(const std::string& what, const std::string& then) {
       "  name=$1 limit=$2\n"
       "  shift 2\n"
       "  rm -rf \"$here/$name/work\" && mkdir -p \"$here/$name/work\" || exit 1\n"
+      "  app=${{name%%/*}}\n"
+      "  [ ! -d \"$here/$app/data\" ] || cp -R \"$here/$app/data/.\" \"$here/$name/work/\" || exit 1\n"
       "  (cd \"$here/$name/work\" && timeout \"$limit\" \"$@\") > \"$here/$name/output.txt\" 2>&1\n"
       "  rc=$?\n"
       "  echo \"$name: exit $rc\"\n"
@@ -148,6 +182,7 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
     if (llvm::Error err = copyExecutable(joinPath(joinPath(built, "original"), "program"),
                                          joinPath(joinPath(folder, app.name), "original")))
       return fail(llvm::toString(std::move(err)));
+    if (llvm::Error err = copyData(app, joinPath(folder, app.name))) return fail(llvm::toString(std::move(err)));
     // Each candidate that built, against the same original: NAME/candidates/CANDIDATE.
     std::vector<std::string> measured;
     for (const StagedCandidate& c : *candidates) {
@@ -267,6 +302,7 @@ int prepareProfiling(const Manifest& manifest, RunOptions options, const std::st
     const std::string program = joinPath(joinPath(appFolder(options.outDir, app.name), "instrumented"), "program");
     if (llvm::Error err = copyExecutable(program, joinPath(joinPath(folder, app.name), "program")))
       return fail(llvm::toString(std::move(err)));
+    if (llvm::Error err = copyData(app, joinPath(folder, app.name))) return fail(llvm::toString(std::move(err)));
     // The arguments stay shell words, as the manifest's `run` gives them.
     script += fmt::format("run {} {} env RELAYOUT_PROFILE=\"$here/{}/profile.json\" \"$here/{}/program\" {}\n",
                           shellQuoted(app.name), app.timeoutSeconds, app.name, app.name, app.run);
