@@ -24,16 +24,7 @@ LayoutSectors fromModel(const double (&values)[kModelLayouts]) {
   return s;
 }
 
-double valueOf(const LayoutSectors& s, Layout layout) {
-  switch (layout) {
-    case Layout::AoS: return s.aos;
-    case Layout::SoA: return s.soa;
-    case Layout::Clustered: return s.clustered;
-  }
-  return s.aos;
-}
 
-bool hasClusters(const StructDecision& d) { return d.clustering && d.clustering->clusters.size() > 1; }
 
 // Whether the clustered layout is a candidate of its own: not where every accessed field is in an
 // array of its own (the tree's single-field clusters, or what taking clusters apart left), which is
@@ -112,12 +103,12 @@ std::string launchKernel(const TracedLaunch& launch, const std::vector<ReplayUni
 // + requested lines x kL1WavefrontWeight + requests x kRequestWeight, for the executions that issue
 // any); a site the trace missed, by its estimates (its sectors, taken as coalesced: four to a line).
 double siteCost(const SiteEvidence& e, Layout layout) {
-  if (!e.replayed) return valueOf(e.sectors, layout) * (1 + kL1WavefrontWeight / 4);
+  if (!e.replayed) return e.sectors.under(layout) * (1 + kL1WavefrontWeight / 4);
   // Sites merged into one vector access request its sectors once between them.
-  const double merged = std::min(1.0, valueOf(e.requests, layout) / std::max(1e-9, valueOf(e.requests, Layout::SoA)));
-  return e.issued * (valueOf(fromModel(e.model.traffic), layout) +
-                     kL1WavefrontWeight * merged * valueOf(fromModel(e.model.lines), layout) +
-                     kRequestWeight * e.model.warps * valueOf(e.requests, layout));
+  const double merged = std::min(1.0, e.requests.under(layout) / std::max(1e-9, e.requests.under(Layout::SoA)));
+  return e.issued * (fromModel(e.model.traffic).under(layout) +
+                     kL1WavefrontWeight * merged * fromModel(e.model.lines).under(layout) +
+                     kRequestWeight * e.model.warps * e.requests.under(layout));
 }
 
 // AoSoA's cost of a site: not a Layout of the plan, so spelled out here as siteCost does.
@@ -306,8 +297,8 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
     order.push_back(Layout::SoA);
     d.weighed = order;
     for (Layout l : order)
-      if (valueOf(d.cost, l) < valueOf(d.cost, d.layout) * (1 - kModelMinGain)) d.layout = l;
-    d.score = d.cost.aos > 0 ? (d.cost.aos - valueOf(d.cost, d.layout)) / d.cost.aos : 0;
+      if (d.cost.under(l) < d.cost.under(d.layout) * (1 - kModelMinGain)) d.layout = l;
+    d.score = d.cost.aos > 0 ? (d.cost.aos - d.cost.under(d.layout)) / d.cost.aos : 0;
   }
   return llvm::Error::success();
 }

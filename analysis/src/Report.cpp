@@ -80,7 +80,7 @@ std::string modelTable(const StructDecision& d) {
   for (const KernelSectors& k : d.kernels) {
     const std::string note = slowerUnderChosen(d, k)
                                  ? fmt::format("**slower: {:+.0f}% sectors**",
-                                               changeFromAoS(kernelSectorsUnder(k, d.layout), k.sectors.aos) * 100)
+                                               changeFromAoS(k.sectors.under(d.layout), k.sectors.aos) * 100)
                                  : "";
     out += fmt::format("| `{}` | {:.4g} | {} | {} | {} | {} |\n", k.kernel, k.sectors.aos,
                        change(k.sectors.soa, k.sectors.aos), change(k.sectors.aosoa, k.sectors.aos),

@@ -25,15 +25,9 @@ bool executed(const StructDecision& d) {
   return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
 }
 
-bool hasClusters(const StructDecision& d) { return d.clustering && d.clustering->clusters.size() > 1; }
-
 namespace {
 
 const char* shortName(Layout layout) { return layout == Layout::AoS ? "AoS" : reportLayoutName(layout); }
-
-double valueUnder(const LayoutSectors& m, Layout layout) {
-  return layout == Layout::SoA ? m.soa : layout == Layout::Clustered ? m.clustered : m.aos;
-}
 
 // "36% less predicted cost than AoS" / "12% more predicted sectors than AoS"; `fewer` for a count.
 std::string against(double value, double aos, const char* what, const char* fewer) {
@@ -54,11 +48,9 @@ std::string decisionLine(const Analysis& a, const StructDecision& d) {
   // The other layout a kept AoS was weighed against: the cheaper of SoA and the clustered candidate.
   Layout other = d.layout;
   if (other == Layout::AoS)
-    other = hasClusters(d) && valueUnder(measure, Layout::Clustered) < valueUnder(measure, Layout::SoA)
-                ? Layout::Clustered
-                : Layout::SoA;
-  std::string margin =
-      against(valueUnder(measure, other), valueUnder(measure, Layout::AoS), what, model ? "less" : "fewer");
+    other = hasClusters(d) && measure.under(Layout::Clustered) < measure.under(Layout::SoA) ? Layout::Clustered
+                                                                                            : Layout::SoA;
+  std::string margin = against(measure.under(other), measure.under(Layout::AoS), what, model ? "less" : "fewer");
   if (!model) {
     double together = 0, apart = 0;
     for (const SiteEvidence& e : d.sites) (e.verdict.weight > 0 ? together : apart) += std::fabs(e.verdict.weight);
@@ -72,7 +64,7 @@ std::string decisionLine(const Analysis& a, const StructDecision& d) {
     return fmt::format("{}{}: {}; {}", shortName(d.layout), forced, votes, margin);
   }
   if (d.layout != Layout::AoS) return fmt::format("{}{}: {}", shortName(d.layout), forced, margin);
-  const double aos = valueUnder(measure, Layout::AoS), best = valueUnder(measure, other);
+  const double aos = measure.under(Layout::AoS), best = measure.under(other);
   if (a.forced || best >= aos) return fmt::format("AoS kept{}: {} would have {}", forced, shortName(other), margin);
   return fmt::format("AoS kept: {} would have {}, short of the {:.0f}% a change needs", shortName(other), margin,
                      100 * kModelMinGain);
@@ -127,22 +119,10 @@ std::string elementGrowth(const StructDecision& d) {
                      after == d.info.size ? std::string("the same") : fmt::format("{:+.0f}%", change));
 }
 
-double kernelSectorsUnder(const KernelSectors& k, Layout layout) {
-  switch (layout) {
-    case Layout::SoA:
-      return k.sectors.soa;
-    case Layout::Clustered:
-      return k.sectors.clustered;
-    case Layout::AoS:
-      break;
-  }
-  return k.sectors.aos;
-}
-
 double changeFromAoS(double sectors, double aos) { return aos > 0 ? sectors / aos - 1 : 0; }
 
 bool slowerUnderChosen(const StructDecision& d, const KernelSectors& k) {
-  return d.layout != Layout::AoS && k.sectors.aos > 0 && kernelSectorsUnder(k, d.layout) > k.sectors.aos * 1.05;
+  return d.layout != Layout::AoS && k.sectors.aos > 0 && k.sectors.under(d.layout) > k.sectors.aos * 1.05;
 }
 
 std::optional<Layout> paperPick(const StructDecision& d) {

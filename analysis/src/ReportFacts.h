@@ -15,8 +15,6 @@ namespace relayout {
 const char* reportLayoutName(Layout layout);
 // Whether any of the struct's sites executed (sites are sorted by weight, executed ones first).
 bool executed(const StructDecision& d);
-// Whether the field access tree offers a clustered candidate (more than one cluster).
-bool hasClusters(const StructDecision& d);
 
 // The decision and its margin in one sentence, alike in every report and mode, as a percentage:
 // "SoA: 36% less predicted cost than AoS (1.2e+08 against 1.9e+08)" (model mode), "AoS kept: SoA's
@@ -48,8 +46,6 @@ std::vector<ArrayAfter> arraysAfter(const StructDecision& d);
 // report: "64 B per element in all, 48 B before (+33%)"; empty for AoS.
 std::string elementGrowth(const StructDecision& d);
 
-// A kernel's predicted sectors under a layout (model mode).
-double kernelSectorsUnder(const KernelSectors& k, Layout layout);
 // The chosen layout's change of the kernel's sectors from AoS (+0.5: 50% more); 0 where AoS has none.
 double changeFromAoS(double sectors, double aos);
 // Whether the chosen layout makes the kernel read more sectors than AoS, past noise (5%).

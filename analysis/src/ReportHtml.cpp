@@ -27,8 +27,6 @@ using kainjow::mustache::partial;
 
 std::string num(double v) { return fmt::format("{:.4g}", v); }
 
-std::string layoutWord(Layout layout) { return reportLayoutName(layout); }
-
 // A Mustache section shows for any string, even an empty one: set optional text only when there is some.
 void setIf(data& d, const std::string& key, const std::string& text) {
   if (!text.empty()) d.set(key, text);
@@ -120,7 +118,7 @@ data summaryTable(const Analysis& a) {
   std::vector<std::vector<Cell>> rows;
   for (const StructDecision& d : a.structs) {
     std::vector<Cell> row{
-        {d.name, false, true, true}, {layoutWord(d.layout)},     {decisionLine(a, d)},
+        {d.name, false, true, true}, {reportLayoutName(d.layout)},     {decisionLine(a, d)},
         {num(d.sectors.aos), true},  {num(d.sectors.soa), true}, {d.clustering ? num(d.sectors.clustered) : "–", true}};
     if (model) row.push_back({num(d.sectors.aosoa), true});
     rows.push_back(std::move(row));
@@ -222,12 +220,12 @@ void kernelChanges(const Analysis& a, const StructDecision& d, data& s) {
                     {change(k.sectors.aosoa, k.sectors.aos), true},
                     {slower ? "" : "not slower", false, false, false,
                      slower ? fmt::format("slower: {:+.0f}% sectors",
-                                          100 * changeFromAoS(kernelSectorsUnder(k, d.layout), k.sectors.aos))
+                                          100 * changeFromAoS(k.sectors.under(d.layout), k.sectors.aos))
                             : ""}});
   }
   s.set("kernelTable",
         table({"kernel", "AoS: predicted sectors", "SoA: sectors (change from AoS)", "clustered: sectors (change)",
-               "AoSoA: sectors (change)", "under the chosen layout (" + layoutWord(d.layout) + ")"},
+               "AoSoA: sectors (change)", std::string("under the chosen layout (") + reportLayoutName(d.layout) + ")"},
               rows));
 }
 
@@ -465,8 +463,8 @@ data picks(const Analysis& a, const StructDecision& d) {
       out << data{
           fmt::format("The two analysis modes pick differently: model mode (this report) picks {}, the "
                       "paper's rule (--mode paper) would pick {}.",
-                      layoutWord(d.layout), layoutWord(*paper))};
-    else if (paper) out << data{fmt::format("The paper's rule (--mode paper) picks {} too.", layoutWord(*paper))};
+                      reportLayoutName(d.layout), reportLayoutName(*paper))};
+    else if (paper) out << data{fmt::format("The paper's rule (--mode paper) picks {} too.", reportLayoutName(*paper))};
   }
   return out;
 }
@@ -474,7 +472,7 @@ data picks(const Analysis& a, const StructDecision& d) {
 data structData(const Analysis& a, const StructDecision& d, size_t sitesPerStruct, SourceLines& sources) {
   data s;
   s.set("name", d.name);
-  s.set("layout", layoutWord(d.layout));
+  s.set("layout", reportLayoutName(d.layout));
   const StructPlan* plan = a.plan.findStruct(d.name);
   setIf(s, "reason", plan ? plan->reason : "");
   s.set("picks", picks(a, d));

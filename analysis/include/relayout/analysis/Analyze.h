@@ -59,6 +59,15 @@ struct LayoutSectors {
   double clustered = 0;  // meaningful when the struct has clusters
   double aosoa = 0;      // model mode only (paper mode: the SoA estimate)
   void add(const LayoutSectors& o) { aos += o.aos, soa += o.soa, clustered += o.clustered, aosoa += o.aosoa; }
+  // The value of a layout the plan can name (AoSoA is not one).
+  double under(Layout layout) const {
+    switch (layout) {
+      case Layout::AoS: return aos;
+      case Layout::SoA: return soa;
+      case Layout::Clustered: return clustered;
+    }
+    return aos;
+  }
 };
 
 // Predicted sectors of one struct in one kernel (model mode).
@@ -105,6 +114,9 @@ struct StructDecision {
   // when no access executed, or the profile is out of date for it): the candidates to measure.
   std::vector<Layout> weighed;
 };
+
+// Whether the field access tree offers a clustered candidate (more than one cluster).
+inline bool hasClusters(const StructDecision& d) { return d.clustering && d.clustering->clusters.size() > 1; }
 
 struct Analysis {
   AnalyzeMode mode = AnalyzeMode::Paper;
