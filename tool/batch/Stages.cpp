@@ -45,13 +45,19 @@ llvm::Error freshFolder(const std::string& folder) {
   return llvm::Error::success();
 }
 
-// Copies a program into a prepared folder without its host debug information (a sixth of the
-// size: the folder travels), when binutils' strip is there; the GPU code keeps its line table.
-llvm::Error copyExecutable(const std::string& from, const std::string& to) {
+// Copies a file into a prepared folder, creating the folders on its way.
+llvm::Error copyInto(const std::string& from, const std::string& to) {
   if (std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(to)))
     return llvm::createStringError(ec, "cannot create the folder of %s", to.c_str());
   if (std::error_code ec = llvm::sys::fs::copy_file(from, to))
     return llvm::createStringError(ec, "cannot copy %s to %s: %s", from.c_str(), to.c_str(), ec.message().c_str());
+  return llvm::Error::success();
+}
+
+// Copies a program into a prepared folder without its host debug information (a sixth of the
+// size: the folder travels), when binutils' strip is there; the GPU code keeps its line table.
+llvm::Error copyExecutable(const std::string& from, const std::string& to) {
+  if (llvm::Error err = copyInto(from, to)) return err;
   llvm::sys::fs::setPermissions(to, llvm::sys::fs::all_read | llvm::sys::fs::all_exe | llvm::sys::fs::owner_write);
   if (llvm::ErrorOr<std::string> strip = llvm::sys::findProgramByName("strip")) {
     const llvm::StringRef args[] = {*strip, "--strip-debug", to};
@@ -65,24 +71,17 @@ llvm::Error copyExecutable(const std::string& from, const std::string& to) {
 // from its own folder finds them.
 llvm::Error copyData(const App& app, const std::string& appFolder) {
   namespace fs = llvm::sys::fs;
-  auto copyOne = [](const std::string& from, const std::string& to) -> llvm::Error {
-    if (std::error_code ec = fs::create_directories(llvm::sys::path::parent_path(to)))
-      return llvm::createStringError(ec, "cannot create the folder of %s", to.c_str());
-    if (std::error_code ec = fs::copy_file(from, to))
-      return llvm::createStringError(ec, "cannot copy %s to %s: %s", from.c_str(), to.c_str(), ec.message().c_str());
-    return llvm::Error::success();
-  };
   for (const std::string& entry : app.data) {
     const std::string from = joinPath(app.dir, entry), to = joinPath(joinPath(appFolder, "data"), entry);
     if (!fs::is_directory(from)) {
-      if (llvm::Error err = copyOne(from, to)) return err;
+      if (llvm::Error err = copyInto(from, to)) return err;
       continue;
     }
     std::error_code ec;
     for (fs::recursive_directory_iterator it(from, ec), end; it != end && !ec; it.increment(ec)) {
       if (fs::is_directory(it->path())) continue;
       llvm::StringRef below = llvm::StringRef(it->path()).drop_front(from.size()).ltrim('/');
-      if (llvm::Error err = copyOne(it->path(), joinPath(to, below.str()))) return err;
+      if (llvm::Error err = copyInto(it->path(), joinPath(to, below.str()))) return err;
     }
     if (ec) return llvm::createStringError(ec, "cannot read %s: %s", from.c_str(), ec.message().c_str());
   }
