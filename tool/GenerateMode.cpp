@@ -42,6 +42,13 @@ std::string unitStem(const std::string& dir, const std::string& absoluteSource) 
   return dir + "/" + llvm::sys::path::stem(absoluteSource).str() + "-" + sha256Hex(absoluteSource).substr(0, 8);
 }
 
+// A unit's site map and compile, when this build leaves no object instrumented with them.
+void removeUnitFiles(const std::string& dir, const std::string& absoluteSource) {
+  const std::string stem = unitStem(dir, absoluteSource);
+  llvm::sys::fs::remove(stem + ".sites.json");
+  llvm::sys::fs::remove(stem + ".compile.json");
+}
+
 // The compile as a compile database entry (what `analyze DIR` gathers into compile_commands.json,
 // and the use mode rewrites with): this source only, the other inputs left out.
 nlohmann::json compileEntry(const std::string& nvcc, const std::vector<std::string>& flags,
@@ -60,6 +67,7 @@ llvm::Error instrumentOne(const std::string& nvcc, const std::vector<std::string
   auto db = makeCompilationDatabase("", flags, /*translationNotes=*/false);
   if (!db) return db.takeError();
   InstrumentOptions options = profilingDefaults();
+  options.holdClangWarnings = true;  // nvcc reports on the code itself
   auto result = instrumentSources({absoluteSource}, **db, options);
   if (!result) return result.takeError();
   for (const InstrumentedUnit& unit : result->units) {
@@ -138,16 +146,20 @@ int runGenerateMode(const std::string& nvcc, const std::vector<std::string>& arg
   const std::vector<size_t> sources = wrapper::cudaSources(args, invocation);
   if (!sources.empty() && !mirror.ok()) return reportError("nvcc: cannot create a temporary folder");
   const std::vector<std::string> flags = wrapper::withoutInputs(args, invocation);
+  NvccDiagnosticPaths diagnosticPaths{mirror.path(), {}};
   for (size_t index : sources) {
     const std::string source = absolutePath(args[index]);
     if (llvm::Error err = instrumentOne(nvcc, flags, source, mirror.path(), dir)) {
-      // The build goes on: this unit is compiled as it is and has no sites in the profile.
+      // The build goes on: this unit is compiled as it is and has no sites in the profile (nor a
+      // site map of an earlier build that `analyze` would match against it).
+      removeUnitFiles(dir, source);
       reportWarning("nvcc: " + args[index] +
                     ": not instrumented, compiled as it is: " + llvm::toString(std::move(err)));
       continue;
     }
     command[index] = wrapper::mirrored(mirror.path(), source);
     swapped.push_back(source);
+    diagnosticPaths.absoluteToGiven.emplace_back(source, args[index]);
   }
   std::vector<std::string> full;
   if (!swapped.empty()) {
@@ -157,8 +169,10 @@ int runGenerateMode(const std::string& nvcc, const std::vector<std::string>& arg
   full.insert(full.end(), command.begin(), command.end());
   if (invocation.links())
     for (const std::string& arg : runtimeLinkArgs(toolchain)) full.push_back(arg);
-  int code = wrapper::runCompiler(nvcc, full);
+  int code = wrapper::runCompiler(nvcc, full, swapped.empty() ? nullptr : &diagnosticPaths);
   if (!swapped.empty()) wrapper::restoreDependencyFile(args, invocation, mirror.path());
+  if (code != 0)  // no object holds these units' sites
+    for (const std::string& source : swapped) removeUnitFiles(dir, source);
   return code;
 }
 

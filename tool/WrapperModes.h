@@ -4,6 +4,7 @@
 // copies' relative #includes resolve as the originals' do and parallel compiles never share files.
 #pragma once
 
+#include "NvccDiagnostics.h"
 #include "NvccFlags.h"
 
 #include <string>
@@ -29,8 +30,10 @@ void setChainedLauncher(const std::string& launcher);
 bool isCompilerLauncher(const std::string& program);
 
 // Runs nvcc ARGS (through the chained launcher, if any) with this process's standard streams; its
-// exit code, or 1 (with a message) when it cannot be started or is killed.
-int runCompiler(const std::string& nvcc, const std::vector<std::string>& args);
+// exit code, or 1 (with a message) when it cannot be started or is killed. With `tidy`, nvcc's
+// standard error goes through tidyNvccDiagnostics (written to a file in tidy->mirror meanwhile).
+int runCompiler(const std::string& nvcc, const std::vector<std::string>& args,
+                const NvccDiagnosticPaths* tidy = nullptr);
 
 // The inputs nvcc compiles as CUDA: .cu files, and C/C++ files under -x cu. Indices into args.
 std::vector<size_t> cudaSources(const std::vector<std::string>& args, const NvccInvocation& invocation);

@@ -27,7 +27,7 @@ bool isCompilerLauncher(const std::string& program) {
   return llvm::is_contained({"ccache", "sccache", "buildcache", "distcc"}, llvm::sys::path::filename(program));
 }
 
-int runCompiler(const std::string& nvcc, const std::vector<std::string>& args) {
+int runCompiler(const std::string& nvcc, const std::vector<std::string>& args, const NvccDiagnosticPaths* tidy) {
   std::vector<llvm::StringRef> argv;
   std::string program = nvcc;
   if (!chainedLauncher.empty()) {
@@ -40,7 +40,16 @@ int runCompiler(const std::string& nvcc, const std::vector<std::string>& args) {
   argv.push_back(nvcc);
   argv.insert(argv.end(), args.begin(), args.end());
   std::string message;
-  int code = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, {}, 0, 0, &message);
+  const std::string errorFile = tidy ? tidy->mirror + "/nvcc.stderr" : "";
+  const std::optional<llvm::StringRef> toFile[] = {std::nullopt, std::nullopt, llvm::StringRef(errorFile)};
+  llvm::ArrayRef<std::optional<llvm::StringRef>> redirects;
+  if (tidy) redirects = toFile;
+  int code = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects, 0, 0, &message);
+  if (tidy) {
+    auto text = readFile(errorFile);
+    if (text) llvm::errs() << tidyNvccDiagnostics(*text, *tidy);
+    else llvm::consumeError(text.takeError());
+  }
   if (code < 0 || !message.empty()) {
     reportError("nvcc: cannot run '" + program + "'" + (message.empty() ? "" : ": " + message) +
                 " (set RELAYOUT_NVCC to the nvcc to use)");

@@ -4,6 +4,7 @@
 #include "SiteCollector.h"
 
 #include "relayout/clangsupport/DeviceConditionals.h"
+#include "relayout/clangsupport/HeldWarnings.h"
 #include "relayout/core/Files.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -166,7 +167,10 @@ llvm::Expected<InstrumentResult> instrumentSources(const std::vector<std::string
   for (const std::string& source : sources) {  // one at a time, so that findings[i] is sources[i]
     size_t before = findings.size();
     clang::tooling::ClangTool tool(db, {source});
+    HeldWarnings held(llvm::errs());
+    if (options.holdClangWarnings) tool.setDiagnosticConsumer(&held);
     ok &= tool.run(&factory) == 0 && findings.size() == before + 1;
+    if (!ok) held.release();
     if (!ok) break;
   }
   if (!ok)

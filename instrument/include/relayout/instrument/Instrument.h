@@ -66,6 +66,9 @@ struct InstrumentOptions {
   // model-mode layouts in every run (docs/results/overhead-h100.md, "Trace depth" and "trace depth
   // 32 over the whole corpus").
   static constexpr unsigned kDefaultTraceDepth = 64;
+  // Clang's own warnings on the sources are printed only when the parse fails (the nvcc wrapper:
+  // nvcc gives its own; relayout's warnings are printed either way).
+  bool holdClangWarnings = false;
   // Folders whose files are the project's own, besides those of the sources and of their
   // -I/-iquote flags (e.g. every compile database entry's folder).
   std::vector<std::string> projectFolders;
