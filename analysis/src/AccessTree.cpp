@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace relayout {
@@ -49,17 +50,38 @@ void sizeCluster(const StructInfo& s, FieldCluster& c) {
   c.paddingBytes = static_cast<unsigned>(storage.paddingBytes());
 }
 
-// A sub-struct's name, from its fields as a reviewer would name it: the fields joined (`x_y_z`,
-// `force_vel` for force_ and vel_: each field's outer underscores go, so that no `__` makes a name
-// reserved), cut after 24 characters with `_etc`.
+// A sub-struct's name, from its fields as a reviewer would name it: the fields joined (`force_vel`
+// for force_ and vel_: each field's outer underscores go, so that no `__` makes a name reserved),
+// components of one vector written once (`xyz` for x, y, z; `vxyz` for vx, vy, vz; `pos_xy` for
+// pos_x, pos_y), cut after 24 characters with `_etc`.
 std::string clusterNameFrom(const std::vector<std::string>& fields) {
-  std::string joined;
+  std::vector<std::string> words;
   for (const std::string& field : fields) {
     const size_t first = field.find_first_not_of('_'), last = field.find_last_not_of('_');
-    if (first == std::string::npos) continue;
-    const std::string word = field.substr(first, last - first + 1);
-    if (!joined.empty() && joined.size() + 1 + word.size() > 24) return joined + "_etc";
-    joined += (joined.empty() ? "" : "_") + word;
+    if (first != std::string::npos) words.push_back(field.substr(first, last - first + 1));
+  }
+  // A run of words that differ only in a last letter x, y, z or w becomes the prefix and the letters.
+  auto axisPrefix = [](const std::string& word) -> std::optional<std::string> {
+    if (std::string("xyzw").find(word.back()) == std::string::npos) return std::nullopt;
+    return word.substr(0, word.size() - 1);
+  };
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < words.size();) {
+    const std::optional<std::string> prefix = axisPrefix(words[i]);
+    size_t end = i + 1;
+    while (prefix && end < words.size() && axisPrefix(words[end]) == prefix) ++end;
+    if (end - i < 2) {
+      parts.push_back(words[i++]);
+      continue;
+    }
+    std::string part = *prefix;
+    for (; i < end; ++i) part += words[i].back();
+    parts.push_back(part);
+  }
+  std::string joined;
+  for (const std::string& part : parts) {
+    if (!joined.empty() && joined.size() + 1 + part.size() > 24) return joined + "_etc";
+    joined += (joined.empty() ? "" : "_") + part;
   }
   if (joined.empty() || std::isdigit(static_cast<unsigned char>(joined[0]))) joined = "fields" + joined;
   return joined;

@@ -64,9 +64,9 @@ TEST(AccessTree, PaperWorkedExampleGivesSt1AndSt2) {
   EXPECT_EQ(c.clusters[1].fields, (Fields{"ax", "ay", "az"}));
   EXPECT_EQ(c.clusters[1].bytes, 16u);
   EXPECT_EQ(c.clusters[1].paddingBytes, 4u);
-  // Named after their fields, cut after 24 characters.
-  EXPECT_EQ(c.clusters[0].name, "vx_vy_vz_px_py_pz_prs_etc");
-  EXPECT_EQ(c.clusters[1].name, "ax_ay_az");
+  // Named after their fields, a vector's components once (vxyz for vx, vy, vz).
+  EXPECT_EQ(c.clusters[0].name, "vxyz_pxyz_prs_dns");
+  EXPECT_EQ(c.clusters[1].name, "axyz");
 }
 
 TEST(AccessTree, CountsWithinTenPercentAreEqual) {

@@ -65,7 +65,7 @@ TEST(AnalyzeClusters, AoSStructIsSplitByTheFieldAccessTree) {
   EXPECT_EQ(p.layout, Layout::Clustered);
   ASSERT_EQ(p.clusters.size(), 2u);
   // x, y, z join the neighbour loop (the larger Count); id, never accessed, fills mass's padding.
-  EXPECT_EQ(p.clusters[0].name, "x_y_z_mass");
+  EXPECT_EQ(p.clusters[0].name, "xyz_mass");
   EXPECT_EQ(p.clusters[0].fields, (std::vector<std::string>{"x", "y", "z", "mass"}));
   EXPECT_EQ(p.clusters[0].paddingBytes, 0u);
   EXPECT_EQ(p.clusters[1].fields, (std::vector<std::string>{"vx", "vy", "vz", "id"}));
@@ -156,8 +156,8 @@ TEST(Reports, HtmlIsSelfContainedWithTreeSitesAndChart) {
 
   std::string text = renderTerminalReport(*analysis);
   EXPECT_NE(text.find("struct Particle: clustered"), std::string::npos) << text;
-  EXPECT_NE(text.find("cluster x_y_z_mass {x, y, z, mass} 16 B (0 padding)"), std::string::npos) << text;
-  EXPECT_NE(renderMarkdownReport(*analysis).find("| x_y_z_mass | x, y, z, mass | 16 | 0 |"), std::string::npos);
+  EXPECT_NE(text.find("cluster xyz_mass {x, y, z, mass} 16 B (0 padding)"), std::string::npos) << text;
+  EXPECT_NE(renderMarkdownReport(*analysis).find("| xyz_mass | x, y, z, mass | 16 | 0 |"), std::string::npos);
 }
 
 // The markdown report shows an element's bytes before and after, with the padding a struct has
