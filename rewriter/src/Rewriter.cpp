@@ -186,6 +186,12 @@ std::string applyEdits(std::string text, const std::vector<Edit>& edits) {
   return text;
 }
 
+// A file as relayout writes it: its edits applied, and the user's lines they made longer than the
+// project's width re-wrapped (whitespace only, so what the compile check compiled stays the code).
+std::string finalText(const std::string& original, const std::vector<Edit>& edits, const std::string& file) {
+  return rw::rewrapChangedLines(original, applyEdits(original, edits), file);
+}
+
 // Per file, what a struct's layouts include and the earliest place one can go.
 struct Includes {
   unsigned offset = ~0u;
@@ -498,13 +504,13 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   std::set<std::string> written;
   for (size_t i = 0; i < sources.size(); ++i) {
     const std::string& original = facts.contents[realSources[i]];
-    result.files.push_back({sources[i], original, applyEdits(original, byFile[realSources[i]])});
+    result.files.push_back({sources[i], original, finalText(original, byFile[realSources[i]], realSources[i])});
     written.insert(realSources[i]);
   }
   std::vector<std::string> changed;
   for (const auto& [file, edits] : byFile)
     if (!written.count(file)) {
-      result.files.push_back({file, facts.contents[file], applyEdits(facts.contents[file], edits)});
+      result.files.push_back({file, facts.contents[file], finalText(facts.contents[file], edits, file)});
       written.insert(file);
     }
   for (const RewrittenFile& file : result.files)
