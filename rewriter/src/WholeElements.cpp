@@ -243,6 +243,12 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
   if (load) {
     // p[i] -> relayoutLoad(p, i)
     if (!elementCall(element, "relayoutLoad", out)) return fail();
+    // `const S& e = p[i]` -> `const S e = relayoutLoad(p, i)`: the copy is the variable, not a
+    // temporary a reference is bound to (which a reviewer reads as a dangling reference).
+    if (var && isConstLvalueRef(var->getType()) && var->getTypeSourceInfo())
+      if (auto ref = var->getTypeSourceInfo()->getTypeLoc().getAs<clang::LValueReferenceTypeLoc>())
+        if (ref.getSigilLoc().isFileID() && !edits_.replaceTokens({ref.getSigilLoc(), ref.getSigilLoc()}, "", out))
+          return fail();
   } else {
     // p[i] = v -> relayoutStore(p, i, v); *p = v -> relayoutStore(p, 0, v)
     auto valueBegin = edits_.written(value->getBeginLoc());
