@@ -17,6 +17,8 @@ if ((tests)); then
   packages+=(slurm-wlm munge)
   # chromium renders report.html headless in a lit test (REQUIRES: chromium, skipped without it).
   packages+=(chromium)
+  # Open MPI: the MPI corpus program builds with mpicxx as nvcc's host compiler (REQUIRES: mpi).
+  packages+=(libopenmpi-dev openmpi-bin)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -7,6 +7,8 @@
 
 #include <map>
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace relayout {
@@ -20,6 +22,25 @@ static cl::SubCommand command("merge",
 static cl::list<std::string> inputs(cl::Positional, cl::desc("PROFILE.json..."), cl::OneOrMore, cl::sub(command));
 static cl::opt<std::string> output("o", cl::desc("Merged profile to write"), cl::value_desc("MERGED.json"),
                                    cl::Required, cl::sub(command));
+
+static std::string parentFolder(const std::string& file) {
+  llvm::SmallString<256> folder(absolutePath(file));
+  llvm::sys::path::remove_filename(folder);
+  return folder.str().str();
+}
+
+// `target` named from `from` (both absolute), with `..` where `from` is deeper: "../run1/p.trace".
+static std::string relativePath(const std::string& target, const std::string& from) {
+  llvm::SmallVector<llvm::StringRef, 16> to, here;
+  llvm::StringRef(target).split(to, '/', -1, /*KeepEmpty=*/false);
+  llvm::StringRef(from).split(here, '/', -1, /*KeepEmpty=*/false);
+  size_t common = 0;
+  while (common < to.size() && common < here.size() && to[common] == here[common]) ++common;
+  std::string out;
+  for (size_t i = common; i < here.size(); ++i) out += "../";
+  for (size_t i = common; i < to.size(); ++i) out += to[i].str() + (i + 1 < to.size() ? "/" : "");
+  return out;
+}
 
 static int run(const std::vector<std::string>& trailing) {
   if (!trailing.empty()) return reportError("merge takes no arguments after `--`");
@@ -36,6 +57,12 @@ static int run(const std::vector<std::string>& trailing) {
   }
   auto merged = mergeProfileFiles(inputs);
   if (!merged) return reportError(merged.takeError());
+  if (merged->trace) {
+    // The kept trace lies beside the first profile; the merged one names it from its own folder.
+    merged->trace->file = relativePath(parentFolder(inputs.front()) + "/" + merged->trace->file, parentFolder(output));
+    llvm::errs() << "relayout: kept the trace of " << inputs.front()
+                 << " (the ranks run the same kernels; the merged counters weigh it)\n";
+  }
   OutputSet outputs;
   outputs.add(output, merged->toJson().dump(1) + "\n");
   if (llvm::Error err = outputs.commit(inputs)) return reportError(std::move(err));

@@ -1,5 +1,6 @@
 #include "NvccFlags.h"
 
+#include "MpiCompiler.h"
 #include "Toolchain.h"
 
 #include <clang/Basic/DiagnosticIDs.h>
@@ -51,6 +52,7 @@ enum class Action {
   Rdc,             // -rdc true|false (and -dc, -dlto: true)
   Machine,         // --machine 64
   DefaultStream,   // --default-stream per-thread
+  HostCompiler,    // -ccbin: an MPI compiler wrapper's include folders and macros; otherwise dropped
   ForwardUnknown,  // flags nvcc does not know go to the host compiler
   TemplateDepth,
   TemplateBacktrace,
@@ -139,7 +141,7 @@ const NvccOption kNvccOptions[] = {
     {"diag-suppress", "", true, Action::Drop, kDiagNumbers},
     {"diag-warn", "", true, Action::Drop, kDiagNumbers},
     // The host compiler, the linker and the archiver.
-    {"compiler-bindir", "ccbin", true, Action::Drop, kHostCompiler},
+    {"compiler-bindir", "ccbin", true, Action::HostCompiler, kHostCompiler},
     {"allow-unsupported-compiler", "", false, Action::Drop, kHostCompiler},
     {"use-local-env", "", false, Action::Drop, kHostCompiler},
     {"force-cl-env-setup", "", false, Action::Drop, kHostCompiler},
@@ -439,6 +441,17 @@ class Translator {
         if (!llvm::is_contained(out_.cudaFlags, "-fgpu-rdc"))
           out_.cudaFlags.insert(out_.cudaFlags.end(), {"-fgpu-rdc", "-D__CUDACC_RDC__"});
         return;
+      case Action::HostCompiler: {
+        if (!isMpiCompilerWrapper(value)) return drop(written, option.text);
+        auto mpi = mpiCompileFlags(value);
+        if (!mpi) {
+          out_.warnings.push_back("nvcc's '" + written + "': cannot ask it for MPI's include folders (" +
+                                  llvm::toString(mpi.takeError()) + "); give them with -I");
+          return;
+        }
+        clang.insert(clang.end(), mpi->begin(), mpi->end());
+        return;
+      }
       case Action::Machine:
         if (value == "64") clang.push_back("-m64");
         else drop(written, "nvcc compiles for 64-bit hosts only");

@@ -46,6 +46,7 @@ llvm::Expected<Profile> mergeProfiles(const std::vector<std::pair<std::string, P
   merged.device = first.device;
   merged.created = first.created;
   merged.command = first.command;
+  merged.trace = first.trace;
   std::map<std::string, size_t> kernelIndex;
   for (const auto& [path, profile] : profiles) {
     merged.mergedFrom.push_back(path);

@@ -68,3 +68,6 @@ else:
 # report.html is checked as a browser builds it (headless Chromium's DOM) where chromium is installed.
 if shutil.which("chromium"):
     config.available_features.add("chromium")
+# Open MPI's compiler wrapper: the MPI corpus program builds with it as nvcc's host compiler.
+if shutil.which("mpicxx"):
+    config.available_features.add("mpi")

@@ -2,6 +2,7 @@
 // language nvcc gives a file, and the Clang arguments of a parse (tool/CompileFlags.h).
 #include "CompileFlags.h"
 #include "NvccFlags.h"
+#include "TempDirs.h"
 
 #include <gtest/gtest.h>
 #include <llvm/ADT/StringRef.h>
@@ -242,6 +243,42 @@ TEST(CompileFlags, EveryArchitectureIsGivenToClang) {
   EXPECT_TRUE(contains(args, "--cuda-gpu-arch=sm_80"));
   EXPECT_TRUE(contains(args, "--cuda-gpu-arch=sm_90a"));
   EXPECT_FALSE(contains(args, "--cuda-gpu-arch=sm_90"));
+}
+
+}  // namespace
+}  // namespace relayout
+
+namespace relayout {
+namespace {
+
+// -ccbin naming an MPI compiler wrapper: its include folders and macros reach the parse, as the
+// wrapper gives them to the host compiler. A stand-in wrapper answers Open MPI's question.
+TEST(NvccFlags, AnMpiCompilerWrapperAsHostCompilerGivesItsIncludeFolders) {
+  test::TempDirs temps;
+  const std::string dir = temps.make("relayout-mpi-test");
+  ASSERT_FALSE(dir.empty());
+  const std::string wrapper = dir + "/mpicxx";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(wrapper, ec);
+    ASSERT_FALSE(ec);
+    out << "#!/bin/sh\n[ \"$1\" = --showme:compile ] || exit 1\n"
+        << "echo '-I/opt/mpi/include -I /opt/mpi/include/openmpi -DOMPI_SKIP_MPICXX=1 -pthread'\n";
+  }
+  llvm::sys::fs::setPermissions(wrapper, llvm::sys::fs::all_exe | llvm::sys::fs::owner_read);
+  const NvccTranslation mpi = translateNvccFlags({"-ccbin", wrapper, "-O3"});
+  EXPECT_EQ(mpi.clangFlags, (Flags{"-isystem", "/opt/mpi/include", "-isystem", "/opt/mpi/include/openmpi",
+                                   "-DOMPI_SKIP_MPICXX=1", "-O3"}));
+  EXPECT_TRUE(mpi.warnings.empty());
+  EXPECT_TRUE(mpi.notes.empty());
+
+  // Another host compiler is dropped with a note; a wrapper that cannot answer gets a warning.
+  const NvccTranslation gxx = translateNvccFlags({"-ccbin=g++-12"});
+  EXPECT_TRUE(gxx.clangFlags.empty());
+  ASSERT_EQ(gxx.notes.size(), 1u);
+  const NvccTranslation missing = translateNvccFlags({"-ccbin", dir + "/none/mpicxx"});
+  ASSERT_EQ(missing.warnings.size(), 1u);
+  EXPECT_NE(missing.warnings[0].find("give them with -I"), std::string::npos) << missing.warnings[0];
 }
 
 }  // namespace
