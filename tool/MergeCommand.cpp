@@ -15,10 +15,12 @@ namespace relayout {
 
 namespace cl = llvm::cl;
 
-static cl::SubCommand command("merge",
-                              "Combine profiles of the ranks of one MPI run (an instrumented program under "
-                              "mpirun or srun writes PROFILE.rankN.json per rank) or of several runs: counters "
-                              "of the same sources add up. The result is analyzed like any profile.");
+static cl::SubCommand command(
+    "merge",
+    "Combine profiles of the ranks of one MPI run (an instrumented program under "
+    "mpirun or srun writes PROFILE.rankN.json per rank) or of several runs: counters "
+    "of the same sources add up, and the first profile's trace is kept (named from the merged "
+    "profile's folder). The result is analyzed like any profile.");
 static cl::list<std::string> inputs(cl::Positional, cl::desc("PROFILE.json..."), cl::OneOrMore, cl::sub(command));
 static cl::opt<std::string> output("o", cl::desc("Merged profile to write"), cl::value_desc("MERGED.json"),
                                    cl::Required, cl::sub(command));
