@@ -150,7 +150,10 @@ llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
       sp.name = s.at("name").get<std::string>();
       sp.fields = s.value("fields", std::vector<std::string>{});
       sp.layout = layoutFromString(s.at("layout").get<std::string>(), s);
-      for (const json& c : s.at("clusters"))
+      // A plan written by hand may leave out what its layout implies: none for aos, one per field
+      // for soa (a clustered layout must name its clusters; checkPlanMeaning says so).
+      if (!s.contains("clusters") && sp.layout == Layout::SoA) sp.clusters = soaClusters(sp.fields);
+      for (const json& c : s.value("clusters", json::array()))
         sp.clusters.push_back({c.at("name").get<std::string>(), c.at("fields").get<std::vector<std::string>>(),
                                c.value("padding_bytes", 0u)});  // a checked count: the schema
       sp.score = s.at("score").get<double>();
