@@ -284,6 +284,17 @@ static int run(const std::vector<std::string>& trailing) {
   if (llvm::Error err = outputs.commit(inputs)) return reportError(std::move(err));
   llvm::outs() << renderTerminalReport(*analysis);
   llvm::errs() << "relayout: plan written to " << planFile << "\n";
+  const bool changesLayouts = llvm::any_of(analysis->plan.structs, [](const StructPlan& s) {
+    return s.layout != Layout::AoS;
+  });
+  if (!folder.empty() && changesLayouts)
+    // The wrapper flow runs no program of its own: the plan is a prediction until the two builds
+    // are timed against each other.
+    llvm::errs() << "relayout: note: the plan is the model's prediction, not a measurement: build with "
+                    "--relayout-use="
+                 << planFile
+                 << " beside the original build and keep it only if `relayout-verify --original ORIGINAL "
+                    "--rewritten REWRITTEN --run 'ARGS'` finds it faster\n";
   return 0;
 }
 
