@@ -284,9 +284,8 @@ static int run(const std::vector<std::string>& trailing) {
   if (llvm::Error err = outputs.commit(inputs)) return reportError(std::move(err));
   llvm::outs() << renderTerminalReport(*analysis);
   llvm::errs() << "relayout: plan written to " << planFile << "\n";
-  const bool changesLayouts = llvm::any_of(analysis->plan.structs, [](const StructPlan& s) {
-    return s.layout != Layout::AoS;
-  });
+  const bool changesLayouts =
+      llvm::any_of(analysis->plan.structs, [](const StructPlan& s) { return s.layout != Layout::AoS; });
   if (!folder.empty() && changesLayouts)
     // The wrapper flow runs no program of its own: the plan is a prediction until the two builds
     // are timed against each other.
