@@ -31,8 +31,11 @@ all=(--sample-blocks 1 --max-blocks 0 --sample-launches 0 --sample-executions 1 
 link_with_runtime() {
   local binary=$1
   shift
-  /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -I "$build/include" "$@" -o "$binary" \
-    "$build/lib/librelayout_rt.a" -L/usr/local/cuda/lib64 -lcupti -lcuda >>"$out/build.log" 2>&1
+  local compile link
+  read -ra compile <<<"$("$relayout" runtime-flags --compile)"
+  read -ra link <<<"$("$relayout" runtime-flags --link)"
+  /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 "${compile[@]}" "$@" -o "$binary" "${link[@]}" \
+    >>"$out/build.log" 2>&1
 }
 # Builds tests/gpu/NAME.cu instrumented with OPTIONS... as bin/NAME-VARIANT.
 build() {

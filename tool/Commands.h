@@ -17,7 +17,7 @@ struct Subcommand {
 };
 
 extern Subcommand instrumentSubcommand, profileSubcommand, mergeSubcommand, analyzeSubcommand, rewriteSubcommand,
-    optimizeSubcommand, batchSubcommand;
+    optimizeSubcommand, batchSubcommand, runtimeFlagsSubcommand;
 
 // Prints "relayout: error: MESSAGE" and returns exit code 1.
 int reportError(llvm::Error err);

@@ -54,6 +54,8 @@ static const char kOverview[] =
     "                                                                       (generate) or rewritten (use); also a\n"
     "                                                                       link named relayout-nvcc, and\n"
     "                                                                       `relayout nvcc-launcher [MODE] NVCC ARGS...`\n"
+    "  relayout runtime-flags [--compile | --link]                          the flags nvcc needs for instrumented\n"
+    "                                                                       sources, for builds that run nvcc\n"
     "  relayout-verify --original A --rewritten B [--run 'ARGS'] -o DIR    (a program of its own) compare and time\n"
     "                                                                       two builds, where the GPU is\n\n"
     "Compiler flags follow `--` and are nvcc's (translated for Clang), or come from\n"
@@ -104,7 +106,7 @@ int main(int argc, char** argv) {
   for (relayout::Subcommand* sub :
        {&relayout::instrumentSubcommand, &relayout::profileSubcommand, &relayout::mergeSubcommand,
         &relayout::analyzeSubcommand, &relayout::rewriteSubcommand, &relayout::optimizeSubcommand,
-        &relayout::batchSubcommand})
+        &relayout::batchSubcommand, &relayout::runtimeFlagsSubcommand})
     if (sub->command) return sub->run(trailing);
   llvm::errs() << kOverview;
   return 2;

@@ -22,7 +22,7 @@ nvcc=${NVCC:-nvcc}
 mkdir -p "$out/bin" "$out/src" "$out/profiles"
 source=$root/bench/hook_cost/walk.cu
 flags=(-O3 -arch=sm_90 -std=c++17)
-runtime=(-I "$root/runtime/include" "$build/lib/librelayout_rt.a" -L/usr/local/cuda/lib64 -lcupti -lcuda)
+read -ra runtime <<<"$("$relayout" runtime-flags)"  # its headers, library, CUPTI and the driver
 "$nvcc" "${flags[@]}" "$source" -o "$out/bin/original"
 variant() {  # NAME [-D...] -- INSTRUMENT-OPTIONS...
   local name=$1 defines=()

@@ -18,10 +18,11 @@ config.substitutions.append(("%nvcc_path", config.nvcc))
 # The host C++ compiler relayout was built with: stand-in programs for relayout-verify.
 config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(("%nvcc", config.nvcc + " -arch=sm_90 -std=c++17 -I" + config.runtime_include))
-# What instrumented programs link, with only -lcupti -lcuda besides.
-config.substitutions.append(("%rtlib", os.path.join(config.relayout_bin_root, "runtime", "librelayout_rt.a")))
-config.substitutions.append(("%cudalibs", "-L" + os.path.join(os.path.dirname(os.path.dirname(config.nvcc)), "lib64")
-                             + " -L" + os.path.join(os.path.dirname(os.path.dirname(config.nvcc)), "extras", "CUPTI", "lib64")))
+# What instrumented programs link, as relayout spells it (`relayout runtime-flags --link`: the
+# runtime library, CUPTI with its run path, the driver).
+import subprocess
+config.substitutions.append(("%runtime_link", subprocess.run([config.relayout_tool, "runtime-flags", "--link"],
+                                                             capture_output=True, text=True, check=True).stdout.strip()))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%samples", os.path.join(config.relayout_src_root, "samples")))
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")
@@ -29,7 +30,7 @@ config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 config.environment["PATH"] = os.pathsep.join([os.path.dirname(config.filecheck), os.environ.get("PATH", "")])
 # Built sample programs: build/samples/NAME/sample_NAME_VARIANT.
 config.substitutions.append(("%samplebin", os.path.join(config.relayout_bin_root, "samples")))
-# What an instrumented program links: the runtime library (CUPTI and the driver come from the toolkit).
+# The runtime library itself (what `nm` reads).
 config.substitutions.append(("%runtime_lib", os.path.join(config.relayout_bin_root, "runtime", "librelayout_rt.a")))
 config.substitutions.append(("%runtime_include", config.runtime_include))
 
