@@ -18,7 +18,8 @@
 
 namespace relayout {
 
-enum class ModelLayout : uint8_t { AoS, SoA, AoSoA, Clustered };
+// The layouts the model replays: those a LayoutMapping can place fields in.
+using ModelLayout = MappingKind;
 inline constexpr size_t kModelLayouts = 4;
 inline constexpr ModelLayout kAllModelLayouts[kModelLayouts] = {ModelLayout::AoS, ModelLayout::SoA,
                                                                 ModelLayout::AoSoA, ModelLayout::Clustered};

@@ -31,7 +31,9 @@ inline constexpr unsigned kAoSoATile = 32;
 // The alignment of a multi-field cluster's struct: one 16-byte load can fetch its fields together.
 inline constexpr uint64_t kClusterAlign = 16;
 
-enum class MappingKind { AoS, SoA, AoSoA, Clustered };
+// The layouts a mapping can place the fields in; the trace model replays each of them
+// (analysis/Model.h names this ModelLayout and indexes its per-layout arrays by it).
+enum class MappingKind : uint8_t { AoS, SoA, AoSoA, Clustered };
 
 // One field of the record, as the mapping needs it.
 struct MappedField {
