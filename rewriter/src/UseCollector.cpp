@@ -9,6 +9,9 @@
 #include <clang/AST/QualTypeNames.h>
 #include <clang/Index/USRGeneration.h>
 
+#include <algorithm>
+#include <iterator>
+
 namespace relayout::rw {
 
 std::string refusalPrefix(const std::string& structName) {
@@ -26,6 +29,7 @@ void UseCollector::collect() {
   emitRestrictLocals();
   checkDeclarationGroups();
   checkFunctionReferences();
+  checkOverloadCalls();
   refuseUnconsumed();
 }
 
@@ -422,10 +426,15 @@ void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::Func
   bool plain =
       (callee->getTemplatedKind() == clang::FunctionDecl::TK_NonTemplate && !llvm::isa<clang::CXXMethodDecl>(callee)) ||
       rewrittenTemplate(callee);
+  std::map<const PlannedStruct*, std::set<unsigned>> device;  // per struct, the parameters given its new arrays
   for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
     const clang::Expr* arg = call->getArg(i);
     EntityExpr argEntity = entityExpr(arg);
     const EntityInfo* paramInfo = plain ? entityOf(callee->getParamDecl(i)) : nullptr;
+    if (paramInfo) {
+      std::set<unsigned>& given = device[paramInfo->planned];
+      if (argEntity && argEntity.info->planned == paramInfo->planned) given.insert(i);
+    }
     if (argEntity && paramInfo && argEntity.info->planned == paramInfo->planned) {
       std::vector<Edit> out;
       if (argEntity.offset && !afterDefinition(*paramInfo, call->getBeginLoc()))
@@ -447,6 +456,40 @@ void UseCollector::handleUserCall(const clang::CallExpr* call, const clang::Func
              "'" + callee->getNameAsString() + "' is called here with '" + (text.empty() ? "an argument" : text) +
                  "', which is not a variable relayout rewrites, and " + *why,
              arg->getSourceRange());
+    }
+  }
+  for (auto& [planned, given] : device)
+    callPatterns_[{callee->getCanonicalDecl(), planned}].push_back({call, std::move(given)});
+}
+
+// A function with an overload for the new layout serves calls that give it the new layout's arrays
+// in every parameter any call gives them in (the overload) or in none (the original). A call that
+// gives them in some of those parameters only, as a copy helper used in both directions does
+// (`copy(dst, src)` with the device array first, then second), matches neither: refused, saying so.
+void UseCollector::checkOverloadCalls() {
+  for (const auto& [key, calls] : callPatterns_) {
+    const auto& [callee, planned] = key;
+    std::set<unsigned> all;
+    for (const ParamPattern& c : calls) all.insert(c.device.begin(), c.device.end());
+    auto names = [&](const std::set<unsigned>& params) {
+      std::string text;
+      for (unsigned i : params) text += (text.empty() ? "'" : ", '") + callee->getParamDecl(i)->getNameAsString() + "'";
+      return text;
+    };
+    for (const ParamPattern& c : calls) {
+      if (c.device.empty() || c.device == all) continue;
+      const EntityInfo* param = entityOf(callee->getParamDecl(*all.begin()));
+      if (!param) continue;
+      std::set<unsigned> others;
+      std::set_difference(all.begin(), all.end(), c.device.begin(), c.device.end(),
+                          std::inserter(others, others.end()));
+      refuse(*param, c.call->getBeginLoc(),
+             "'" + callee->getNameAsString() + "' is given the new layout's arrays here in " + names(c.device) +
+                 " and by another call in " + names(others) + "; relayout's one overload for the new layout " +
+                 "takes them in all of " + names(all) + ", so this call would match neither it nor the " +
+                 "original (a function for each direction would serve)",
+             c.call->getSourceRange());
+      break;
     }
   }
 }

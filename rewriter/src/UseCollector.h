@@ -167,6 +167,7 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
                                        std::vector<Edit>& out);
   void checkDeclarationGroups();
   void checkFunctionReferences();
+  void checkOverloadCalls();
   void refuseUnconsumed();
   // --- WholeElements.cpp: `P q = p[i]` (gather) and `p[i] = q;` (scatter) ---
   // A whole element of an entity: `p[i]`, or `*p`, the element at index 0.
@@ -315,6 +316,13 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   const clang::FunctionDecl* cloning_ = nullptr;   // the specialization being read for its clone
   const clang::FunctionDecl* instance_ = nullptr;  // the instance being read for its template's text
   std::map<const clang::FunctionTemplateDecl*, bool> readsInstances_;
+  // The calls of each function with parameters of a planned struct, each with the parameters that
+  // receive the new layout's arrays there (checkOverloadCalls).
+  struct ParamPattern {
+    const clang::CallExpr* call;
+    std::set<unsigned> device;
+  };
+  std::map<std::pair<const clang::FunctionDecl*, const PlannedStruct*>, std::vector<ParamPattern>> callPatterns_;
 };
 
 // Prefix of every refusal: "cannot change the layout of 'S': ".
