@@ -25,8 +25,10 @@ static cl::list<std::string> inputs(cl::Positional, cl::desc("PROFILE.json..."),
 static cl::opt<std::string> output("o", cl::desc("Merged profile to write"), cl::value_desc("MERGED.json"),
                                    cl::Required, cl::sub(command));
 
+// The folder of `file`, absolute and without `.` or `..` (relativePath compares names).
 static std::string parentFolder(const std::string& file) {
   llvm::SmallString<256> folder(absolutePath(file));
+  llvm::sys::path::remove_dots(folder, /*remove_dot_dot=*/true);
   llvm::sys::path::remove_filename(folder);
   return folder.str().str();
 }
