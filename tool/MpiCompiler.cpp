@@ -1,9 +1,8 @@
 #include "MpiCompiler.h"
 
-#include <llvm/ADT/SmallString.h>
+#include "RunCaptured.h"
+
 #include <llvm/ADT/StringExtras.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
 
@@ -20,17 +19,10 @@ bool isMpiCompilerWrapper(llvm::StringRef compiler) {
 namespace {
 
 // The wrapper's standard output for `option`, or nullopt when it cannot be run or fails.
-std::optional<std::string> askWrapper(const std::string& program, llvm::StringRef option) {
-  llvm::SmallString<128> output;
-  if (llvm::sys::fs::createTemporaryFile("relayout-mpi", "txt", output)) return std::nullopt;
-  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(output),
-                                                      llvm::StringRef("")};
-  const llvm::StringRef argv[] = {program, option};
-  const int code = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects, /*SecondsToWait=*/30);
-  auto text = llvm::MemoryBuffer::getFile(output);
-  llvm::sys::fs::remove(output);
-  if (code != 0 || !text) return std::nullopt;
-  return (*text)->getBuffer().str();
+std::optional<std::string> askWrapper(const std::string& program, const std::string& option) {
+  const CapturedRun run = runCaptured(program, {option}, /*secondsToWait=*/30);
+  if (run.status != 0) return std::nullopt;
+  return run.out;
 }
 
 // -I, -isystem and -D from a compile line (the compiler's own name and the rest ignored).
@@ -58,7 +50,7 @@ llvm::Expected<std::vector<std::string>> mpiCompileFlags(const std::string& comp
   auto found = llvm::sys::path::has_parent_path(compiler) ? llvm::ErrorOr<std::string>(compiler)
                                                           : llvm::sys::findProgramByName(compiler);
   if (!found) return llvm::createStringError(llvm::inconvertibleErrorCode(), "'" + compiler + "' is not on PATH");
-  for (llvm::StringRef option : {"--showme:compile", "-compile_info"}) {
+  for (const char* option : {"--showme:compile", "-compile_info"}) {
     if (std::optional<std::string> line = askWrapper(*found, option)) {
       std::vector<std::string> flags = includeAndMacroFlags(*line);
       answered[compiler] = flags;

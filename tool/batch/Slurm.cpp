@@ -1,6 +1,7 @@
 #include "Slurm.h"
 
 #include "Paths.h"
+#include "RunCaptured.h"
 #include "Shell.h"
 #include "Stages.h"
 
@@ -9,7 +10,6 @@
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Program.h>
 
 #include <algorithm>
@@ -56,34 +56,12 @@ int fail(const std::string& message) {
   return 1;
 }
 
-struct Finished {
-  int status = -1;  // -1: it could not be started (`message` says why)
-  std::string out, err, message;
-};
-
-std::string readAndRemove(const llvm::SmallString<128>& path) {
-  std::string text;
-  if (auto buffer = llvm::MemoryBuffer::getFile(path)) text = (*buffer)->getBuffer().str();
-  llvm::sys::fs::remove(path);
-  return text;
-}
+// What one of Slurm's commands printed.
+using Finished = CapturedRun;
 
 // Runs one of Slurm's commands and keeps what it printed.
 Finished runTool(const std::string& program, const std::vector<std::string>& args) {
-  Finished result;
-  llvm::SmallString<128> outFile, errFile;
-  if (llvm::sys::fs::createTemporaryFile("relayout-slurm", "out", outFile) ||
-      llvm::sys::fs::createTemporaryFile("relayout-slurm", "err", errFile)) {
-    result.message = "cannot create a temporary file";
-    return result;
-  }
-  std::vector<llvm::StringRef> argv = {program};
-  argv.insert(argv.end(), args.begin(), args.end());
-  const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(outFile), llvm::StringRef(errFile)};
-  result.status = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects, 0, 0, &result.message);
-  result.out = readAndRemove(outFile);
-  result.err = readAndRemove(errFile);
-  return result;
+  return runCaptured(program, args);
 }
 
 std::string oneLine(llvm::StringRef text) {
