@@ -52,9 +52,13 @@ std::vector<Entry> entriesOf(llvm::StringRef text) {
 
 }  // namespace
 
+std::string withoutMirror(std::string text, const std::string& mirror) {
+  replaceAll(text, mirror + "/", "/");
+  return text;
+}
+
 std::string tidyNvccDiagnostics(std::string_view given, const NvccDiagnosticPaths& paths) {
-  std::string text(given);
-  replaceAll(text, paths.mirror + "/", "/");
+  std::string text = withoutMirror(std::string(given), paths.mirror);
   for (const auto& [absolute, asGiven] : paths.absoluteToGiven)
     if (absolute != asGiven) {
       replaceAll(text, absolute + "(", asGiven + "(");

@@ -16,6 +16,10 @@ struct NvccDiagnosticPaths {
   std::vector<std::pair<std::string, std::string>> absoluteToGiven;
 };
 
+// `text` (what nvcc wrote: diagnostics, a dependency file) with the mirror's folder removed from
+// every path: a mirrored copy's path is the mirror's folder followed by the original's.
+std::string withoutMirror(std::string text, const std::string& mirror);
+
 // nvcc's standard error with the mirror's folder removed from paths, each source named as the
 // command named it, a diagnostic the copies repeat printed once, and each "N errors detected in the
 // compilation of ..." line counting the errors it printed. Other lines pass unchanged.

@@ -141,10 +141,7 @@ void restoreDependencyFile(const std::vector<std::string>& args, const NvccInvoc
     llvm::consumeError(text.takeError());
     return;
   }
-  // A mirrored copy's path is the mirror's folder followed by the original's absolute path.
-  std::string restored = *text;
-  for (size_t at = restored.find(mirror); at != std::string::npos; at = restored.find(mirror, at))
-    restored.erase(at, mirror.size());
+  const std::string restored = withoutMirror(*text, mirror);
   if (restored == *text) return;
   if (llvm::Error err = writeFileAtomically(file, restored))
     reportWarning("nvcc: cannot restore the dependency file: " + llvm::toString(std::move(err)));
