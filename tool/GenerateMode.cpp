@@ -36,17 +36,23 @@ std::string defaultProfileCall(const std::string& dir) {
          literal + "\"), 0);\n#endif\n";
 }
 
-// DIR/NAME-HASH: one name per source (the hash of its absolute path tells apart sources of the same
-// name in different folders), the same at every rebuild, so that a rebuild replaces its files.
-std::string unitStem(const std::string& dir, const std::string& absoluteSource) {
-  return dir + "/" + llvm::sys::path::stem(absoluteSource).str() + "-" + sha256Hex(absoluteSource).substr(0, 8);
+// What generate mode keeps in DIR per source: DIR/NAME-HASH.sites.json and .compile.json, one name
+// per source (the hash of its absolute path tells apart sources of the same name in different
+// folders), the same at every rebuild, so that a rebuild replaces its files.
+struct UnitFiles {
+  std::string siteMap, compile;
+};
+UnitFiles unitFiles(const std::string& dir, const std::string& absoluteSource) {
+  const std::string stem =
+      dir + "/" + llvm::sys::path::stem(absoluteSource).str() + "-" + sha256Hex(absoluteSource).substr(0, 8);
+  return {stem + ".sites.json", stem + ".compile.json"};
 }
 
 // A unit's site map and compile, when this build leaves no object instrumented with them.
 void removeUnitFiles(const std::string& dir, const std::string& absoluteSource) {
-  const std::string stem = unitStem(dir, absoluteSource);
-  llvm::sys::fs::remove(stem + ".sites.json");
-  llvm::sys::fs::remove(stem + ".compile.json");
+  const UnitFiles files = unitFiles(dir, absoluteSource);
+  llvm::sys::fs::remove(files.siteMap);
+  llvm::sys::fs::remove(files.compile);
 }
 
 // The compile as a compile database entry (what `analyze DIR` gathers into compile_commands.json,
@@ -75,10 +81,9 @@ llvm::Error instrumentOne(const std::string& nvcc, const std::vector<std::string
     if (!text.empty() && text.back() != '\n') text += '\n';
     text += defaultProfileCall(dir);
     if (llvm::Error err = writeFileAtomically(wrapper::mirrored(mirror, absoluteSource), text)) return err;
-    const std::string stem = unitStem(dir, absoluteSource);
-    if (llvm::Error err = writeFileAtomically(stem + ".sites.json", unit.siteMap.toJson().dump(1) + "\n")) return err;
-    if (llvm::Error err =
-            writeFileAtomically(stem + ".compile.json", compileEntry(nvcc, flags, absoluteSource).dump(1) + "\n"))
+    const UnitFiles files = unitFiles(dir, absoluteSource);
+    if (llvm::Error err = writeFileAtomically(files.siteMap, unit.siteMap.toJson().dump(1) + "\n")) return err;
+    if (llvm::Error err = writeFileAtomically(files.compile, compileEntry(nvcc, flags, absoluteSource).dump(1) + "\n"))
       return err;
   }
   for (const InstrumentedHeader& header : result->headers)
