@@ -121,14 +121,17 @@ std::optional<std::string> UseCollector::initEdits(const clang::DeclaratorDecl* 
 
 std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* var, const EntityInfo& info,
                                                    std::vector<Edit>& out) {
-  const std::string& deviceName = info.planned->layout->deviceName;
+  // A pointer to const elements becomes the read-only view, which keeps that promise for the fields.
+  const auto* function = llvm::dyn_cast<clang::FunctionDecl>(var);
+  const bool readOnly = (function ? function->getReturnType() : var->getType())->getPointeeType().isConstQualified();
+  const std::string& deviceName = readOnly ? info.planned->layout->constName : info.planned->layout->deviceName;
   const clang::RecordDecl* record = info.planned->definition;
   std::string notSpelled = "does not have its type written as '" + info.planned->layout->baseName + "*'";
   clang::TypeSourceInfo* tsi = var->getTypeSourceInfo();
   if (!tsi) return notSpelled;
   clang::TypeLoc declared = tsi->getTypeLoc();
   clang::SourceLocation declBegin = var->getBeginLoc();
-  if (llvm::isa<clang::FunctionDecl>(var)) {
+  if (function) {
     // A function's return type, from where it is written (after `static`, `__device__`, ...).
     auto function = declared.getAsAdjusted<clang::FunctionTypeLoc>();
     if (!function) return notSpelled;
@@ -169,23 +172,51 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
   const clang::LangOptions& lang = context_.getLangOpts();
   unsigned nameOffset = sm_.getFileOffset(*typeName), starOffset = sm_.getFileOffset(*star);
 
-  // Before the struct's name: storage class, cv, an elaborated keyword and scope qualifiers.
+  // Before the struct's name: storage class, cv, an elaborated keyword and scope qualifiers. The
+  // read-only view is const itself: the elements' `const` goes (with the space after it).
   std::vector<RawToken> head = rawTokens(sm_, lang, *begin, nameOffset);
+  std::vector<Edit> dropConst;
   for (size_t i = 0; i < head.size(); ++i) {
     llvm::StringRef t = head[i].text;
     bool qualifier = i + 1 < head.size() && head[i + 1].text == "::";
     if (t == "volatile") return std::string("is a pointer to volatile data");
     if (!(t == "static" || t == "extern" || t == "const" || t == "struct" || t == "class" || t == "::" || qualifier))
       return "has '" + t.str() + "' in its type, which relayout does not rewrite";
+    if (t == "const" && readOnly) {
+      unsigned end = i + 1 < head.size() ? head[i + 1].offset : nameOffset;
+      dropConst.push_back(
+          edits_.rawEdit(begin->getLocWithOffset(int(head[i].offset) - int(sm_.getFileOffset(*begin))),
+                         end - head[i].offset, ""));
+    }
+  }
+  // A function's return type starts after its specifiers (`static __device__ const P* f()`): its
+  // `const` is among them.
+  if (function && readOnly) {
+    // Where the declaration starts in the file, `__device__` being a macro.
+    clang::SourceLocation start = sm_.getExpansionLoc(var->getBeginLoc());
+    if (sm_.getFileID(start) != sm_.getFileID(*begin)) return std::string("is declared inside a macro");
+    unsigned startOffset = sm_.getFileOffset(start), beginOffset = sm_.getFileOffset(*begin);
+    std::vector<RawToken> specifiers = rawTokens(sm_, lang, start, beginOffset);
+    for (size_t i = 0; i < specifiers.size(); ++i)
+      if (specifiers[i].text == "const" && (i == 0 || specifiers[i - 1].text != "(")) {  // not __attribute__((const))
+        unsigned end = i + 1 < specifiers.size() ? specifiers[i + 1].offset : beginOffset;
+        dropConst.push_back(edits_.rawEdit(start.getLocWithOffset(int(specifiers[i].offset - startOffset)),
+                                           end - specifiers[i].offset, ""));
+      }
   }
   // Between the name and the '*': cv only, unless this is a later declarator of a group (whose
-  // other declarators are checked on their own).
-  std::vector<RawToken> middle =
-      rawTokens(sm_, lang, typeName->getLocWithOffset(edits_.tokenLength(*typeName)), starOffset);
+  // other declarators are checked on their own). `Particle const*`: the name's edit takes the const.
+  const unsigned nameEnd = nameOffset + edits_.tokenLength(*typeName);
+  std::vector<RawToken> middle = rawTokens(sm_, lang, typeName->getLocWithOffset(int(nameEnd - nameOffset)), starOffset);
   bool laterDeclarator = llvm::any_of(middle, [](const RawToken& t) { return t.text == ","; });
-  for (const RawToken& t : middle)
-    if (!laterDeclarator && t.text != "const")
+  unsigned nameEditEnd = nameEnd;
+  for (const RawToken& t : middle) {
+    if (t.text != "const") {
+      if (laterDeclarator) break;  // the group's shared cv ends; the rest is an earlier declarator
       return "has '" + t.text + "' in its type, which relayout does not rewrite";
+    }
+    if (readOnly) nameEditEnd = t.offset + unsigned(t.text.size());
+  }
   // From the '*' to the declared name (or, unnamed, to the ',' or ')' after the parameter): the '*',
   // then const or restrict.
   llvm::StringRef data = edits_.fileData(*star);
@@ -198,7 +229,9 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
         break;
       }
   if (tail.empty()) return notSpelled;
-  out.push_back(edits_.rawEdit(*typeName, edits_.tokenLength(*typeName), replacement));
+  out.insert(out.end(), dropConst.begin(), dropConst.end());
+  out.push_back(edits_.rawEdit(*typeName, nameEditEnd - nameOffset, replacement));
+  if (readOnly) entity(info).helpers |= kConstView;
   // The declarator's tokens from the '*' on become one edit that keeps only a const:
   // "P *p", "P* p", "P*p", "P* __restrict__ p" -> "PSoA p"; "P* const p" -> "PSoA const p".
   std::vector<std::string> kept;

@@ -48,7 +48,7 @@ const DeviceArray* DeviceLayout::arrayOf(const std::string& field) const {
 }
 
 std::vector<std::string> DeviceLayout::declaredNames() const {
-  std::vector<std::string> names = {deviceName, "k" + deviceName + "ElementBytes"};
+  std::vector<std::string> names = {deviceName, constName, "k" + deviceName + "ElementBytes"};
   for (const DeviceArray& a : arrays)
     if (!a.clusterStruct.empty()) names.push_back(a.clusterStruct);
   return names;
@@ -90,6 +90,9 @@ llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std:
   layout.baseName = baseName;
   layout.layout = plan.layout;
   layout.deviceName = declaredStem(baseName) + (plan.layout == Layout::SoA ? "SoA" : "Clusters");
+  const size_t scope = layout.deviceName.rfind("::");
+  layout.constName = layout.deviceName;
+  layout.constName.insert(scope == std::string::npos ? 0 : scope + 2, "Const");
   std::set<std::string> placed, members;
   for (const Cluster& c : plan.clusters) {
     if (c.fields.empty()) return planError("plan gives struct '" + s + "' an empty cluster '" + c.name + "'");

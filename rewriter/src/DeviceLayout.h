@@ -36,6 +36,7 @@ struct DeviceLayout {
   std::string structName;  // as the plan names it
   std::string baseName;    // unqualified: names are derived from it
   std::string deviceName;  // "ParticleSoA" or "ParticleClusters"
+  std::string constName;   // "ConstParticleSoA": the read-only view a `const Particle*` becomes
   Layout layout = Layout::SoA;
   std::vector<DeviceArray> arrays;  // in plan order
   std::string strideMember;         // the member holding the count split arrays are spaced by

@@ -290,8 +290,11 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteE
     for (const clang::FunctionDecl* callee : calls)
       if (auto why = cloneForElementRefs(callee, info, mine)) return std::pair{*why, var->getSourceRange()};
     clang::TypeSourceInfo* tsi = var->getTypeSourceInfo();
-    if (!tsi || !edits_.replaceTokens(tsi->getTypeLoc().getSourceRange(),
-                                      refTypeName(info.planned->definition, info.planned->layout->deviceName), mine))
+    const DeviceLayout& layout = *info.planned->layout;
+    if (!tsi ||
+        !edits_.replaceTokens(
+            tsi->getTypeLoc().getSourceRange(),
+            refTypeName(info.planned->definition, element.readOnly() ? layout.constName : layout.deviceName), mine))
       return std::pair{name + "'s type comes from a macro", var->getSourceRange()};
   } else {
     return std::pair{"this element is bound to a reference relayout cannot follow", here};

@@ -59,7 +59,18 @@ enum Helper : unsigned {
   kToDeviceAsync = 524288,  // cudaMemcpyAsync gathers from a host array of S (staged in pageable memory)
   kToHostAsync = 1048576,   // cudaMemcpyAsync scatters into a host array of S
   kStoreRange = 2097152,    // relayoutStoreRange: `std::copy(first, last, p)` into a host-visible array
+  kConstView = 4194304,     // the read-only view a `const S*` becomes, which the reading helpers take
+  kConstOffset = 8388608,   // relayoutOffset of the read-only view (see readOnlyHelpers)
+  kConstRef = 16777216,     // relayoutRef of the read-only view: `const S&` bound to its element
 };
+
+// An entity's helpers as the layout emits them: kConstView marks an entity declared `const S*`,
+// whose `p + off` (as source or as target) the read-only view's relayoutOffset serves, since a
+// view converts to the read-only one and not back.
+inline unsigned readOnlyHelpers(unsigned helpers, bool readOnly) {
+  if (!readOnly || !(helpers & kOffset)) return helpers;
+  return (helpers & ~unsigned(kOffset)) | kConstOffset;
+}
 
 // One access to an array field in a plain array (SoA, or a one-field cluster), in both forms the
 // whole program may give the field: split by index (`p.f[j * p.stride + i]`) or kept per element
@@ -129,17 +140,19 @@ struct Entity {
 
 struct FieldFacts {
   std::string name;
-  std::string type;         // spelled for generated code: "float"
-  std::string valueDecl;    // declaration with "@" for the name: "float @"
-  std::string pointerType;  // "float*"
-  std::string pointerDecl;  // "float* @"
+  std::string type;              // spelled for generated code: "float"
+  std::string valueDecl;         // declaration with "@" for the name: "float @"
+  std::string constValueDecl;    // "const float @"; a pointer field: "int *const @"
+  std::string pointerType;       // "float*"
+  std::string pointerDecl;       // "float* @"
+  std::string constPointerDecl;  // "const float* @"; a pointer field: "int *const *@"
   unsigned size = 0;
   unsigned align = 0;
   bool isArray = false;  // copied with memcpy: arrays are not assignable
   // An array field's dimensions, outermost first ({4, 3} for `float normal[4][3]`), and its
   // innermost element spelled like the field: "float", "float*", "float* @".
   std::vector<uint64_t> dims;
-  std::string scalarType, scalarPointerType, scalarPointerDecl;
+  std::string scalarType, scalarPointerType, scalarPointerDecl, constScalarPointerDecl;
   bool operator==(const FieldFacts&) const = default;
 };
 

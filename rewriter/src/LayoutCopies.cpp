@@ -30,7 +30,7 @@ void Emitter::copy(bool toDevice, bool async) {
     line("// " + std::string(async ? "" : "staging ") +
          "block laid out like the device one, then scatters the fields.");
     if (async) line("// The block is pageable: each cudaMemcpyAsync returns once its copy is complete.");
-    line("static inline cudaError_t " + helper + "(" + s() + "* dst, " + d() +
+    line("static inline cudaError_t " + helper + "(" + s() + "* dst, " + readView() +
          " src, size_t bytes, cudaMemcpyKind kind" + stream + ") {");
     countCheck("kind != cudaMemcpyDeviceToHost || ");
   }
@@ -67,7 +67,8 @@ std::string Emitter::placeName(bool toDevice) const {
 
 void Emitter::placeOnDevice(bool toDevice) {
   const std::string kernel = placeName(toDevice) + "Chunk";
-  const std::string ends = toDevice ? d() + " dst, const " + s() + "* src" : s() + "* dst, const " + d() + " src";
+  const std::string ends =
+      toDevice ? d() + " dst, const " + s() + "* src" : s() + "* dst, const " + readView() + " src";
   line();
   line("#if defined(__CUDACC__)");
   line("// Elements first .. first + count of " + d() + " " + (toDevice ? "from" : "into") + " a device array of " +
@@ -181,8 +182,8 @@ void Emitter::sameLayoutCopy(bool async) {
   std::string name = async ? "cudaMemcpyAsync" : "cudaMemcpy";
   line("// " + name + " between two " + d() + " (device, managed or pinned): copies array by array.");
   line("static inline cudaError_t relayout" + std::string(async ? "MemcpyAsync" : "Memcpy") + "(" + d() +
-       " dst, const " + d() + " src, size_t bytes, cudaMemcpyKind kind" + (async ? ", cudaStream_t stream = 0" : "") +
-       ") {");
+       " dst, const " + readView() + " src, size_t bytes, cudaMemcpyKind kind" +
+       (async ? ", cudaStream_t stream = 0" : "") + ") {");
   countCheck("");
   callsPerRun([&](const ArrayText& a) {
     return name + "(" + arrayAt("dst", a) + ", " + arrayAt("src", a) + ", " + runBytes(a) + ", kind" +

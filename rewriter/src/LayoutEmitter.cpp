@@ -39,14 +39,17 @@ Emitter::Emitter(const DeviceLayout& layout, const StructDef& def) : layout_(lay
       uint64_t runs = 1;
       for (uint64_t d : f.dims) runs *= d;
       arrays_.push_back({&array, f.type, f.scalarPointerType, withName(f.scalarPointerDecl, array.member),
-                         unsigned(array.align), f.dims, f.scalarType, runs});
+                         withName(f.constScalarPointerDecl, array.member), unsigned(array.align), f.dims,
+                         f.scalarType, runs});
       anySplit_ = true;
     } else if (array.clusterStruct.empty()) {
       const FieldFacts& f = fieldFacts(def, array.fields[0]);
-      arrays_.push_back({&array, f.type, f.pointerType, withName(f.pointerDecl, array.member), unsigned(array.align)});
+      arrays_.push_back({&array, f.type, f.pointerType, withName(f.pointerDecl, array.member),
+                         withName(f.constPointerDecl, array.member), unsigned(array.align)});
     } else {
       arrays_.push_back({&array, array.clusterStruct, array.clusterStruct + "*",
-                         array.clusterStruct + "* " + array.member, unsigned(array.align)});
+                         array.clusterStruct + "* " + array.member,
+                         "const " + array.clusterStruct + "* " + array.member, unsigned(array.align)});
     }
   }
   placed_ = arrays_;
@@ -54,8 +57,11 @@ Emitter::Emitter(const DeviceLayout& layout, const StructDef& def) : layout_(lay
 }
 
 EmittedLayout Emitter::run(unsigned helpers) {
+  helpers_ = helpers;
   header();
+  if (helpers & kConstView) constView();
   place();
+  helpers &= ~unsigned(kConstView);  // a type, not a helper: it needs no runtime
   if (helpers) {
     line();
     line("// The helpers below call the CUDA runtime: compiled where it is declared (nvcc, or a host compiler");
@@ -78,12 +84,13 @@ EmittedLayout Emitter::run(unsigned helpers) {
   if (helpers & kMemsetAsync) memsetAsync();
   if (helpers & kSameLayoutCopy) sameLayoutCopy(false);
   if (helpers & kSameLayoutCopyAsync) sameLayoutCopy(true);
-  if (helpers & kOffset) offset();
+  if (helpers & (kOffset | kConstOffset)) offset();
   if (helpers & kLoad) load();
   if (helpers & kGatherVector) gatherVector();
   if (helpers & kStore) store();
   if (helpers & kStoreRange) storeRange();
-  if (helpers & kRef) reference();
+  if (helpers & kRef) reference(false);
+  if (helpers & kConstRef) reference(true);
   if (helpers) line("#endif  // the CUDA runtime is declared");
   std::set<std::string> headers = {"cstddef"};
   if (usesMemcpy_) headers.insert("cstring");
@@ -171,6 +178,25 @@ void Emitter::header() {
   if (anySplit_)
     line("  size_t " + layout_.strideMember +
          ";  // elements the arrays have room for: the length of a split array's runs");
+  line("};");
+  line();
+}
+
+void Emitter::constView() {
+  const std::string& view = layout_.constName;
+  std::vector<std::string> members;
+  for (const ArrayText& a : arrays_) members.push_back(a.array->member);
+  if (anySplit_) members.push_back(layout_.strideMember);
+  std::vector<std::string> inits;
+  for (const std::string& m : members) inits.push_back(m + "(p." + m + ")");
+  line("// " + d() + " where the original took a `const " + s() + "*`: the same arrays, read-only.");
+  line("struct " + view + " {");
+  for (const ArrayText& a : arrays_) line("  " + a.constMember + ";");
+  if (anySplit_) line("  size_t " + layout_.strideMember + ";");
+  line("  " + view + "() = default;");
+  line("#if defined(__CUDACC__) || defined(__CUDA_RUNTIME_H__)");
+  line("  __host__ __device__ " + view + "(const " + d() + "& p) : " + llvm::join(inits, ", ") + " {}");
+  line("#endif");
   line("};");
   line();
 }
@@ -278,10 +304,13 @@ void Emitter::freeAsync() {
 void Emitter::offset() {
   line();
   line("// " + d() + " advanced by off elements, as `p + off` was for a " + s() + "*: every array moves.");
-  line("static __host__ __device__ inline " + d() + " relayoutOffset(" + d() + " p, ptrdiff_t off) {");
-  for (const ArrayText& a : arrays_) line("  p." + a.array->member + " += off;");
-  line("  return p;");
-  line("}");
+  for (const std::string& view : {d(), layout_.constName}) {
+    if (!(helpers_ & (view == d() ? kOffset : kConstOffset))) continue;
+    line("static __host__ __device__ inline " + view + " relayoutOffset(" + view + " p, ptrdiff_t off) {");
+    for (const ArrayText& a : arrays_) line("  p." + a.array->member + " += off;");
+    line("  return p;");
+    line("}");
+  }
 }
 
 void Emitter::assign(const std::string& to, const std::string& from, const std::string& field) {
@@ -298,7 +327,7 @@ std::string Emitter::clusterLocal(const DeviceArray& array) {
 void Emitter::load() {
   line();
   line("// A copy of p[i] as the original " + s() + ": gathers its fields from the arrays.");
-  line("static __host__ __device__ inline " + s() + " relayoutLoad(const " + d() + " p, ptrdiff_t i) {");
+  line("static __host__ __device__ inline " + s() + " relayoutLoad(const " + readView() + " p, ptrdiff_t i) {");
   line("  " + s() + " v;");
   for (const ArrayText& a : arrays_) {
     const DeviceArray& array = *a.array;
@@ -323,7 +352,7 @@ void Emitter::load() {
 void Emitter::gatherVector() {
   line();
   line("// std::vector<" + s() + ">(p + begin, p + end): the elements gathered, as the original array gave them.");
-  line("static inline std::vector<" + s() + "> relayoutGatherVector(const " + d() +
+  line("static inline std::vector<" + s() + "> relayoutGatherVector(const " + readView() +
        " p, ptrdiff_t begin, ptrdiff_t end) {");
   line("  std::vector<" + s() + "> v;");
   line("  v.reserve(end > begin ? static_cast<size_t>(end - begin) : 0);");
@@ -365,11 +394,17 @@ void Emitter::store() {
   line("}");
 }
 
-void Emitter::reference() {
-  std::string ref = d() + "Ref";
+void Emitter::reference(bool readOnly) {
+  const std::string& view = readOnly ? layout_.constName : d();
+  std::string ref = view + "Ref";
   line();
-  line("// p[i] as a " + s() + "& to it was: its fields by reference (relayoutRef). It converts to a");
-  line("// " + s() + " (a gathered copy) and takes one by assignment (a scatter).");
+  if (readOnly) {
+    line("// p[i] as a const " + s() + "& to it was: its fields by const reference (relayoutRef). It");
+    line("// converts to a " + s() + " (a gathered copy).");
+  } else {
+    line("// p[i] as a " + s() + "& to it was: its fields by reference (relayoutRef). It converts to a");
+    line("// " + s() + " (a gathered copy) and takes one by assignment (a scatter).");
+  }
   line("struct " + ref + " {");
   std::map<std::string, std::string> where;  // field -> its lvalue in p at i
   for (const ArrayText& a : arrays_) {
@@ -377,8 +412,13 @@ void Emitter::reference() {
     for (const std::string& f : array.fields)
       where[f] = array.clusterStruct.empty() ? "p." + array.member + "[i]" : "p." + array.member + "[i]." + f;
   }
-  for (const FieldFacts& f : def_.fields)
-    line("  " + (f.isArray ? withName(f.valueDecl, "(&" + f.name + ")") : f.type + "& " + f.name) + ";");
+  for (const FieldFacts& f : def_.fields) {
+    const std::string type = readOnly ? "const " + f.type : f.type;
+    const std::string& decl = readOnly ? f.constValueDecl : f.valueDecl;
+    if (f.isArray) line("  " + withName(decl, "(&" + f.name + ")") + ";");
+    else if (decl == type + " @") line("  " + type + "& " + f.name + ";");
+    else line("  " + withName(decl, "&" + f.name) + ";");  // `int *const &next`
+  }
   // The whole value's name must not hide a member (a field named `v`).
   std::string v = "v";
   while (llvm::any_of(def_.fields, [&](const FieldFacts& f) { return f.name == v; }) || v == "r") v += "_";
@@ -390,18 +430,21 @@ void Emitter::reference() {
   }
   line("    return " + v + ";");
   line("  }");
-  line("  __host__ __device__ " + ref + "& operator=(const " + s() + "& " + v + ") {");
-  for (const FieldFacts& f : def_.fields) {
-    out_ += "  ";
-    assign(f.name, fieldOf(v, f.name), f.name);
+  if (!readOnly) {
+    line("  __host__ __device__ " + ref + "& operator=(const " + s() + "& " + v + ") {");
+    for (const FieldFacts& f : def_.fields) {
+      out_ += "  ";
+      assign(f.name, fieldOf(v, f.name), f.name);
+    }
+    line("    return *this;");
+    line("  }");
+    line("  __host__ __device__ " + ref + "& operator=(const " + ref + "& r) { return *this = static_cast<" + s() +
+         ">(r); }");
   }
-  line("    return *this;");
-  line("  }");
-  line("  __host__ __device__ " + ref + "& operator=(const " + ref + "& r) { return *this = static_cast<" + s() + ">(r); }");
   line("};");
   line();
-  line("// p[i] by reference, for code that took a " + s() + "&.");
-  line("static __host__ __device__ inline " + ref + " relayoutRef(const " + d() + " p, ptrdiff_t i) {");
+  line("// p[i] by reference, for code that took a " + std::string(readOnly ? "const " : "") + s() + "&.");
+  line("static __host__ __device__ inline " + ref + " relayoutRef(const " + view + " p, ptrdiff_t i) {");
   std::vector<std::string> fields;
   for (const FieldFacts& f : def_.fields) fields.push_back(where[f.name]);
   line("  return {" + llvm::join(fields, ", ") + "};");

@@ -17,6 +17,7 @@ struct ArrayText {
   std::string element;      // "float", "Particle_pos", "int[4]": what one element holds
   std::string pointerType;  // "float*"; a split array: its values' pointer, "int*"
   std::string member;       // "float* x"
+  std::string constMember;  // "const float* x": the member of the read-only view
   unsigned align;
   // A split array field: its dimensions, its values' type and how many runs of n values it holds.
   std::vector<uint64_t> dims;
@@ -40,6 +41,9 @@ class Emitter {
   void line(const std::string& text = "") { out_ += text + "\n"; }
   const std::string& s() const { return def_.spelled; }
   const std::string& d() const { return layout_.deviceName; }
+  // What the helpers that only read take: the read-only view where one is emitted (a `const S*`
+  // became it), to which d() converts; else d().
+  const std::string& readView() const { return helpers_ & kConstView ? layout_.constName : d(); }
   // `object.field`, or through the accessor struct where the fields are private.
   std::string fieldOf(const std::string& object, const std::string& field) const;
   std::string elementBytes() const { return "k" + d() + "ElementBytes"; }
@@ -85,6 +89,8 @@ class Emitter {
   void countCheck(const char* kindCheck);
 
   void header();
+  // The read-only view of d(): its arrays as pointers to const, converted to from d().
+  void constView();
 
   void place();
 
@@ -163,12 +169,14 @@ class Emitter {
   // p[i] = v: scatters v's fields; each cluster is written once.
   void store();
 
-  // p[i] bound to a non-const reference: a reference to each field where the arrays hold it.
-  void reference();
+  // p[i] bound to a reference: a reference to each field where the arrays hold it; const ones
+  // where p is the read-only view.
+  void reference(bool readOnly);
 
   const DeviceLayout& layout_;
   const StructDef& def_;
   std::vector<ArrayText> arrays_, placed_;
+  unsigned helpers_ = 0;
   bool anySplit_ = false, usesMemcpy_ = false;
   std::string out_;
 };

@@ -425,10 +425,11 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
     if (warnings.empty()) {
       for (const rw::Entity* e : device) {
         pick(*e, e->edits, edits);
-        helpers |= e->helpers;
+        const bool readOnly = e->helpers & rw::kConstView;
+        helpers |= rw::readOnlyHelpers(e->helpers, readOnly);
         for (const rw::ConditionalUse* c : holding(*e)) {
           edits.insert(edits.end(), c->edits.begin(), c->edits.end());
-          helpers |= c->helpers;
+          helpers |= rw::readOnlyHelpers(c->helpers, readOnly);
         }
         for (const rw::FieldForm& f : e->forms) pick(*e, split(f.field) ? f.split : f.kept, edits);
         for (const rw::ComposedText& c : e->clones) {

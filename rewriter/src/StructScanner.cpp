@@ -110,22 +110,27 @@ FieldFacts StructScanner::describeField(const clang::FieldDecl* field) {
   clang::PrintingPolicy policy = context_.getPrintingPolicy();
   policy.SuppressTagKeyword = true;
   policy.SuppressUnwrittenScope = true;  // no "(anonymous namespace)::"
-  // A type's spelling, its pointer's, and their declarations with "@" for the name.
-  auto spell = [&](clang::QualType type, std::string& value, std::string& valueDecl, std::string& pointer,
-                   std::string& pointerDecl) {
+  // A type's spelling, its pointer's and its const pointer's, and their declarations with "@" for
+  // the name.
+  auto spell = [&](clang::QualType type, std::string& value, std::string& valueDecl, std::string& constValueDecl,
+                   std::string& pointer, std::string& pointerDecl, std::string& constPointerDecl) {
     value = type.getAsString(policy);
-    if (value.find_first_of("([") == std::string::npos) {
-      valueDecl = value + " @";
-      pointer = value + "*";
-      pointerDecl = value + "* @";
-      return;
-    }
     auto print = [&](clang::QualType t, const char* placeholder) {  // function pointers and the like
       std::string text;
       llvm::raw_string_ostream os(text);
       t.print(os, policy, placeholder);
       return text;
     };
+    // `const int**` is not the const view of an `int**`: a pointer's const goes after its '*'.
+    const bool plain = value.find_first_of("([*&") == std::string::npos;
+    constValueDecl = plain ? "const " + value + " @" : print(type.withConst(), "@");
+    constPointerDecl = plain ? "const " + value + "* @" : print(context_.getPointerType(type.withConst()), "@");
+    if (value.find_first_of("([") == std::string::npos) {
+      valueDecl = value + " @";
+      pointer = value + "*";
+      pointerDecl = value + "* @";
+      return;
+    }
     valueDecl = print(type, "@");
     pointer = print(context_.getPointerType(type), "");
     pointerDecl = print(context_.getPointerType(type), "@");
@@ -133,15 +138,18 @@ FieldFacts StructScanner::describeField(const clang::FieldDecl* field) {
   clang::QualType type = clang::TypeName::getFullyQualifiedType(field->getType(), context_);
   FieldFacts facts;
   facts.name = field->getNameAsString();
-  spell(type, facts.type, facts.valueDecl, facts.pointerType, facts.pointerDecl);
+  spell(type, facts.type, facts.valueDecl, facts.constValueDecl, facts.pointerType, facts.pointerDecl,
+        facts.constPointerDecl);
   if (hasUnnamedSpelling(facts.type)) {
     // `union { float f; int i; } u;`: its type has no name to write, so generated code names it
     // through the member (valid in an unevaluated operand since C++11).
     std::string named = "decltype(" + memberPath(field) + ")";
     facts.type = named;
     facts.valueDecl = named + " @";
+    facts.constValueDecl = "const " + named + " @";
     facts.pointerType = named + "*";
     facts.pointerDecl = named + "* @";
+    facts.constPointerDecl = "const " + named + "* @";
   }
   // A class template's pattern (refused in checkShape) has fields of no size yet.
   if (field->getType()->isDependentType() || field->getType()->isIncompleteType()) return facts;
@@ -154,8 +162,9 @@ FieldFacts StructScanner::describeField(const clang::FieldDecl* field) {
       facts.dims.push_back(array->getSize().getZExtValue());
       scalar = array->getElementType();
     }
-    std::string valueDecl;
-    spell(scalar, facts.scalarType, valueDecl, facts.scalarPointerType, facts.scalarPointerDecl);
+    std::string valueDecl, constValueDecl;
+    spell(scalar, facts.scalarType, valueDecl, constValueDecl, facts.scalarPointerType, facts.scalarPointerDecl,
+          facts.constScalarPointerDecl);
   }
   return facts;
 }

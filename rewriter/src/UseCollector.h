@@ -178,6 +178,11 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
     static ElementExpr of(const clang::ArraySubscriptExpr* subscript) {
       return {subscript, subscript->getBase(), subscript->getIdx()};
     }
+    // Reached through a `const S*`: in the new layout, through the read-only view.
+    bool readOnly() const {
+      clang::QualType type = base->getType();
+      return type->isPointerType() && type->getPointeeType().isConstQualified();
+    }
   };
   const clang::Stmt* parentOf(const clang::Stmt* node);
   bool rewriteWholeElement(const ElementExpr& element, const clang::Expr* ref, const EntityInfo& info);

@@ -228,7 +228,7 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
     // Whatever the proxy cannot serve (the reference escapes) still reads a gathered copy.
     if (!rewriteElementRef(element, parent, parentDecl, info, out)) {
       consume(ref);
-      addEdits(info, out, kRef);
+      addEdits(info, out, element.readOnly() ? kConstRef : kRef);
       return true;
     }
     out.clear();
