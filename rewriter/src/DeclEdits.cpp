@@ -15,27 +15,6 @@ namespace relayout::rw {
 
 namespace {
 
-struct RawToken {
-  std::string text;
-  unsigned offset;
-};
-
-// Raw tokens of a file from `begin` up to (not including) offset `end`, at most `limit` of them.
-std::vector<RawToken> rawTokens(const clang::SourceManager& sm, const clang::LangOptions& lang,
-                                clang::SourceLocation begin, unsigned end, size_t limit = SIZE_MAX) {
-  llvm::StringRef data = sm.getBufferData(sm.getFileID(begin));
-  clang::Lexer lexer(sm.getLocForStartOfFile(sm.getFileID(begin)), lang, data.begin(),
-                     data.begin() + sm.getFileOffset(begin), data.end());
-  std::vector<RawToken> tokens;
-  clang::Token token;
-  while (!lexer.LexFromRawLexer(token) && token.isNot(clang::tok::eof)) {
-    unsigned offset = sm.getFileOffset(token.getLocation());
-    if (offset >= end || tokens.size() == limit) break;
-    tokens.push_back({data.substr(offset, token.getLength()).str(), offset});
-  }
-  return tokens;
-}
-
 bool isRestrict(llvm::StringRef t) { return t == "__restrict__" || t == "__restrict" || t == "restrict"; }
 bool isSpace(char c) { return c == ' ' || c == '\t'; }
 bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
@@ -169,12 +148,11 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
   if (!begin || !typeName || !star || !declName || sm_.getFileID(*begin) != sm_.getFileID(*declName) ||
       sm_.getFileID(*star) != sm_.getFileID(*begin))
     return std::string("is declared inside a macro");
-  const clang::LangOptions& lang = context_.getLangOpts();
   unsigned nameOffset = sm_.getFileOffset(*typeName), starOffset = sm_.getFileOffset(*star);
 
   // Before the struct's name: storage class, cv, an elaborated keyword and scope qualifiers. The
   // read-only view is const itself: the elements' `const` goes (with the space after it).
-  std::vector<RawToken> head = rawTokens(sm_, lang, *begin, nameOffset);
+  std::vector<RawToken> head = edits_.rawTokens(*begin, nameOffset);
   std::vector<Edit> dropConst;
   for (size_t i = 0; i < head.size(); ++i) {
     llvm::StringRef t = head[i].text;
@@ -182,32 +160,20 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
     if (t == "volatile") return std::string("is a pointer to volatile data");
     if (!(t == "static" || t == "extern" || t == "const" || t == "struct" || t == "class" || t == "::" || qualifier))
       return "has '" + t.str() + "' in its type, which relayout does not rewrite";
-    if (t == "const" && readOnly) {
-      unsigned end = i + 1 < head.size() ? head[i + 1].offset : nameOffset;
-      dropConst.push_back(
-          edits_.rawEdit(begin->getLocWithOffset(int(head[i].offset) - int(sm_.getFileOffset(*begin))),
-                         end - head[i].offset, ""));
-    }
   }
+  if (readOnly) edits_.dropConsts(*begin, nameOffset, dropConst);
   // A function's return type starts after its specifiers (`static __device__ const P* f()`): its
   // `const` is among them.
   if (function && readOnly) {
     // Where the declaration starts in the file, `__device__` being a macro.
     clang::SourceLocation start = sm_.getExpansionLoc(var->getBeginLoc());
     if (sm_.getFileID(start) != sm_.getFileID(*begin)) return std::string("is declared inside a macro");
-    unsigned startOffset = sm_.getFileOffset(start), beginOffset = sm_.getFileOffset(*begin);
-    std::vector<RawToken> specifiers = rawTokens(sm_, lang, start, beginOffset);
-    for (size_t i = 0; i < specifiers.size(); ++i)
-      if (specifiers[i].text == "const" && (i == 0 || specifiers[i - 1].text != "(")) {  // not __attribute__((const))
-        unsigned end = i + 1 < specifiers.size() ? specifiers[i + 1].offset : beginOffset;
-        dropConst.push_back(edits_.rawEdit(start.getLocWithOffset(int(specifiers[i].offset - startOffset)),
-                                           end - specifiers[i].offset, ""));
-      }
+    edits_.dropConsts(start, sm_.getFileOffset(*begin), dropConst);
   }
   // Between the name and the '*': cv only, unless this is a later declarator of a group (whose
   // other declarators are checked on their own). `Particle const*`: the name's edit takes the const.
   const unsigned nameEnd = nameOffset + edits_.tokenLength(*typeName);
-  std::vector<RawToken> middle = rawTokens(sm_, lang, typeName->getLocWithOffset(int(nameEnd - nameOffset)), starOffset);
+  std::vector<RawToken> middle = edits_.rawTokens(typeName->getLocWithOffset(int(nameEnd - nameOffset)), starOffset);
   bool laterDeclarator = llvm::any_of(middle, [](const RawToken& t) { return t.text == ","; });
   unsigned nameEditEnd = nameEnd;
   for (const RawToken& t : middle) {
@@ -221,7 +187,7 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
   // then const or restrict.
   llvm::StringRef data = edits_.fileData(*star);
   unsigned declEnd = var->getDeclName().isEmpty() ? data.size() : sm_.getFileOffset(*declName);
-  std::vector<RawToken> tail = rawTokens(sm_, lang, *star, declEnd, var->getDeclName().isEmpty() ? 8 : SIZE_MAX);
+  std::vector<RawToken> tail = edits_.rawTokens(*star, declEnd, var->getDeclName().isEmpty() ? 8 : SIZE_MAX);
   if (var->getDeclName().isEmpty())
     for (size_t i = 0; i < tail.size(); ++i)
       if (tail[i].text == "," || tail[i].text == ")" || tail[i].text == "=" || tail[i].text == "[") {

@@ -296,6 +296,11 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteE
             tsi->getTypeLoc().getSourceRange(),
             refTypeName(info.planned->definition, element.readOnly() ? layout.constName : layout.deviceName), mine))
       return std::pair{name + "'s type comes from a macro", var->getSourceRange()};
+    // `const P& e` through the read-only view: its proxy is const itself, the `const` goes.
+    clang::SourceLocation start = sm_.getExpansionLoc(var->getBeginLoc());
+    if (auto type = edits_.written(tsi->getTypeLoc().getBeginLoc());
+        element.readOnly() && type && sm_.getFileID(start) == sm_.getFileID(*type))
+      edits_.dropConsts(start, sm_.getFileOffset(*type), mine);
   } else {
     return std::pair{"this element is bound to a reference relayout cannot follow", here};
   }

@@ -67,8 +67,7 @@ std::string Emitter::placeName(bool toDevice) const {
 
 void Emitter::placeOnDevice(bool toDevice) {
   const std::string kernel = placeName(toDevice) + "Chunk";
-  const std::string ends =
-      toDevice ? d() + " dst, const " + s() + "* src" : s() + "* dst, const " + readView() + " src";
+  const std::string ends = toDevice ? d() + " dst, const " + s() + "* src" : s() + "* dst, " + readParam() + " src";
   line();
   line("#if defined(__CUDACC__)");
   line("// Elements first .. first + count of " + d() + " " + (toDevice ? "from" : "into") + " a device array of " +
@@ -181,9 +180,8 @@ void Emitter::sameLayoutCopy(bool async) {
   line();
   std::string name = async ? "cudaMemcpyAsync" : "cudaMemcpy";
   line("// " + name + " between two " + d() + " (device, managed or pinned): copies array by array.");
-  line("static inline cudaError_t relayout" + std::string(async ? "MemcpyAsync" : "Memcpy") + "(" + d() +
-       " dst, const " + readView() + " src, size_t bytes, cudaMemcpyKind kind" +
-       (async ? ", cudaStream_t stream = 0" : "") + ") {");
+  line("static inline cudaError_t relayout" + std::string(async ? "MemcpyAsync" : "Memcpy") + "(" + d() + " dst, " +
+       readParam() + " src, size_t bytes, cudaMemcpyKind kind" + (async ? ", cudaStream_t stream = 0" : "") + ") {");
   countCheck("");
   callsPerRun([&](const ArrayText& a) {
     return name + "(" + arrayAt("dst", a) + ", " + arrayAt("src", a) + ", " + runBytes(a) + ", kind" +

@@ -327,7 +327,7 @@ std::string Emitter::clusterLocal(const DeviceArray& array) {
 void Emitter::load() {
   line();
   line("// A copy of p[i] as the original " + s() + ": gathers its fields from the arrays.");
-  line("static __host__ __device__ inline " + s() + " relayoutLoad(const " + readView() + " p, ptrdiff_t i) {");
+  line("static __host__ __device__ inline " + s() + " relayoutLoad(" + readParam() + " p, ptrdiff_t i) {");
   line("  " + s() + " v;");
   for (const ArrayText& a : arrays_) {
     const DeviceArray& array = *a.array;
@@ -352,7 +352,7 @@ void Emitter::load() {
 void Emitter::gatherVector() {
   line();
   line("// std::vector<" + s() + ">(p + begin, p + end): the elements gathered, as the original array gave them.");
-  line("static inline std::vector<" + s() + "> relayoutGatherVector(const " + readView() +
+  line("static inline std::vector<" + s() + "> relayoutGatherVector(" + readParam() +
        " p, ptrdiff_t begin, ptrdiff_t end) {");
   line("  std::vector<" + s() + "> v;");
   line("  v.reserve(end > begin ? static_cast<size_t>(end - begin) : 0);");
@@ -444,7 +444,8 @@ void Emitter::reference(bool readOnly) {
   line("};");
   line();
   line("// p[i] by reference, for code that took a " + std::string(readOnly ? "const " : "") + s() + "&.");
-  line("static __host__ __device__ inline " + ref + " relayoutRef(const " + view + " p, ptrdiff_t i) {");
+  line("static __host__ __device__ inline " + ref + " relayoutRef(" + (readOnly ? view : "const " + view) +
+       " p, ptrdiff_t i) {");
   std::vector<std::string> fields;
   for (const FieldFacts& f : def_.fields) fields.push_back(where[f.name]);
   line("  return {" + llvm::join(fields, ", ") + "};");

@@ -44,6 +44,8 @@ class Emitter {
   // What the helpers that only read take: the read-only view where one is emitted (a `const S*`
   // became it), to which d() converts; else d().
   const std::string& readView() const { return helpers_ & kConstView ? layout_.constName : d(); }
+  // A reading helper's parameter: `const ParticleSoA`, or the read-only view (const itself).
+  std::string readParam() const { return helpers_ & kConstView ? layout_.constName : "const " + d(); }
   // `object.field`, or through the accessor struct where the fields are private.
   std::string fieldOf(const std::string& object, const std::string& field) const;
   std::string elementBytes() const { return "k" + d() + "ElementBytes"; }

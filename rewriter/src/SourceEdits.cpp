@@ -78,6 +78,30 @@ Edit SourceEdits::rawEdit(clang::SourceLocation fileLoc, unsigned length, const 
   return Edit{filePath(fileLoc), sm_.getFileOffset(fileLoc), length, 0, text};
 }
 
+std::vector<RawToken> SourceEdits::rawTokens(clang::SourceLocation begin, unsigned end, size_t limit) const {
+  llvm::StringRef data = sm_.getBufferData(sm_.getFileID(begin));
+  clang::Lexer lexer(sm_.getLocForStartOfFile(sm_.getFileID(begin)), lang_, data.begin(),
+                     data.begin() + sm_.getFileOffset(begin), data.end());
+  std::vector<RawToken> tokens;
+  clang::Token token;
+  while (!lexer.LexFromRawLexer(token) && token.isNot(clang::tok::eof)) {
+    unsigned offset = sm_.getFileOffset(token.getLocation());
+    if (offset >= end || tokens.size() == limit) break;
+    tokens.push_back({data.substr(offset, token.getLength()).str(), offset});
+  }
+  return tokens;
+}
+
+void SourceEdits::dropConsts(clang::SourceLocation begin, unsigned end, std::vector<Edit>& out) {
+  const unsigned beginOffset = sm_.getFileOffset(begin);
+  std::vector<RawToken> tokens = rawTokens(begin, end);
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].text != "const" || (i > 0 && tokens[i - 1].text == "(")) continue;
+    unsigned next = i + 1 < tokens.size() ? tokens[i + 1].offset : end;
+    out.push_back(rawEdit(begin.getLocWithOffset(int(tokens[i].offset - beginOffset)), next - tokens[i].offset, ""));
+  }
+}
+
 bool SourceEdits::replaceTokens(clang::SourceRange tokens, const std::string& text, std::vector<Edit>& out) {
   if (!writtenRange(tokens)) return false;
   clang::SourceLocation begin = *written(tokens.getBegin()), end = *written(tokens.getEnd());

@@ -15,6 +15,12 @@
 
 namespace relayout::rw {
 
+// A token as the raw lexer reads it from a file, where it is written.
+struct RawToken {
+  std::string text;
+  unsigned offset;
+};
+
 class SourceEdits {
  public:
   SourceEdits(const clang::SourceManager& sm, const clang::LangOptions& lang, ProgramFacts& facts)
@@ -42,6 +48,13 @@ class SourceEdits {
   bool replaceExpansion(clang::SourceRange tokens, const std::string& text, std::vector<Edit>& out);
   // Replaces raw bytes [begin, begin+length) of a written location's file.
   Edit rawEdit(clang::SourceLocation fileLoc, unsigned length, const std::string& text);
+
+  // Raw tokens of a written location's file from `begin` up to (not including) offset `end`, at
+  // most `limit` of them.
+  std::vector<RawToken> rawTokens(clang::SourceLocation begin, unsigned end, size_t limit = SIZE_MAX) const;
+  // Removes each `const` written in [begin, end), with the blanks after it; `__attribute__((const))`
+  // stays. Where a read-only view takes the place of a const element type.
+  void dropConsts(clang::SourceLocation begin, unsigned end, std::vector<Edit>& out);
 
   // The file bytes between two written locations (same file), or nullopt.
   std::optional<llvm::StringRef> between(clang::SourceLocation begin, clang::SourceLocation end) const;
