@@ -112,9 +112,9 @@ std::optional<std::string> UseCollector::typeEdits(const clang::DeclaratorDecl* 
   clang::SourceLocation declBegin = var->getBeginLoc();
   if (function) {
     // A function's return type, from where it is written (after `static`, `__device__`, ...).
-    auto function = declared.getAsAdjusted<clang::FunctionTypeLoc>();
-    if (!function) return notSpelled;
-    declared = function.getReturnLoc();
+    auto signature = declared.getAsAdjusted<clang::FunctionTypeLoc>();
+    if (!signature) return notSpelled;
+    declared = signature.getReturnLoc();
     declBegin = declared.getBeginLoc();
   }
   auto pointer = declared.getUnqualifiedLoc().getAs<clang::PointerTypeLoc>();

@@ -291,15 +291,15 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteE
       if (auto why = cloneForElementRefs(callee, info, mine)) return std::pair{*why, var->getSourceRange()};
     clang::TypeSourceInfo* tsi = var->getTypeSourceInfo();
     const DeviceLayout& layout = *info.planned->layout;
-    if (!tsi ||
-        !edits_.replaceTokens(
-            tsi->getTypeLoc().getSourceRange(),
-            refTypeName(info.planned->definition, element.readOnly() ? layout.constName : layout.deviceName), mine))
+    const bool readOnly = element.readOnly();
+    if (!tsi || !edits_.replaceTokens(
+                    tsi->getTypeLoc().getSourceRange(),
+                    refTypeName(info.planned->definition, readOnly ? layout.constName : layout.deviceName), mine))
       return std::pair{name + "'s type comes from a macro", var->getSourceRange()};
     // `const P& e` through the read-only view: its proxy is const itself, the `const` goes.
     clang::SourceLocation start = sm_.getExpansionLoc(var->getBeginLoc());
     if (auto type = edits_.written(tsi->getTypeLoc().getBeginLoc());
-        element.readOnly() && type && sm_.getFileID(start) == sm_.getFileID(*type))
+        readOnly && type && sm_.getFileID(start) == sm_.getFileID(*type))
       edits_.dropConsts(start, sm_.getFileOffset(*type), mine);
   } else {
     return std::pair{"this element is bound to a reference relayout cannot follow", here};
