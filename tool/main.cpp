@@ -1,8 +1,8 @@
 // relayout: profile-guided data-layout optimization for CUDA C++ (see README.md).
-#include "ArgumentHints.h"
-#include "Commands.h"
-#include "HelpWrap.h"
-#include "NvccWrapper.h"
+#include "commands/ArgumentHints.h"
+#include "commands/Commands.h"
+#include "commands/HelpWrap.h"
+#include "wrapper/NvccWrapper.h"
 
 #include "Commit.h"
 
@@ -13,27 +13,6 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstring>
-
-namespace relayout {
-
-int reportError(llvm::Error err) {
-  llvm::handleAllErrors(std::move(err), [](const llvm::ErrorInfoBase& info) {
-    llvm::WithColor::error(llvm::errs(), "relayout") << info.message() << "\n";
-  });
-  return 1;
-}
-
-int reportError(const llvm::Twine& message) {
-  llvm::WithColor::error(llvm::errs(), "relayout") << message << "\n";
-  return 1;
-}
-
-void reportWarning(const llvm::Twine& message) {
-  llvm::WithColor::warning(llvm::errs(), "relayout") << message << "\n";
-}
-void reportNote(const llvm::Twine& message) { llvm::WithColor::note(llvm::errs(), "relayout") << message << "\n"; }
-
-}  // namespace relayout
 
 static const char kOverview[] =
     "relayout: chooses the data layout (AoS, SoA) of CUDA structs from how warps really access them,\n"

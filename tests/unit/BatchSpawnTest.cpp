@@ -1,6 +1,6 @@
 // relayout batch's child processes (tool/batch/Spawn.h): started in the folder asked for, with the
 // environment added, their output in the log; a time limit or a stop ends the whole group.
-#include "batch/Spawn.h"
+#include "build/Spawn.h"
 
 #include "TempDirs.h"
 

@@ -1,7 +1,7 @@
-// The nvcc commands relayout plans for building an instrumented program (tool/BuildPlan.h), and
-// the compile database entries they start from (tool/CompileFlags.h).
-#include "BuildPlan.h"
-#include "CompileFlags.h"
+// The nvcc commands relayout plans for building an instrumented program (tool/build/BuildPlan.h), and
+// the compile database entries they start from (tool/build/CompileFlags.h).
+#include "build/BuildPlan.h"
+#include "build/CompileFlags.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>

@@ -1,5 +1,5 @@
-// --help wrapped to the terminal (tool/HelpWrap.h).
-#include "HelpWrap.h"
+// --help wrapped to the terminal (tool/commands/HelpWrap.h).
+#include "commands/HelpWrap.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // nvcc's diagnostics on the generate mode's instrumented copies, as the user's compile prints them
-// (tool/NvccDiagnostics.h). The inputs are what nvcc 13 printed for such copies.
-#include "NvccDiagnostics.h"
+// (tool/build/NvccDiagnostics.h). The inputs are what nvcc 13 printed for such copies.
+#include "build/NvccDiagnostics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// nvcc's flags as relayout hands them to Clang (tool/NvccFlags.h): the translation table, the
-// language nvcc gives a file, and the Clang arguments of a parse (tool/CompileFlags.h).
-#include "CompileFlags.h"
-#include "NvccFlags.h"
+// nvcc's flags as relayout hands them to Clang (tool/build/NvccFlags.h): the translation table, the
+// language nvcc gives a file, and the Clang arguments of a parse (tool/build/CompileFlags.h).
 #include "TempDirs.h"
+#include "build/CompileFlags.h"
+#include "build/NvccFlags.h"
 
 #include <gtest/gtest.h>
 #include <llvm/ADT/StringRef.h>

@@ -1,7 +1,7 @@
-// optimize --verify's judgement on recorded outputs (tool/Verify.h): comparison byte for byte and
+// optimize --verify's judgement on recorded outputs (tool/verify/Verify.h): comparison byte for byte and
 // within a tolerance, the first difference, the timing statistics and the verdict's exit status.
-#include "Verify.h"
-#include "VerifyPrograms.h"
+#include "verify/Verify.h"
+#include "verify/VerifyPrograms.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "LiveDisplay.h"
+#include "batch/LiveDisplay.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "Manifest.h"
+#include "batch/Manifest.h"
 
 #include <fmt/format.h>
 #include <llvm/Support/FileSystem.h>

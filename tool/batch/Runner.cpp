@@ -1,12 +1,12 @@
-#include "Runner.h"
+#include "batch/Runner.h"
 
-#include "LiveDisplay.h"
-#include "Paths.h"
-#include "Spawn.h"
-#include "SummaryPage.h"
-#include "Variants.h"
+#include "batch/LiveDisplay.h"
+#include "batch/Paths.h"
+#include "batch/SummaryPage.h"
+#include "batch/Variants.h"
+#include "build/Spawn.h"
 
-#include "Selection.h"
+#include "verify/Selection.h"
 
 #include "relayout/core/Files.h"
 

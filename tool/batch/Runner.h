@@ -3,7 +3,7 @@
 // run resumes where the first stopped.
 #pragma once
 
-#include "Manifest.h"
+#include "batch/Manifest.h"
 
 #include <optional>
 #include <set>

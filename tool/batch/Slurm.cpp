@@ -1,9 +1,9 @@
-#include "Slurm.h"
+#include "batch/Slurm.h"
 
-#include "Paths.h"
-#include "RunCaptured.h"
-#include "Shell.h"
-#include "Stages.h"
+#include "batch/Paths.h"
+#include "batch/Shell.h"
+#include "batch/Stages.h"
+#include "build/RunCaptured.h"
 
 #include "relayout/core/Files.h"
 

@@ -4,8 +4,8 @@
 // then for verification.
 #pragma once
 
-#include "Manifest.h"
-#include "Runner.h"
+#include "batch/Manifest.h"
+#include "batch/Runner.h"
 
 #include <string>
 #include <vector>

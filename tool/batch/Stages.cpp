@@ -1,10 +1,10 @@
-#include "Stages.h"
+#include "batch/Stages.h"
 
-#include "Paths.h"
-#include "Shell.h"
-#include "Variants.h"
+#include "batch/Paths.h"
+#include "batch/Shell.h"
+#include "batch/Variants.h"
 
-#include "Selection.h"
+#include "verify/Selection.h"
 
 #include "relayout/core/Files.h"
 

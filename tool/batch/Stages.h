@@ -5,8 +5,8 @@
 // relayout-verify; collecting that one records what verification found.
 #pragma once
 
-#include "Manifest.h"
-#include "Runner.h"
+#include "batch/Manifest.h"
+#include "batch/Runner.h"
 
 #include <llvm/Support/Error.h>
 

@@ -1,4 +1,4 @@
-#include "SummaryPage.h"
+#include "batch/SummaryPage.h"
 
 #include "relayout/analysis/Svg.h"
 

@@ -1,10 +1,10 @@
-#include "Variants.h"
+#include "batch/Variants.h"
 
-#include "../BuildPlan.h"
-#include "../Toolchain.h"
-#include "Paths.h"
-#include "Shell.h"
-#include "Spawn.h"
+#include "batch/Paths.h"
+#include "batch/Shell.h"
+#include "build/BuildPlan.h"
+#include "build/Spawn.h"
+#include "build/Toolchain.h"
 
 #include "relayout/core/Files.h"
 

@@ -3,7 +3,7 @@
 // the summary can put relayout's speed-up beside the ones people wrote by hand.
 #pragma once
 
-#include "Manifest.h"
+#include "batch/Manifest.h"
 
 #include <llvm/Support/Error.h>
 
