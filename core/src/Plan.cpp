@@ -65,9 +65,15 @@ json Plan::toJson() const {
       if (s.layout == Layout::Clustered) cluster["padding_bytes"] = c.paddingBytes;
       clusterArray.push_back(std::move(cluster));
     }
-    structArray.push_back({{"name", s.name}, {"fields", s.fields}, {"layout", toString(s.layout)}, {"clusters", clusterArray},
-                           {"score", s.score}, {"reason", s.reason},
-                           {"details", s.details.is_null() ? json::object() : s.details}});
+    json entry = {{"name", s.name},
+                  {"fields", s.fields},
+                  {"layout", toString(s.layout)},
+                  {"clusters", clusterArray},
+                  {"score", s.score},
+                  {"reason", s.reason},
+                  {"details", s.details.is_null() ? json::object() : s.details}};
+    if (s.align) entry["align"] = s.align;
+    structArray.push_back(std::move(entry));
   }
   return doc;
 }
@@ -99,6 +105,9 @@ static llvm::Error checkPlanMeaning(const Plan& plan, llvm::StringRef path) {
     if (s.layout == Layout::AoS && !s.clusters.empty())
       return documentError(path, at({"clusters"}), "no clusters for layout \"aos\"",
                            shownValue(json(s.clusters.size(), 0)));
+    if (s.align && s.layout != Layout::AoS)
+      return documentError(path, at({"align"}), "no alignment for layout \"" + std::string(toString(s.layout)) + "\"",
+                           std::to_string(s.align));
     if (s.layout != Layout::AoS && s.clusters.empty())
       return documentError(path, at({"clusters"}), fmt::format("clusters for layout \"{}\"", toString(s.layout)),
                            "none");
@@ -156,6 +165,8 @@ llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
       for (const json& c : s.value("clusters", json::array()))
         sp.clusters.push_back({c.at("name").get<std::string>(), c.at("fields").get<std::vector<std::string>>(),
                                c.value("padding_bytes", 0u)});  // a checked count: the schema
+      // 8 or 16: the schema.
+      sp.align = s.value("align", 0u);
       sp.score = s.at("score").get<double>();
       sp.reason = s.at("reason").get<std::string>();
       sp.details = s.value("details", json::object());

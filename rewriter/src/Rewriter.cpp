@@ -313,6 +313,50 @@ static std::string messageOf(const std::string& rendered) {
   return message.str();
 }
 
+// An AoS record the plan aligns: its `alignas` edits, unless some unit refused them (each unit
+// finds its own hazards, so every unit's definition counts) or they overlap another rewrite.
+void acceptAlignment(const StructPlan& s, ProgramFacts& facts, RewriteResult& result, std::set<std::string>& seen,
+                     std::vector<Edit>& accepted, std::vector<AcceptedStruct>& acceptedStructs) {
+  StructOutcome outcome{s.name, s.layout, false};
+  outcome.align = s.align;
+  std::vector<std::string> warnings;
+  std::set<std::string> warned;
+  std::vector<Edit> edits;
+  const rw::StructDef* first = nullptr;
+  for (const rw::StructDef& def : facts.defs) {
+    if (def.name != s.name) continue;
+    if (!first) first = &def;
+    for (const std::string& w : def.refusals) addUnique(warnings, warned, w);
+    edits.insert(edits.end(), def.alignEdits.begin(), def.alignEdits.end());
+  }
+  std::sort(edits.begin(), edits.end());
+  edits.erase(std::unique(edits.begin(), edits.end()), edits.end());
+  if (warnings.empty()) {
+    std::vector<Edit> merged = accepted;
+    merged.insert(merged.end(), edits.begin(), edits.end());
+    std::sort(merged.begin(), merged.end());
+    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+    if (const Edit* clash = firstConflict(merged))
+      warnings.push_back(clash->file + ":" + rw::position(facts.contents[clash->file], clash->offset) +
+                         ": warning: cannot align '" + s.name +
+                         "': its edit overlaps with another rewrite here; relayout does not combine them");
+    else accepted = std::move(merged);
+  }
+  if (!warnings.empty()) {
+    std::set<std::string> reasons;
+    for (const std::string& w : warnings) {
+      addUnique(result.diagnostics, seen, w);
+      if (reasons.insert(messageOf(w)).second) outcome.reasons.push_back(messageOf(w));
+    }
+    result.ok = false;
+    result.structs.push_back(outcome);
+    return;
+  }
+  acceptedStructs.push_back(AcceptedStruct{result.structs.size(), std::move(edits), {}, {}, first});
+  outcome.rewritten = true;
+  result.structs.push_back(outcome);
+}
+
 llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector<std::string>& sources,
                                              const clang::tooling::CompilationDatabase& db, llvm::StringRef planPath) {
   ProgramFacts facts;
@@ -347,6 +391,10 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   std::vector<Edit> accepted;  // sorted, unique
   std::vector<AcceptedStruct> acceptedStructs;
   for (const StructPlan& s : plan.structs) {
+    if (s.layout == Layout::AoS && s.align) {
+      acceptAlignment(s, facts, result, seen, accepted, acceptedStructs);
+      continue;
+    }
     if (s.layout == Layout::AoS) continue;
     StructOutcome outcome{s.name, s.layout, false};
     std::vector<const rw::StructDef*> defs;

@@ -1,5 +1,7 @@
 #include "StructScanner.h"
 
+#include "AlignedRecords.h"
+
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/QualTypeNames.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -76,8 +78,18 @@ class DefinitionFinder : public clang::RecursiveASTVisitor<DefinitionFinder> {
 void StructScanner::scan() {
   std::vector<const clang::RecordDecl*> records;
   DefinitionFinder(context_.getSourceManager(), records, typedefs_).TraverseDecl(context_.getTranslationUnitDecl());
+  std::vector<std::pair<const clang::RecordDecl*, size_t>> aligned;  // record, index into facts_.defs
   for (const clang::RecordDecl* record : records)
-    if (const StructPlan* plan = plan_.findStruct(planName(record))) addDefinition(record, *plan);
+    if (const StructPlan* plan = plan_.findStruct(planName(record))) {
+      addDefinition(record, *plan);
+      if (plan->layout == Layout::AoS && plan->align) {
+        planAlignment(context_, record, *plan, edits_, diags_, facts_.defs.back());
+        aligned.emplace_back(llvm::cast<clang::RecordDecl>(record->getCanonicalDecl()), facts_.defs.size() - 1);
+      }
+    }
+  std::map<const clang::RecordDecl*, StructDef*> byRecord;
+  for (const auto& [record, index] : aligned) byRecord[record] = &facts_.defs[index];
+  refuseAlignmentHazards(context_, byRecord, diags_);
 }
 
 std::string StructScanner::planName(const clang::RecordDecl* record) const {

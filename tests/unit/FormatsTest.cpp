@@ -283,6 +283,28 @@ TEST(PlanFormat, RoundTripAndUnknownLayoutRejected) {
             "plan.json: /structs/0/layout: expected one of \"aos\", \"soa\", \"clustered\", got \"zigzag\"");
 }
 
+// An AoS record aligned to its size (StructPlan::align): written only when set, read back, and
+// refused for another layout or another width.
+TEST(PlanFormat, AlignmentOfAnAoSRecord) {
+  Plan plan;
+  plan.mode = "model";
+  plan.structs.push_back({"C", {"re", "im"}, Layout::AoS, {}, 0, "why", {}});
+  EXPECT_FALSE(plan.toJson()["structs"][0].contains("align"));
+  plan.structs[0].align = 16;
+  auto back = Plan::fromJson(plan.toJson(), "plan.json");
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->structs[0].align, 16u);
+
+  json soa = plan.toJson();
+  soa["structs"][0]["layout"] = "soa";
+  EXPECT_EQ(llvm::toString(Plan::fromJson(soa, "plan.json").takeError()),
+            "plan.json: /structs/0/align: expected no alignment for layout \"soa\", got 16");
+  json wide = plan.toJson();
+  wide["structs"][0]["align"] = 32;
+  EXPECT_EQ(llvm::toString(Plan::fromJson(wide, "plan.json").takeError()),
+            "plan.json: /structs/0/align: expected 8 or 16, got 32");
+}
+
 TEST(Files, MalformedJsonNamesFileAndOffset) {
   llvm::SmallString<128> path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("relayout-test", "json", path));

@@ -236,14 +236,17 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   // silent, and a struct the plan keeps as it is says so too.
   if (announce)
     for (const StructPlan& sp : plan.structs)
-      if (sp.layout == Layout::AoS) llvm::errs() << "relayout: " << sp.name << ": kept as it is (the plan says aos)\n";
+      if (sp.layout == Layout::AoS && !sp.align)
+        llvm::errs() << "relayout: " << sp.name << ": kept as it is (the plan says aos)\n";
   for (const StructOutcome& s : result->structs) {
     if (outcomes) (*outcomes)[s.name] = RewriteOutcome{s.rewritten, s.reasons};
     if (!announce) continue;
+    const std::string what = s.align ? "aos layout aligned to " + std::to_string(s.align) + " bytes"
+                                     : std::string(toString(s.layout)) + " layout";
     if (s.rewritten) {
-      llvm::errs() << "relayout: " << s.name << ": " << toString(s.layout) << " layout applied\n";
+      llvm::errs() << "relayout: " << s.name << ": " << what << " applied\n";
     } else {
-      llvm::errs() << "relayout: " << s.name << ": " << toString(s.layout) << " layout not applied: "
+      llvm::errs() << "relayout: " << s.name << ": " << what << " not applied: "
                    << (s.reasons.empty() ? std::string("see the warnings above") : s.reasons.front());
       if (s.reasons.size() > 1) llvm::errs() << " (and " << s.reasons.size() - 1 << " more above)";
       llvm::errs() << "\n";

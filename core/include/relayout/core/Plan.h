@@ -51,6 +51,10 @@ struct StructPlan {
   double score = 0;               // the deciding sum (paper mode: > 0 means AoS)
   std::string reason;             // one line a person can read
   nlohmann::json details;         // deciding sites and per-layout numbers, for reports
+  // AoS only: the record aligned to this many bytes (8 or 16, its size or a divisor of it), so that
+  // nvcc may load and store its fields together as one vector access; 0 keeps the declared
+  // alignment. The record's size and its fields' offsets do not change.
+  unsigned align = 0;
 };
 
 // What applying a plan did with one struct's layout: applied, or why not (one line per use or
