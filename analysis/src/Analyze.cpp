@@ -190,6 +190,7 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
     // The paper's decision: a positive sum keeps AoS, a negative one picks SoA.
     d.layout = executed(d) && d.score < 0 ? Layout::SoA : Layout::AoS;
     const StructInfo& info = *structInfo[name];
+    d.alignable = alignableToSize(info.size, info.align);
     // The field access tree: the paper's step for an AoS struct; the clustered candidate of model
     // mode and of --layout clustered for every struct.
     bool wantTree = options.mode == AnalyzeMode::Model || options.forced == Layout::Clustered ||
@@ -204,6 +205,7 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
       e.sectors.aos = measuredSectors(e.counters, e.blockPeriod);
       e.sectors.soa = predictSectors(e.counters, e.verdict, e.blockPeriod, e.site.size, e.site.size);
       e.sectors.aosoa = e.sectors.soa;
+      e.sectors.aligned = e.sectors.aos;
       e.sectors.clustered = predictSectors(e.counters, e.verdict, e.blockPeriod, e.site.size,
                                            clusterBytesOf(d, e.site.field, info.size));
       d.sectors.add(e.sectors);
@@ -239,7 +241,7 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
     if (d.layout == Layout::Clustered)
       for (const FieldCluster& c : d.clustering->clusters) sp.clusters.push_back({c.name, c.fields, c.paddingBytes});
     sp.reason = options.forced ? fmt::format("forced by --layout {}{}", toString(*options.forced),
-                                             d.layout == *options.forced ? "" : forcedFallbackNote(d))
+                                             d.layout == *options.forced ? "" : forcedFallbackNote(d, *options.forced))
                      : undecided ? "not decided: the profile is out of date for it: " + refused->second
                                  : reasonFor(d, options.mode);
     nlohmann::json top = nlohmann::json::array();

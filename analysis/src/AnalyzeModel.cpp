@@ -21,6 +21,7 @@ LayoutSectors fromModel(const double (&values)[kModelLayouts]) {
   s.soa = values[size_t(ModelLayout::SoA)];
   s.aosoa = values[size_t(ModelLayout::AoSoA)];
   s.clustered = values[size_t(ModelLayout::Clustered)];
+  s.aligned = s.aos;  // the same bytes at the same offsets
   return s;
 }
 
@@ -132,6 +133,8 @@ void assignRequests(const StructInfo& info, StructDecision& d) {
     for (const FieldCluster& c : d.clustering->clusters) clusters.push_back(c.fields);
   const LayoutMapping aos = LayoutMapping::aos(fields, info.size, info.align), soa = LayoutMapping::soa(fields),
                       clustered = clusters.empty() ? aos : LayoutMapping::clustered(fields, clusters);
+  // The record aligned to its size: what nvcc can merge of the accesses together when it knows that.
+  const LayoutMapping aligned = LayoutMapping::aos(fields, info.size, d.alignable ? info.size : info.align);
   for (SiteEvidence& e : d.sites) {
     // The struct's sites that nvcc may load with this one: in the same function and loop, run as
     // often (the same statement block on the same element, as far as counts tell).
@@ -144,6 +147,8 @@ void assignRequests(const StructInfo& info, StructDecision& d) {
     e.requests.soa = predictedRequests(soa, info, e.site, together);
     e.requests.aosoa = e.requests.soa;
     e.requests.clustered = predictedRequests(clustered, info, e.site, together);
+    // Never more than the original's PTX shows: aligning only lets nvcc merge more.
+    e.requests.aligned = std::min(e.requests.aos, predictedRequests(aligned, info, e.site, together));
     const double repeats = e.model.warps > 0 ? std::min(1.0, e.model.repeats / e.model.warps) : 0;
     e.issued = e.code ? 1 - e.code->hoisted * repeats : 1;
   }
@@ -283,10 +288,12 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
     }
     d.replayedShare = allExecs > 0 ? replayedExecs / allExecs : 0;
     if (!hasClusters(d)) d.sectors.clustered = d.sectors.aos, d.requested.clustered = d.requested.aos;
+    d.sectors.aligned = d.sectors.aos, d.requested.aligned = d.requested.aos;
     d.cost = {};
     for (const SiteEvidence& e : d.sites)
       d.cost.add({siteCost(e, Layout::AoS), siteCost(e, Layout::SoA),
-                  hasClusters(d) ? siteCost(e, Layout::Clustered) : siteCost(e, Layout::AoS), aosoaCost(e)});
+                  hasClusters(d) ? siteCost(e, Layout::Clustered) : siteCost(e, Layout::AoS), aosoaCost(e),
+                  d.alignable ? siteCost(e, Layout::Aligned) : siteCost(e, Layout::AoS)});
 
     // The decision: least predicted cost among the layouts the rewriter emits, in the order AoS,
     // clustered, SoA; a later one must beat the best so far by kModelMinGain.
@@ -296,6 +303,8 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
     if (clusteredCandidate(d, options) && options.clusters) order.push_back(Layout::Clustered);
     order.push_back(Layout::SoA);
     d.weighed = order;
+    // Priced and measured, not picked: no measured selection round has timed it yet.
+    if (d.alignable) d.weighed.insert(d.weighed.begin() + 1, Layout::Aligned);
     for (Layout l : order)
       if (d.cost.under(l) < d.cost.under(d.layout) * (1 - kModelMinGain)) d.layout = l;
     d.score = d.cost.aos > 0 ? (d.cost.aos - d.cost.under(d.layout)) / d.cost.aos : 0;
@@ -335,13 +344,24 @@ void addModelDetails(const StructDecision& d, nlohmann::json& details) {
                       {"emitted_layouts", hasClusters(d) ? std::vector<std::string>{"aos", "clustered", "soa"}
                                                          : std::vector<std::string>{"aos", "soa"}},
                       {"kernels", kernels}};
+  if (d.alignable) {
+    details["model"]["cost"]["aligned"] = d.cost.aligned;
+    details["model"]["emitted_layouts"].push_back("aligned");
+  }
 }
 
 void forceDecision(StructDecision& d, Layout layout) {
-  d.layout = layout == Layout::Clustered && !hasClusters(d) ? Layout::AoS : layout;
+  d.layout = (layout == Layout::Clustered && !hasClusters(d)) || (layout == Layout::Aligned && !d.alignable)
+                 ? Layout::AoS
+                 : layout;
 }
 
-std::string forcedFallbackNote(const StructDecision& d) {
+std::string forcedFallbackNote(const StructDecision& d, Layout forced) {
+  if (forced == Layout::Aligned)
+    return fmt::format(
+        " (it is {} bytes, aligned to {}: aligning it to its size changes nothing a vector access "
+        "could use: kept AoS)",
+        d.info.size, d.info.align);
   if (!executed(d)) return " (no executed accesses, so no field access tree: kept AoS)";
   return " (the field access tree gives one cluster holding every field: kept AoS)";
 }

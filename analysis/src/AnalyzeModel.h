@@ -31,6 +31,6 @@ void addModelDetails(const StructDecision& d, nlohmann::json& details);
 // --layout: sets the layout (clustered: the tree's clusters; AoS where there are none to split).
 void forceDecision(StructDecision& d, Layout layout);
 // Why a forced layout could not be applied as asked ("" when it was).
-std::string forcedFallbackNote(const StructDecision& d);
+std::string forcedFallbackNote(const StructDecision& d, Layout forced);
 
 }  // namespace relayout

@@ -37,6 +37,7 @@ Plan planFor(const Analysis& analysis, const std::vector<Varying>& varying, cons
     if (sp->layout == layout) continue;
     sp->layout = layout;
     sp->clusters.clear();
+    sp->align = 0;  // aligned: to the record's size
     if (layout == Layout::SoA) sp->clusters = soaClusters(sp->fields);
     if (layout == Layout::Clustered)
       for (const FieldCluster& c : d.clustering->clusters) sp->clusters.push_back({c.name, c.fields, c.paddingBytes});
@@ -60,6 +61,8 @@ double predictedCost(const StructDecision& d, Layout layout, AnalyzeMode mode) {
         return s.soa;
       case Layout::Clustered:
         return s.clustered;
+      case Layout::Aligned:
+        return s.aligned;
     }
     return s.aos;
   };
@@ -146,7 +149,7 @@ std::vector<CandidatePlan> rankCandidates(const Analysis& analysis, const Candid
   for (const Choice& c : choices)
     if (!changesNothing(c) && taken.size() < std::max(1u, options.count)) taken.push_back(c);
   if (options.everyUniformLayout)
-    for (Layout uniform : {Layout::SoA, Layout::Clustered}) {
+    for (Layout uniform : {Layout::SoA, Layout::Clustered, Layout::Aligned}) {
       Choice c;
       for (const Varying& v : varying) {
         const std::vector<Layout>& w = v.decision->weighed;

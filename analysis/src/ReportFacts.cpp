@@ -17,6 +17,8 @@ const char* reportLayoutName(Layout layout) {
       return "SoA";
     case Layout::Clustered:
       return "clustered";
+    case Layout::Aligned:
+      return "AoS aligned to its size";
   }
   return "AoS (unchanged)";
 }

@@ -17,21 +17,23 @@ const char* toString(Layout layout) {
     case Layout::AoS: return "aos";
     case Layout::SoA: return "soa";
     case Layout::Clustered: return "clustered";
+    case Layout::Aligned: return "aligned";
   }
   return "aos";
 }
 
 std::optional<Layout> parseLayoutName(std::string_view name) {
-  for (Layout layout : {Layout::AoS, Layout::SoA, Layout::Clustered})
+  for (Layout layout : {Layout::AoS, Layout::SoA, Layout::Clustered, Layout::Aligned})
     if (llvm::StringRef(name).equals_insensitive(toString(layout))) return layout;
   return std::nullopt;
 }
 
 // A plan spells layouts as toString does; other spellings are not the format.
 static Layout layoutFromString(const std::string& text, const json& where) {
-  for (Layout layout : {Layout::AoS, Layout::SoA, Layout::Clustered})
+  for (Layout layout : {Layout::AoS, Layout::SoA, Layout::Clustered, Layout::Aligned})
     if (text == toString(layout)) return layout;
-  throw json::other_error::create(501, "unknown layout \"" + text + "\" (expected aos, soa or clustered)", &where);
+  throw json::other_error::create(501, "unknown layout \"" + text + "\" (expected aos, soa, clustered or aligned)",
+                                  &where);
 }
 
 std::vector<Cluster> soaClusters(const std::vector<std::string>& fieldNames) {
@@ -102,13 +104,13 @@ static llvm::Error checkPlanMeaning(const Plan& plan, llvm::StringRef path) {
           return documentError(path, at({"fields", f}),
                                "a field no other entry names (" + at({"fields", g}) + " names it)",
                                quoted(s.fields[f]));
-    if (s.layout == Layout::AoS && !s.clusters.empty())
-      return documentError(path, at({"clusters"}), "no clusters for layout \"aos\"",
+    if (!splitsFields(s.layout) && !s.clusters.empty())
+      return documentError(path, at({"clusters"}), fmt::format("no clusters for layout \"{}\"", toString(s.layout)),
                            shownValue(json(s.clusters.size(), 0)));
-    if (s.align && s.layout != Layout::AoS)
+    if (s.align && s.layout != Layout::Aligned)
       return documentError(path, at({"align"}), "no alignment for layout \"" + std::string(toString(s.layout)) + "\"",
                            std::to_string(s.align));
-    if (s.layout != Layout::AoS && s.clusters.empty())
+    if (splitsFields(s.layout) && s.clusters.empty())
       return documentError(path, at({"clusters"}), fmt::format("clusters for layout \"{}\"", toString(s.layout)),
                            "none");
     std::map<std::string, std::string> placed;  // field -> where a cluster names it
@@ -130,7 +132,7 @@ static llvm::Error checkPlanMeaning(const Plan& plan, llvm::StringRef path) {
                                quoted(field));
       }
     }
-    if (s.layout != Layout::AoS) {  // every field left out, so that one edit mends the plan
+    if (splitsFields(s.layout)) {  // every field left out, so that one edit mends the plan
       std::string missing;
       for (size_t f = 0; f < s.fields.size(); ++f)
         if (!placed.count(s.fields[f]))

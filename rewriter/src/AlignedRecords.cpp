@@ -82,18 +82,22 @@ class HazardFinder : public clang::RecursiveASTVisitor<HazardFinder> {
 
 void planAlignment(clang::ASTContext& context, const clang::RecordDecl* record, const StructPlan& plan,
                    SourceEdits& edits, DiagRenderer& diags, StructDef& def) {
-  def.align = plan.align;
+  const bool dependent = record->isDependentContext() || llvm::isa<clang::ClassTemplateSpecializationDecl>(record);
+  const clang::QualType type = context.getCanonicalTagType(record);
+  const uint64_t size = dependent ? 0 : context.getTypeSizeInChars(type).getQuantity();
+  const uint64_t align = dependent ? 0 : context.getTypeAlignInChars(type).getQuantity();
+  def.align = plan.align ? plan.align : unsigned(size);
   auto refuse = [&](clang::SourceLocation loc, const std::string& why) {
-    def.refusals.push_back(diags.warning(loc, refusal(def, plan.align, why)));
+    def.refusals.push_back(diags.warning(loc, refusal(def, def.align, why)));
   };
   if (record->isUnion()) return refuse(record->getLocation(), "it is a union");
-  if (record->isDependentContext() || llvm::isa<clang::ClassTemplateSpecializationDecl>(record))
-    return refuse(record->getLocation(), "it is a template");
-  const clang::QualType type = context.getCanonicalTagType(record);
-  const uint64_t size = context.getTypeSizeInChars(type).getQuantity();
-  const uint64_t align = context.getTypeAlignInChars(type).getQuantity();
-  if (align >= plan.align) return;  // already as aligned: nothing to write
-  if (size % plan.align != 0)
+  if (dependent) return refuse(record->getLocation(), "it is a template");
+  if (!plan.align && size != 8 && size != 16)
+    return refuse(record->getLocation(), fmt::format("its size, {} bytes, is neither 8 nor 16, the widths one "
+                                                     "vector access moves; the plan may name a smaller one",
+                                                     size));
+  if (align >= def.align) return;  // already as aligned: nothing to write
+  if (size % def.align != 0)
     return refuse(record->getLocation(), fmt::format("its size, {} bytes, is not a multiple of it, and padding "
                                                      "would change every array of it",
                                                      size));
@@ -107,7 +111,7 @@ void planAlignment(clang::ASTContext& context, const clang::RecordDecl* record, 
     return refuse(record->getLocation(),
                   "its definition is not written in an editable file with 'struct' or "
                   "'class' first (it comes from a macro or a template)");
-  if (!edits.insertAfter(*key, fmt::format(" alignas({})", plan.align), def.alignEdits))
+  if (!edits.insertAfter(*key, fmt::format(" alignas({})", def.align), def.alignEdits))
     refuse(record->getLocation(), "its definition is not written in an editable file");
 }
 

@@ -1,4 +1,4 @@
-// An AoS record the plan aligns (StructPlan::align): `alignas(N)` written after its `struct` or
+// A record the plan aligns (Layout::Aligned, StructPlan::align): `alignas(N)` written after its `struct` or
 // `class` keyword, and nothing else, so that nvcc may move fields a thread reads or writes together
 // as one vector access (two doubles of a complex value as one 16-byte load). Its size and its
 // fields' offsets stay; what can change is where the record may start, so it is refused where that

@@ -177,7 +177,7 @@ struct StructDef {
   bool privateFields = false;
   unsigned closeBraceOffset = 0;
   std::string noArraysWarning;  // rendered warning: no device array was found
-  // An AoS record the plan aligns (AlignedRecords.h): the alignment, and the `alignas` edit.
+  // A record the plan aligns (AlignedRecords.h): the alignment, and the `alignas` edit.
   unsigned align = 0;
   std::vector<Edit> alignEdits;
 };

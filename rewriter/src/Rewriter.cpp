@@ -132,7 +132,7 @@ llvm::Error checkPlan(const Plan& plan, llvm::StringRef planPath, const ProgramF
       found = true;
       std::set<std::string> known;
       for (const rw::FieldFacts& f : def.fields) known.insert(f.name);
-      if (s.layout != Layout::AoS) {
+      if (splitsFields(s.layout)) {
         if (auto layout = rw::makeDeviceLayout(s, def.spelled, def.fields); !layout) add(layout.takeError());
         else if (llvm::Error clash = rw::checkGeneratedNames(*layout, def)) add(std::move(clash));
       } else {
@@ -313,12 +313,11 @@ static std::string messageOf(const std::string& rendered) {
   return message.str();
 }
 
-// An AoS record the plan aligns: its `alignas` edits, unless some unit refused them (each unit
+// A record the plan aligns: its `alignas` edits, unless some unit refused them (each unit
 // finds its own hazards, so every unit's definition counts) or they overlap another rewrite.
 void acceptAlignment(const StructPlan& s, ProgramFacts& facts, RewriteResult& result, std::set<std::string>& seen,
                      std::vector<Edit>& accepted, std::vector<AcceptedStruct>& acceptedStructs) {
   StructOutcome outcome{s.name, s.layout, false};
-  outcome.align = s.align;
   std::vector<std::string> warnings;
   std::set<std::string> warned;
   std::vector<Edit> edits;
@@ -326,6 +325,7 @@ void acceptAlignment(const StructPlan& s, ProgramFacts& facts, RewriteResult& re
   for (const rw::StructDef& def : facts.defs) {
     if (def.name != s.name) continue;
     if (!first) first = &def;
+    outcome.align = def.align;
     for (const std::string& w : def.refusals) addUnique(warnings, warned, w);
     edits.insert(edits.end(), def.alignEdits.begin(), def.alignEdits.end());
   }
@@ -391,11 +391,11 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
   std::vector<Edit> accepted;  // sorted, unique
   std::vector<AcceptedStruct> acceptedStructs;
   for (const StructPlan& s : plan.structs) {
-    if (s.layout == Layout::AoS && s.align) {
+    if (s.layout == Layout::Aligned) {
       acceptAlignment(s, facts, result, seen, accepted, acceptedStructs);
       continue;
     }
-    if (s.layout == Layout::AoS) continue;
+    if (!splitsFields(s.layout)) continue;
     StructOutcome outcome{s.name, s.layout, false};
     std::vector<const rw::StructDef*> defs;
     std::set<std::pair<std::string, unsigned>> places;

@@ -82,7 +82,7 @@ void StructScanner::scan() {
   for (const clang::RecordDecl* record : records)
     if (const StructPlan* plan = plan_.findStruct(planName(record))) {
       addDefinition(record, *plan);
-      if (plan->layout == Layout::AoS && plan->align) {
+      if (plan->layout == Layout::Aligned) {
         planAlignment(context_, record, *plan, edits_, diags_, facts_.defs.back());
         aligned.emplace_back(llvm::cast<clang::RecordDecl>(record->getCanonicalDecl()), facts_.defs.size() - 1);
       }
@@ -109,7 +109,7 @@ const PlannedStruct* StructScanner::planned(const clang::RecordDecl* record) {
   const PlannedStruct* result = nullptr;
   const clang::RecordDecl* definition = record->getDefinition();
   std::string name = planName(definition ? definition : record);
-  if (const StructPlan* plan = name.empty() ? nullptr : plan_.findStruct(name); plan && plan->layout != Layout::AoS) {
+  if (const StructPlan* plan = name.empty() ? nullptr : plan_.findStruct(name); plan && splitsFields(plan->layout)) {
     auto [it, inserted] = byName_.try_emplace(name);
     if (inserted) it->second.plan = plan;  // declared but not defined in this unit
     result = &it->second;
@@ -197,7 +197,7 @@ void StructScanner::addDefinition(const clang::RecordDecl* record, const StructP
 
   clang::SourceLocation end;
   bool placed = findInsertion(record, def, end);
-  if (plan.layout != Layout::AoS) {
+  if (splitsFields(plan.layout)) {
     auto layout = makeDeviceLayout(plan, def.spelled, def.fields);
     PlannedStruct& entry = byName_[def.name];
     entry.plan = &plan;

@@ -77,7 +77,7 @@ std::string defDifference(const StructDef& a, const std::string& unitA, const St
 llvm::Error checkDefinitions(const Plan& plan, const ProgramFacts& facts, const std::vector<UnitFacts>& units,
                              const std::vector<std::string>& sources) {
   for (const StructPlan& s : plan.structs) {
-    if (s.layout == Layout::AoS) continue;  // nothing is generated for it
+    if (!splitsFields(s.layout)) continue;  // nothing is generated for it
     std::map<std::pair<std::string, unsigned>, std::pair<size_t, const StructDef*>> first;  // place -> unit, def
     for (size_t u = 0; u < units.size(); ++u)
       for (size_t d = units[u].firstDef; d < units[u].endDef; ++d) {

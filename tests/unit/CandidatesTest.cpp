@@ -110,5 +110,25 @@ TEST(CandidatesTest, AForcedLayoutIsTheOneCandidate) {
   EXPECT_DOUBLE_EQ(c[0].predictedCost, 70);
 }
 
+// A record the model could align to its size (Layout::Aligned) is priced and measured, though not
+// picked: the cheapest other layouts follow the pick, the aligned one among them, with its plan
+// asking for no width (the rewriter aligns to the record's size).
+TEST(CandidatesTest, AnAlignedRecordIsACandidateNotThePick) {
+  StructDecision d = decision("C", 100, 80, 0, Layout::SoA, {Layout::AoS, Layout::Aligned, Layout::SoA});
+  d.alignable = true;
+  d.cost.aligned = 70;
+  Analysis a = analysisOf({d});
+  std::vector<CandidatePlan> c = rankCandidates(a, {});
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].name, "soa");
+  EXPECT_TRUE(c[0].pick);
+  EXPECT_EQ(c[1].name, "aligned");
+  EXPECT_DOUBLE_EQ(c[1].predictedCost, 70);
+  EXPECT_EQ(c[1].plan.structs[0].layout, Layout::Aligned);
+  EXPECT_TRUE(c[1].plan.structs[0].clusters.empty());
+  EXPECT_EQ(c[1].plan.structs[0].align, 0u);
+  EXPECT_EQ(describeLayouts(c[1]), "C aligned");
+}
+
 }  // namespace
 }  // namespace relayout

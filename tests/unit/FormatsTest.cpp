@@ -280,16 +280,18 @@ TEST(PlanFormat, RoundTripAndUnknownLayoutRejected) {
   json doc = plan.toJson();
   doc["structs"][0]["layout"] = "zigzag";
   EXPECT_EQ(llvm::toString(Plan::fromJson(doc, "plan.json").takeError()),
-            "plan.json: /structs/0/layout: expected one of \"aos\", \"soa\", \"clustered\", got \"zigzag\"");
+            "plan.json: /structs/0/layout: expected one of \"aos\", \"soa\", \"clustered\", \"aligned\", got "
+            "\"zigzag\"");
 }
 
-// An AoS record aligned to its size (StructPlan::align): written only when set, read back, and
-// refused for another layout or another width.
-TEST(PlanFormat, AlignmentOfAnAoSRecord) {
+// An aligned record (Layout::Aligned): its width written only when set (0: the record's size), read
+// back, and refused for another layout or another width.
+TEST(PlanFormat, AlignmentOfARecord) {
   Plan plan;
   plan.mode = "model";
-  plan.structs.push_back({"C", {"re", "im"}, Layout::AoS, {}, 0, "why", {}});
+  plan.structs.push_back({"C", {"re", "im"}, Layout::Aligned, {}, 0, "why", {}});
   EXPECT_FALSE(plan.toJson()["structs"][0].contains("align"));
+  EXPECT_EQ(Plan::fromJson(plan.toJson(), "plan.json")->structs[0].layout, Layout::Aligned);
   plan.structs[0].align = 16;
   auto back = Plan::fromJson(plan.toJson(), "plan.json");
   ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());

@@ -232,7 +232,7 @@ TEST(PlanSchema, ClustersPartitionTheFields) {
   json doc = planDoc();
   doc["structs"][0]["layout"] = "zigzag";
   EXPECT_EQ(planError(doc),
-            "plan.json: /structs/0/layout: expected one of \"aos\", \"soa\", \"clustered\", got "
+            "plan.json: /structs/0/layout: expected one of \"aos\", \"soa\", \"clustered\", \"aligned\", got "
             "\"zigzag\"");
   doc = planDoc();
   doc["structs"][0]["clusters"][1]["fields"][0] = "x";

@@ -67,9 +67,10 @@ static cl::opt<std::string> mode("mode",
                                  cl::value_desc("paper|model"), cl::sub(command));
 static cl::opt<std::string> forcedLayout("layout",
                                          cl::desc("Force this layout on every struct (the plan's mode is `forced`): "
-                                                  "aos, soa, or clustered (the field access tree's clusters); the "
-                                                  "report still shows the predictions"),
-                                         cl::value_desc("aos|soa|clustered"), cl::sub(command));
+                                                  "aos, soa, clustered (the field access tree's clusters) or aligned "
+                                                  "(8- and 16-byte records aligned to their size); the report still "
+                                                  "shows the predictions"),
+                                         cl::value_desc("aos|soa|clustered|aligned"), cl::sub(command));
 static cl::opt<std::string> tracePath("trace",
                                       cl::desc("Model mode: the trace to replay (default: the profile's trace.file, "
                                                "in the profile's folder)"),
@@ -162,7 +163,7 @@ llvm::Expected<std::optional<AnalyzeMode>> modeNamed(const std::string& name, co
 llvm::Expected<Layout> layoutNamed(const std::string& name, const std::string& option) {
   if (std::optional<Layout> layout = parseLayoutName(name)) return *layout;
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 option + " must be aos, soa or clustered, not '" + name + "'");
+                                 option + " must be aos, soa, clustered or aligned, not '" + name + "'");
 }
 
 // What `relayout nvcc --relayout-generate=DIR` and the runs of its program left in DIR.

@@ -65,11 +65,12 @@ static cl::opt<std::string> analysisMode(
              "trace replayed; needs a traced profile). Default: model when the profile has a trace, paper otherwise"),
     cl::value_desc("paper|model"), cl::sub(command));
 static cl::opt<std::string> forcedLayout("layout",
-                                         cl::desc("Put this layout on every struct instead of choosing one (aos, soa "
-                                                  "or clustered: the field access tree's clusters), to time the "
-                                                  "layouts against each other; the report still shows what relayout "
-                                                  "would choose"),
-                                         cl::value_desc("aos|soa|clustered"), cl::sub(command));
+                                         cl::desc("Put this layout on every struct instead of choosing one (aos, "
+                                                  "soa, clustered: the field access tree's clusters, or aligned: 8- "
+                                                  "and 16-byte records aligned to their size), to time the layouts "
+                                                  "against each other; the report still shows what relayout would "
+                                                  "choose"),
+                                         cl::value_desc("aos|soa|clustered|aligned"), cl::sub(command));
 static cl::opt<unsigned> candidateCount(
     "candidates",
     cl::desc("With a GPU (or --verify): build and time at most K rewrites against the original, the analysis's pick "

@@ -59,7 +59,7 @@ static cl::opt<bool> inPlace("in-place",
 static cl::opt<std::string> layout("layout",
                                    cl::desc("Force this layout on every struct in the plan (experiments); clustered "
                                             "takes each struct's clusters from the plan"),
-                                   cl::value_desc("aos|soa|clustered"), cl::sub(command));
+                                   cl::value_desc("aos|soa|clustered|aligned"), cl::sub(command));
 static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
@@ -73,7 +73,9 @@ llvm::Error forceLayout(Plan& plan, const std::string& wanted) {
   for (StructPlan& s : plan.structs) {
     switch (*forced) {
       case Layout::AoS:
+      case Layout::Aligned:  // to the record's size (the rewriter knows it)
         s.clusters.clear();
+        s.align = 0;
         break;
       case Layout::SoA:
         if (s.fields.empty()) return refuse("needs the field list of struct " + s.name + " in the plan");
@@ -236,13 +238,13 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   // silent, and a struct the plan keeps as it is says so too.
   if (announce)
     for (const StructPlan& sp : plan.structs)
-      if (sp.layout == Layout::AoS && !sp.align)
+      if (sp.layout == Layout::AoS)
         llvm::errs() << "relayout: " << sp.name << ": kept as it is (the plan says aos)\n";
   for (const StructOutcome& s : result->structs) {
     if (outcomes) (*outcomes)[s.name] = RewriteOutcome{s.rewritten, s.reasons};
     if (!announce) continue;
-    const std::string what = s.align ? "aos layout aligned to " + std::to_string(s.align) + " bytes"
-                                     : std::string(toString(s.layout)) + " layout";
+    const std::string what = s.layout == Layout::Aligned ? "record aligned to " + std::to_string(s.align) + " bytes"
+                                                         : std::string(toString(s.layout)) + " layout";
     if (s.rewritten) {
       llvm::errs() << "relayout: " << s.name << ": " << what << " applied\n";
     } else {

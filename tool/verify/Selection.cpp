@@ -26,7 +26,7 @@ std::string join(const std::string& a, const std::string& b) {
 }
 
 std::optional<Layout> layoutFromName(const std::string& name) {
-  for (Layout l : {Layout::AoS, Layout::SoA, Layout::Clustered})
+  for (Layout l : {Layout::AoS, Layout::SoA, Layout::Clustered, Layout::Aligned})
     if (name == toString(l)) return l;
   return std::nullopt;
 }
@@ -211,6 +211,7 @@ Plan keepEveryStruct(const Plan& plan, const std::string& why) {
   for (StructPlan& sp : kept.structs) {
     sp.layout = Layout::AoS;
     sp.clusters.clear();
+    sp.align = 0;
     sp.reason = why;
   }
   return kept;

@@ -58,13 +58,18 @@ struct LayoutSectors {
   double soa = 0;
   double clustered = 0;  // meaningful when the struct has clusters
   double aosoa = 0;      // model mode only (paper mode: the SoA estimate)
-  void add(const LayoutSectors& o) { aos += o.aos, soa += o.soa, clustered += o.clustered, aosoa += o.aosoa; }
+  // The record aligned to its size: AoS's sectors and lines, in fewer (wider) requests.
+  double aligned = 0;
+  void add(const LayoutSectors& o) {
+    aos += o.aos, soa += o.soa, clustered += o.clustered, aosoa += o.aosoa, aligned += o.aligned;
+  }
   // The value of a layout the plan can name (AoSoA is not one).
   double under(Layout layout) const {
     switch (layout) {
       case Layout::AoS: return aos;
       case Layout::SoA: return soa;
       case Layout::Clustered: return clustered;
+      case Layout::Aligned: return aligned;
     }
     return aos;
   }
@@ -113,6 +118,10 @@ struct StructDecision {
   // The layouts the rewriter could emit for this struct that the decision weighed, AoS first (empty
   // when no access executed, or the profile is out of date for it): the candidates to measure.
   std::vector<Layout> weighed;
+  // Whether aligning the record to its size can merge its accesses (8 or 16 bytes, aligned to
+  // less): model mode prices it and offers it as a candidate to measure, not as its own pick
+  // (docs/analysis.md, "Candidates").
+  bool alignable = false;
 };
 
 // Whether the field access tree offers a clustered candidate (more than one cluster).

@@ -23,7 +23,7 @@ struct CandidatePlan {
 
 struct CandidateOptions {
   unsigned count = 3;  // at most this many, the analysis's pick first
-  // Also every layout the rewriter can put on all structs at once (soa, clustered), beyond `count`:
+  // Also every layout the rewriter can put on all structs at once (soa, clustered, aligned), beyond `count`:
   // the selection benchmark times each against the original.
   bool everyUniformLayout = false;
 };

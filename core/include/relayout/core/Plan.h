@@ -1,6 +1,7 @@
 // The layout plan: per struct type, the chosen partition of its fields into clusters.
 // AoS is one cluster with every field, SoA is one cluster per field; anything in between is the
-// clustered form (each cluster an __align__(16) struct). Format: docs/formats.md
+// clustered form (each cluster an __align__(16) struct). Aligned is AoS with the record aligned to
+// its size (8 or 16 bytes), so that nvcc may move it as one vector. Format: docs/formats.md
 // ("relayout-plan", version 1).
 #pragma once
 
@@ -16,10 +17,16 @@
 
 namespace relayout {
 
-enum class Layout { AoS, SoA, Clustered };
+enum class Layout { AoS, SoA, Clustered, Aligned };
 const char* toString(Layout layout);
-// The layout a user named on the command line: "aos", "soa" or "clustered", in any case.
+// The layout a user named on the command line: "aos", "soa", "clustered" or "aligned", in any case.
 std::optional<Layout> parseLayoutName(std::string_view name);
+// Whether the layout moves fields into arrays of their own (SoA, clustered): the rewriter then
+// gives the struct a device layout. AoS and aligned keep the record as it is.
+inline bool splitsFields(Layout layout) { return layout == Layout::SoA || layout == Layout::Clustered; }
+// Whether aligning a record of this size and alignment to its size (Layout::Aligned without an
+// explicit width) changes it: 8 or 16 bytes, the widths of one vector access, aligned to less.
+inline bool alignableToSize(uint64_t size, uint64_t align) { return (size == 8 || size == 16) && align < size; }
 
 struct Cluster {
   std::string name;                 // used for the sub-struct's name in the clustered form
@@ -47,13 +54,13 @@ struct StructPlan {
   std::string name;
   std::vector<std::string> fields;  // every field, in declaration order (may be empty in hand-made plans)
   Layout layout = Layout::AoS;
-  std::vector<Cluster> clusters;  // empty for AoS
+  std::vector<Cluster> clusters;  // empty for AoS and aligned
   double score = 0;               // the deciding sum (paper mode: > 0 means AoS)
   std::string reason;             // one line a person can read
   nlohmann::json details;         // deciding sites and per-layout numbers, for reports
-  // AoS only: the record aligned to this many bytes (8 or 16, its size or a divisor of it), so that
-  // nvcc may load and store its fields together as one vector access; 0 keeps the declared
-  // alignment. The record's size and its fields' offsets do not change.
+  // Aligned only: the record aligned to this many bytes (8 or 16, a divisor of its size); 0: to its
+  // size, which must then be 8 or 16. So that nvcc may load and store its fields together as one
+  // vector access; the record's size and its fields' offsets do not change.
   unsigned align = 0;
 };
 

@@ -30,7 +30,7 @@ struct RewrittenFile {
 struct StructOutcome {
   std::string name;
   Layout layout = Layout::AoS;  // as planned
-  unsigned align = 0;           // AoS aligned to this many bytes (StructPlan::align)
+  unsigned align = 0;           // aligned: to this many bytes (StructPlan::align)
   bool rewritten = false;       // false: left unchanged, and `diagnostics` says why
   std::vector<std::string> reasons;  // the warnings' messages, one line each
 };
@@ -38,7 +38,7 @@ struct StructOutcome {
 struct RewriteResult {
   std::vector<RewrittenFile> files;      // every source in the order given, then changed headers
   std::vector<std::string> diagnostics;  // clang-style "file:line:col: warning: ..." with source lines
-  std::vector<StructOutcome> structs;    // one per non-AoS or aligned struct of the plan, in plan order
+  std::vector<StructOutcome> structs;    // one per struct of the plan that is not AoS, in plan order
   bool ok = true;                        // every non-AoS struct was rewritten
 };
 
