@@ -303,8 +303,9 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
     if (clusteredCandidate(d, options) && options.clusters) order.push_back(Layout::Clustered);
     order.push_back(Layout::SoA);
     d.weighed = order;
-    // Priced and measured, not picked: no measured selection round has timed it yet.
-    if (d.alignable) d.weighed.insert(d.weighed.begin() + 1, Layout::Aligned);
+    // Priced and measured where it merges some access (it costs less than AoS), not picked: no
+    // measured selection round has timed it yet.
+    if (d.alignable && d.cost.aligned < d.cost.aos) d.weighed.insert(d.weighed.begin() + 1, Layout::Aligned);
     for (Layout l : order)
       if (d.cost.under(l) < d.cost.under(d.layout) * (1 - kModelMinGain)) d.layout = l;
     d.score = d.cost.aos > 0 ? (d.cost.aos - d.cost.under(d.layout)) / d.cost.aos : 0;
@@ -344,10 +345,9 @@ void addModelDetails(const StructDecision& d, nlohmann::json& details) {
                       {"emitted_layouts", hasClusters(d) ? std::vector<std::string>{"aos", "clustered", "soa"}
                                                          : std::vector<std::string>{"aos", "soa"}},
                       {"kernels", kernels}};
-  if (d.alignable) {
-    details["model"]["cost"]["aligned"] = d.cost.aligned;
+  if (d.alignable) details["model"]["cost"]["aligned"] = d.cost.aligned;
+  if (std::find(d.weighed.begin(), d.weighed.end(), Layout::Aligned) != d.weighed.end())
     details["model"]["emitted_layouts"].push_back("aligned");
-  }
 }
 
 void forceDecision(StructDecision& d, Layout layout) {

@@ -119,8 +119,8 @@ struct StructDecision {
   // when no access executed, or the profile is out of date for it): the candidates to measure.
   std::vector<Layout> weighed;
   // Whether aligning the record to its size can merge its accesses (8 or 16 bytes, aligned to
-  // less): model mode prices it and offers it as a candidate to measure, not as its own pick
-  // (docs/analysis.md, "Candidates").
+  // less): model mode prices it and, where it costs less than AoS, offers it as a candidate to
+  // measure, not as its own pick (docs/analysis.md, "Candidates").
   bool alignable = false;
 };
 
