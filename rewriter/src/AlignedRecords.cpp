@@ -36,12 +36,14 @@ const clang::RecordDecl* recordOf(clang::QualType type) {
 class HazardFinder : public clang::RecursiveASTVisitor<HazardFinder> {
  public:
   HazardFinder(const std::map<const clang::RecordDecl*, StructDef*>& aligned, DiagRenderer& diags,
-               const clang::SourceManager& sm)
-      : aligned_(aligned), diags_(diags), sm_(sm) {}
+               clang::ASTContext& context)
+      : aligned_(aligned), diags_(diags), context_(context), sm_(context.getSourceManager()) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool VisitFieldDecl(clang::FieldDecl* field) {
     if (sm_.isInSystemHeader(field->getLocation())) return true;
+    // A lambda's captures: no code reads the closure's layout.
+    if (field->isImplicit() || field->getParent()->isLambda()) return true;
     if (StructDef* def = find(field->getType()))
       refuse(*def, field->getLocation(),
              "'" + field->getParent()->getNameAsString() + "' holds it by value (field '" + field->getNameAsString() +
@@ -57,7 +59,8 @@ class HazardFinder : public clang::RecursiveASTVisitor<HazardFinder> {
     const clang::Expr* from = cast->getSubExpr();
     clang::QualType fromType = from->IgnoreParenImpCasts()->getType();
     if (fromType->isPointerType() && find(fromType->getPointeeType()) == def) return true;  // adds or drops const
-    if (isAllocation(from)) return true;
+    if (isAllocation(from) || from->isNullPointerConstant(context_, clang::Expr::NPC_ValueDependentIsNotNull))
+      return true;
     refuse(*def, cast->getBeginLoc(),
            "a cast makes a pointer to it from other memory, which the alignment does not reach");
     return true;
@@ -75,6 +78,7 @@ class HazardFinder : public clang::RecursiveASTVisitor<HazardFinder> {
 
   const std::map<const clang::RecordDecl*, StructDef*>& aligned_;
   DiagRenderer& diags_;
+  clang::ASTContext& context_;
   const clang::SourceManager& sm_;
 };
 
@@ -118,7 +122,7 @@ void planAlignment(clang::ASTContext& context, const clang::RecordDecl* record, 
 void refuseAlignmentHazards(clang::ASTContext& context, const std::map<const clang::RecordDecl*, StructDef*>& aligned,
                             DiagRenderer& diags) {
   if (aligned.empty()) return;
-  HazardFinder(aligned, diags, context.getSourceManager()).TraverseDecl(context.getTranslationUnitDecl());
+  HazardFinder(aligned, diags, context).TraverseDecl(context.getTranslationUnitDecl());
 }
 
 }  // namespace relayout::rw

@@ -43,9 +43,16 @@ int main() {
     std::swap(d_psi, d_tmp);
   }
   cudaMemcpy(host.data(), d_psi, n * sizeof(Complex), cudaMemcpyDeviceToHost);
+  const Complex centre = host[n / 2];
+  auto closeToCentre = [centre](const Complex& c) { return std::abs(c.re - centre.re) < 1e-3; };
+  Complex* unused = static_cast<Complex*>(nullptr);
   double norm = 0;
-  for (const Complex& c : host) norm += c.re * c.re + c.im * c.im;
-  std::printf("norm %.6f\n", norm);
+  int near = 0;
+  for (const Complex& c : host) {
+    norm += c.re * c.re + c.im * c.im;
+    near += closeToCentre(c) && &c != unused;
+  }
+  std::printf("norm %.6f, %d values near the centre's\n", norm, near);
   cudaFree(d_psi);
   cudaFree(d_tmp);
   cudaFree(d_pot);
