@@ -313,6 +313,34 @@ static std::string messageOf(const std::string& rendered) {
   return message.str();
 }
 
+// Adds `edits` to `accepted` (sorted, unique) unless one clashes with an edit there; then returns the
+// warning, `overlap` saying what overlaps ("cannot ...: its edits overlap").
+std::optional<std::string> acceptUnlessClash(std::vector<Edit>& accepted, const std::vector<Edit>& edits,
+                                             ProgramFacts& facts, const std::string& overlap) {
+  std::vector<Edit> merged = accepted;
+  merged.insert(merged.end(), edits.begin(), edits.end());
+  std::sort(merged.begin(), merged.end());
+  merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+  if (const Edit* clash = firstConflict(merged))
+    return clash->file + ":" + rw::position(facts.contents[clash->file], clash->offset) + ": warning: " + overlap +
+           " with another rewrite here; relayout does not combine them";
+  accepted = std::move(merged);
+  return std::nullopt;
+}
+
+// A struct that `warnings` keep as it is: the warnings and `keptNote` among the diagnostics, each
+// message once among its reasons.
+void recordRefused(StructOutcome outcome, const std::vector<std::string>& warnings, const std::string& keptNote,
+                   RewriteResult& result, std::set<std::string>& seen) {
+  for (const std::string& w : warnings) addUnique(result.diagnostics, seen, w);
+  addUnique(result.diagnostics, seen, keptNote);
+  std::set<std::string> reasons;
+  for (const std::string& w : warnings)
+    if (reasons.insert(messageOf(w)).second) outcome.reasons.push_back(messageOf(w));
+  result.ok = false;
+  result.structs.push_back(std::move(outcome));
+}
+
 // A record the plan aligns: its `alignas` edits, unless some unit refused them (each unit
 // finds its own hazards, so every unit's definition counts) or they overlap another rewrite.
 void acceptAlignment(const StructPlan& s, ProgramFacts& facts, RewriteResult& result, std::set<std::string>& seen,
@@ -331,27 +359,10 @@ void acceptAlignment(const StructPlan& s, ProgramFacts& facts, RewriteResult& re
   }
   std::sort(edits.begin(), edits.end());
   edits.erase(std::unique(edits.begin(), edits.end()), edits.end());
-  if (warnings.empty()) {
-    std::vector<Edit> merged = accepted;
-    merged.insert(merged.end(), edits.begin(), edits.end());
-    std::sort(merged.begin(), merged.end());
-    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
-    if (const Edit* clash = firstConflict(merged))
-      warnings.push_back(clash->file + ":" + rw::position(facts.contents[clash->file], clash->offset) +
-                         ": warning: cannot align '" + s.name +
-                         "': its edit overlaps with another rewrite here; relayout does not combine them");
-    else accepted = std::move(merged);
-  }
-  if (!warnings.empty()) {
-    std::set<std::string> reasons;
-    for (const std::string& w : warnings) {
-      addUnique(result.diagnostics, seen, w);
-      if (reasons.insert(messageOf(w)).second) outcome.reasons.push_back(messageOf(w));
-    }
-    result.ok = false;
-    result.structs.push_back(outcome);
-    return;
-  }
+  if (warnings.empty())
+    if (auto clash = acceptUnlessClash(accepted, edits, facts, "cannot align '" + s.name + "': its edit overlaps"))
+      warnings.push_back(*clash);
+  if (!warnings.empty()) return recordRefused(outcome, warnings, first ? first->keptNote : "", result, seen);
   acceptedStructs.push_back(AcceptedStruct{result.structs.size(), std::move(edits), {}, {}, first});
   outcome.rewritten = true;
   result.structs.push_back(outcome);
@@ -506,26 +517,11 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
         edits.push_back(Edit{def->file, def->insertOffset, 0, 0, code});
         if (def->privateFields) edits.push_back(rw::fieldAccessFriend(*layout, *def, facts.contents[def->file]));
       }
-      std::vector<Edit> merged = accepted;
-      merged.insert(merged.end(), edits.begin(), edits.end());
-      std::sort(merged.begin(), merged.end());
-      merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
-      if (const Edit* clash = firstConflict(merged)) {
-        warnings.push_back(clash->file + ":" + rw::position(facts.contents[clash->file], clash->offset) +
-                           ": warning: " + rw::refusalPrefix(s.name) +
-                           "its edits overlap with another rewrite here; relayout does not combine them");
-      } else {
-        accepted = std::move(merged);
-      }
+      if (auto clash = acceptUnlessClash(accepted, edits, facts, rw::refusalPrefix(s.name) + "its edits overlap"))
+        warnings.push_back(*clash);
     }
     if (!warnings.empty()) {
-      for (const std::string& w : warnings) addUnique(result.diagnostics, seen, w);
-      addUnique(result.diagnostics, seen, defs.front()->keptNote);
-      std::set<std::string> reasons;
-      for (const std::string& w : warnings)
-        if (reasons.insert(messageOf(w)).second) outcome.reasons.push_back(messageOf(w));
-      result.ok = false;
-      result.structs.push_back(outcome);
+      recordRefused(outcome, warnings, defs.front()->keptNote, result, seen);
       continue;
     }
     AcceptedStruct done{result.structs.size(), std::move(edits), std::move(structIncludes), {}, defs.front()};

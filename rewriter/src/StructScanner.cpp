@@ -78,7 +78,8 @@ class DefinitionFinder : public clang::RecursiveASTVisitor<DefinitionFinder> {
 void StructScanner::scan() {
   std::vector<const clang::RecordDecl*> records;
   DefinitionFinder(context_.getSourceManager(), records, typedefs_).TraverseDecl(context_.getTranslationUnitDecl());
-  std::vector<std::pair<const clang::RecordDecl*, size_t>> aligned;  // record, index into facts_.defs
+  // Aligned records and their defs, by index: facts_.defs grows in this loop, so no pointer yet.
+  std::vector<std::pair<const clang::RecordDecl*, size_t>> aligned;
   for (const clang::RecordDecl* record : records)
     if (const StructPlan* plan = plan_.findStruct(planName(record))) {
       addDefinition(record, *plan);
