@@ -23,14 +23,14 @@ const char* toString(Layout layout) {
 }
 
 std::optional<Layout> parseLayoutName(std::string_view name) {
-  for (Layout layout : {Layout::AoS, Layout::SoA, Layout::Clustered, Layout::Aligned})
+  for (Layout layout : kLayouts)
     if (llvm::StringRef(name).equals_insensitive(toString(layout))) return layout;
   return std::nullopt;
 }
 
 // A plan spells layouts as toString does; other spellings are not the format.
 static Layout layoutFromString(const std::string& text, const json& where) {
-  for (Layout layout : {Layout::AoS, Layout::SoA, Layout::Clustered, Layout::Aligned})
+  for (Layout layout : kLayouts)
     if (text == toString(layout)) return layout;
   throw json::other_error::create(501, "unknown layout \"" + text + "\" (expected aos, soa, clustered or aligned)",
                                   &where);

@@ -73,9 +73,8 @@ llvm::Error forceLayout(Plan& plan, const std::string& wanted) {
   for (StructPlan& s : plan.structs) {
     switch (*forced) {
       case Layout::AoS:
-      case Layout::Aligned:  // to the record's size (the rewriter knows it)
+      case Layout::Aligned:
         s.clusters.clear();
-        s.align = 0;
         break;
       case Layout::SoA:
         if (s.fields.empty()) return refuse("needs the field list of struct " + s.name + " in the plan");
@@ -92,6 +91,7 @@ llvm::Error forceLayout(Plan& plan, const std::string& wanted) {
         break;
     }
     s.layout = *forced;
+    s.align = 0;  // aligned: to the record's size (the rewriter knows it); no other layout has one
     s.reason = "forced by --layout " + wanted;
   }
   return llvm::Error::success();

@@ -26,7 +26,7 @@ std::string join(const std::string& a, const std::string& b) {
 }
 
 std::optional<Layout> layoutFromName(const std::string& name) {
-  for (Layout l : {Layout::AoS, Layout::SoA, Layout::Clustered, Layout::Aligned})
+  for (Layout l : kLayouts)
     if (name == toString(l)) return l;
   return std::nullopt;
 }

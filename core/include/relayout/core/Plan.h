@@ -18,6 +18,7 @@
 namespace relayout {
 
 enum class Layout { AoS, SoA, Clustered, Aligned };
+inline constexpr Layout kLayouts[] = {Layout::AoS, Layout::SoA, Layout::Clustered, Layout::Aligned};
 const char* toString(Layout layout);
 // The layout a user named on the command line: "aos", "soa", "clustered" or "aligned", in any case.
 std::optional<Layout> parseLayoutName(std::string_view name);
