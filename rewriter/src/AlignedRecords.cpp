@@ -96,7 +96,7 @@ void planAlignment(clang::ASTContext& context, const clang::RecordDecl* record, 
   };
   if (record->isUnion()) return refuse(record->getLocation(), "it is a union");
   if (dependent) return refuse(record->getLocation(), "it is a template");
-  if (!plan.align && size != 8 && size != 16)
+  if (!plan.align && !isVectorWidth(size))
     return refuse(record->getLocation(), fmt::format("its size, {} bytes, is neither 8 nor 16, the widths one "
                                                      "vector access moves; the plan may name a smaller one",
                                                      size));

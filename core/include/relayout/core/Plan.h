@@ -25,9 +25,12 @@ std::optional<Layout> parseLayoutName(std::string_view name);
 // Whether the layout moves fields into arrays of their own (SoA, clustered): the rewriter then
 // gives the struct a device layout. AoS and aligned keep the record as it is.
 inline bool splitsFields(Layout layout) { return layout == Layout::SoA || layout == Layout::Clustered; }
+// The widths a record can be aligned to (Layout::Aligned): those of one vector access that moves
+// more than one field, 8 and 16 bytes.
+inline bool isVectorWidth(uint64_t bytes) { return bytes == 8 || bytes == 16; }
 // Whether aligning a record of this size and alignment to its size (Layout::Aligned without an
-// explicit width) changes it: 8 or 16 bytes, the widths of one vector access, aligned to less.
-inline bool alignableToSize(uint64_t size, uint64_t align) { return (size == 8 || size == 16) && align < size; }
+// explicit width) changes it: a vector width, aligned to less.
+inline bool alignableToSize(uint64_t size, uint64_t align) { return isVectorWidth(size) && align < size; }
 
 struct Cluster {
   std::string name;                 // used for the sub-struct's name in the clustered form
