@@ -18,20 +18,20 @@ cupti_inc=$(dirname "$(find "$cuda/" -name cupti.h | head -1)")
 cupti_lib=$(dirname "$(find "$cuda/" -name 'libcupti.so*' | head -1)")
 g++ -O2 -shared -fPIC -std=c++17 -I"$cuda/include" -I"$cupti_inc" "$here/runtime/kerneltime/KernelTime.cpp" \
   -L"$cupti_lib" -lcupti -Wl,-rpath,"$cupti_lib" -o "$out/kerneltime.so" || exit 1
-variants=$(cd "$app" && ls -d */ | tr -d /)
-for v in $variants; do
+mapfile -t variants < <(cd "$app" && find . -mindepth 1 -maxdepth 1 -type d -printf "%f\n" | sort)
+for v in "${variants[@]}"; do
   # shellcheck disable=SC2086 # SOURCES and ARGS are word lists
   (cd "$app/$v" && nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -o "$out/$v.program" $sources) || exit 1
 done
 for round in 1 2 3; do
-  for v in $variants; do
+  for v in "${variants[@]}"; do
     # shellcheck disable=SC2086
     (cd "$app/$v" && RELAYOUT_KERNEL_TIME="$out/kt/$v.$round.json" CUDA_INJECTION64_PATH="$out/kerneltime.so" \
       "$out/$v.program" $args > /dev/null 2> "$out/kt/$v.$round.err")
   done
 done
 metrics=gpu__time_duration.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum
-for v in $variants; do
+for v in "${variants[@]}"; do
   if command -v ncu > /dev/null; then
     # shellcheck disable=SC2086
     (cd "$app/$v" && ncu --clock-control none --metrics "$metrics" --launch-skip 4 --launch-count 14 --csv \
@@ -39,7 +39,7 @@ for v in $variants; do
   fi
   if command -v cuobjdump > /dev/null; then cuobjdump -sass "$out/$v.program" > "$out/sass/$v.sass"; fi
 done
-python3 - "$out" $variants > "$out/times.txt" <<'PY'
+python3 - "$out" "${variants[@]}" > "$out/times.txt" <<'PY'
 import collections, json, statistics, sys
 out, variants = sys.argv[1], sys.argv[2:]
 for v in variants:
