@@ -40,8 +40,8 @@ bool shareField(const LoopNode& a, const LoopNode& b) {
   return false;
 }
 
-// sizeof the cluster's storage (core/LayoutMapping.h: an __align__(16) struct of two or more
-// fields, a plain array of a lone field) and the padding that adds.
+// sizeof the cluster's storage (core/LayoutMapping.h: a struct of two or more fields aligned by
+// clusterAlign, a plain array of a lone field) and the padding that adds.
 void sizeCluster(const StructInfo& s, FieldCluster& c) {
   const LayoutMapping mapping = LayoutMapping::clustered(mappedFields(s), {c.fields});
   const ClusterStorage storage = mapping.clusters().empty() ? ClusterStorage{} : mapping.clusters()[0];
@@ -93,7 +93,7 @@ void placeNeverAccessed(const StructInfo& s, std::vector<FieldCluster>& clusters
   std::stable_sort(clusters.begin(), clusters.end(),
                    [](const FieldCluster& a, const FieldCluster& b) { return a.count > b.count; });
 
-  // The 16-byte adjustment: __align__(16) pads each multi-field cluster. A never-accessed field
+  // The 16-byte adjustment: alignment pads a multi-field cluster. A never-accessed field
   // that fits in that padding goes there (the padding bytes move anyway); coldest cluster first.
   std::vector<std::string> cold;
   for (const FieldInfo& f : s.fields) {

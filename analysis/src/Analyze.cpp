@@ -70,7 +70,7 @@ std::string reasonFor(const StructDecision& d, AnalyzeMode mode) {
                                    d.score > 0 ? "> 0" : "<= 0", d.layout == Layout::SoA ? "SoA" : "AoS",
                                    top.site.location.str(), d.name, top.site.field, paperClassName(top.verdict.cls));
   if (d.layout == Layout::Clustered)
-    reason += fmt::format("; split into {} __align__(16) clusters by the field access tree",
+    reason += fmt::format("; split into {} aligned clusters by the field access tree",
                           d.clustering->clusters.size());
   return reason;
 }

@@ -1,6 +1,7 @@
 #include "relayout/core/LayoutMapping.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace relayout {
 
@@ -25,6 +26,10 @@ uint64_t splitRunBytes(const MappedField& f) {
 }
 
 }  // namespace
+
+uint64_t clusterAlign(uint64_t bytes, uint64_t fieldAlign) {
+  return std::max(fieldAlign, std::min(kClusterAlign, std::bit_ceil(std::max<uint64_t>(1, bytes))));
+}
 
 std::vector<MappedField> mappedFields(const StructInfo& s) {
   std::vector<MappedField> out;
@@ -103,7 +108,7 @@ LayoutMapping LayoutMapping::partitioned(MappingKind kind, std::vector<MappedFie
     // Alignment gains nothing without a second member to load with the first: a lone field
     // stays a plain array of itself.
     c.alignedStruct = c.fields.size() > 1;
-    c.align = c.alignedStruct ? std::max(kClusterAlign, maxAlign) : maxAlign;
+    c.align = c.alignedStruct ? clusterAlign(offset, maxAlign) : maxAlign;
     c.bytes = roundUp(offset, c.align);
     if (!c.alignedStruct && kind != MappingKind::AoSoA && !keptWhole.count(m.fields_[c.fields[0]].name))
       c.runBytes = splitRunBytes(m.fields_[c.fields[0]]);

@@ -7,7 +7,7 @@
 // as a float*, `&p[i].neighbor[0]`, sizeof, memcpy) keeps that field per element
 // (Entity::keptWhole) while the others are still split. A clustered layout's one-field cluster is
 // a plain array, the SoA form of that field, so it is split the same way; fields inside a
-// multi-field cluster stay in its __align__(16) struct.
+// multi-field cluster stay in its aligned struct.
 #include "UseCollector.h"
 #include "relayout/clangsupport/AstClimb.h"
 

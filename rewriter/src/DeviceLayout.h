@@ -1,5 +1,5 @@
 // A planned struct's device form: the partition of its fields into arrays. SoA is the case where
-// every cluster holds one field; the clustered form packs several into an __align__(16) struct.
+// every cluster holds one field; the clustered form packs several into an aligned struct.
 // Where each field is stored is core's LayoutMapping (core/LayoutMapping.h); this adds the names
 // the generated code gives the arrays.
 #pragma once

@@ -1,5 +1,5 @@
 // The code inserted after a planned struct's definition: the device-layout struct (and the
-// alignas(16) cluster structs), and the host helpers the rewritten calls need; and the includes
+// aligned cluster structs), and the host helpers the rewritten calls need; and the includes
 // that code needs.
 #pragma once
 

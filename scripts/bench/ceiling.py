@@ -3,9 +3,12 @@
 and its hand-written variants (soa, layout, best, aosoa where written), built with the same flags and
 timed in interleaved rounds on one GPU.
 
-    ceiling.py prepare BATCH_OUT FOLDER   # where relayout runs: BATCH_OUT is a `relayout batch` output
+    ceiling.py prepare BATCH_OUT FOLDER [--rewrite LABEL=DIR ...]
+                                          # where relayout runs: BATCH_OUT is a `relayout batch` output
                                           # folder of samples/batch.toml (its apps/NAME/rewritten/ is the
-                                          # tool's rewrite; an application it left untouched has none)
+                                          # tool's rewrite; an application it left untouched has none);
+                                          # each --rewrite adds DIR/NAME/ (a `relayout rewrite -o`
+                                          # folder per sample) as the variant LABEL
     python3 FOLDER/ceiling.py run FOLDER [--rounds R]   # where the GPU is: nvcc and python3 only
     ceiling.py report FOLDER/results.json [-o FILE.md]
 
@@ -30,7 +33,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 ORDER = ["aos", "tool", "soa", "layout", "best", "aosoa"]
 
 
-def prepare(batch_out, folder):
+def prepare(batch_out, folder, rewrites=()):
     if os.path.exists(folder):
         sys.exit(f"ceiling.py: {folder} exists; give a new folder")
     import tomllib  # only here: the GPU machine's python3 may be older
@@ -61,6 +64,16 @@ def prepare(batch_out, folder):
                 continue
             programs.append({"sample": name, "variant": variant, "dir": os.path.relpath(target, folder),
                              "sources": files})
+        for label, rewrite_dir in rewrites:
+            if label in ORDER:
+                sys.exit(f"ceiling.py: --rewrite {label}: the label names a column of its own")
+            source = os.path.join(rewrite_dir, name)
+            if not os.path.isdir(source):
+                continue
+            target = os.path.join(folder, name, label)
+            shutil.copytree(source, target)
+            programs.append({"sample": name, "variant": label, "dir": os.path.relpath(target, folder),
+                             "sources": app["sources"]})
     # Each program's folder is FOLDER/NAME/VARIANT, so the samples' ../common/bench.h is FOLDER/NAME/common.
     for name in {p["sample"] for p in programs}:
         shutil.copytree(os.path.join(REPO, "samples", "common"), os.path.join(folder, name, "common"))
@@ -123,12 +136,19 @@ def report(results_path, out):
     for p in res["programs"]:
         ok = p.get("runs") and all(c == "PASS" for c in p.get("checks", [])) and p.get("tiny") == "PASS"
         by.setdefault(p["sample"], {})[p["variant"]] = statistics.median(p["runs"]) if ok else None
-    lines = ["| sample | " + " | ".join(ORDER) + " | tool / layout |", "|---|" + "---:|" * (len(ORDER) + 1)]
-    geo = {v: [] for v in ORDER}
+    # The variants timed: the usual ones in their order, then those --rewrite added. Without any
+    # relayout rewrite (a folder prepared without a batch output) there is no tool column.
+    present = [p["variant"] for p in res["programs"]]
+    columns = [v for v in ORDER if v in present]
+    columns += [v for v in dict.fromkeys(present) if v not in ORDER]
+    with_tool = "tool" in columns
+    lines = ["| sample | " + " | ".join(columns) + (" | tool / layout |" if with_tool else " |"),
+             "|---|" + "---:|" * (len(columns) + with_tool)]
+    geo = {v: [] for v in columns}
     for sample, times in by.items():
         aos = times.get("aos")
         cells = []
-        for v in ORDER:
+        for v in columns:
             t = times.get(v)
             if v == "tool" and t is None and "tool" not in times:
                 t = aos  # relayout left the sample as it is
@@ -139,12 +159,12 @@ def report(results_path, out):
             cells.append(f"{t:.1f} ({aos / t:.2f}×)")
         tool = times.get("tool", aos)
         ratio = f"{times['layout'] / tool:.2f}" if tool and times.get("layout") else "–"
-        lines.append(f"| {sample} | " + " | ".join(cells) + f" | {ratio} |")
+        lines.append(f"| {sample} | " + " | ".join(cells) + (f" | {ratio} |" if with_tool else " |"))
     gm = lambda xs: (statistics.geometric_mean(xs) if xs else float("nan"))
     # A column some samples lack (aosoa) gets its mean over the samples it has, and says how many.
     means = [(f"{gm(geo[v]):.2f}×" + ("" if len(geo[v]) == len(by) else f" ({len(geo[v])} samples)")) if geo[v] else "–"
-             for v in ORDER]
-    lines.append("| geometric mean | " + " | ".join(means) + " | |")
+             for v in columns]
+    lines.append("| geometric mean | " + " | ".join(means) + (" | |" if with_tool else " |"))
     text = "\n".join(lines) + "\n"
     if out:
         with open(out, "w") as f:
@@ -158,6 +178,8 @@ def main():
     p = sub.add_parser("prepare")
     p.add_argument("batch_out")
     p.add_argument("folder")
+    p.add_argument("--rewrite", action="append", default=[], metavar="LABEL=DIR",
+                   help="another rewrite of the samples to time: DIR/NAME/ holds sample NAME's rewritten sources")
     r = sub.add_parser("run")
     r.add_argument("folder")
     r.add_argument("--rounds", type=int, default=3)
@@ -166,7 +188,13 @@ def main():
     q.add_argument("-o", dest="out", default="")
     args = parser.parse_args()
     if args.command == "prepare":
-        prepare(args.batch_out, args.folder)
+        rewrites = []
+        for item in args.rewrite:
+            label, sep, where = item.partition("=")
+            if not sep or not label or not where:
+                sys.exit(f"ceiling.py: --rewrite {item}: give LABEL=DIR")
+            rewrites.append((label, where))
+        prepare(args.batch_out, args.folder, rewrites)
     elif args.command == "run":
         run(args.folder, args.rounds)
     else:

@@ -81,11 +81,25 @@ TEST(AccessTree, NeverAccessedFieldsFillPaddingThenGoCold) {
   FieldAccessTree tree;
   tree.kernels.push_back({"k", {loop("k", "hot", 1000, {"a", "b", "c"}), loop("k", "warm", 10, {"d", "e"})}});
   Clustering c = clusterFields(s, tree);
-  // f fits into {d, e}'s 8 padding bytes (the coldest cluster first), so does g; nothing is left cold.
-  ASSERT_EQ(c.clusters.size(), 2u);
-  EXPECT_EQ(c.clusters[0].fields, (Fields{"a", "b", "c"}));
-  EXPECT_EQ(c.clusters[1].fields, (Fields{"d", "e", "f", "g"}));
+  // {d, e} is 8 bytes aligned to 8: no padding. f fits into {a, b, c}'s 4 padding bytes (12
+  // bytes aligned to 16); then nothing has room and g goes cold.
+  ASSERT_EQ(c.clusters.size(), 3u);
+  EXPECT_EQ(c.clusters[0].fields, (Fields{"a", "b", "c", "f"}));
+  EXPECT_EQ(c.clusters[0].paddingBytes, 0u);
+  EXPECT_EQ(c.clusters[1].fields, (Fields{"d", "e"}));
+  EXPECT_EQ(c.clusters[1].bytes, 8u);
   EXPECT_EQ(c.clusters[1].paddingBytes, 0u);
+  EXPECT_EQ(c.clusters[2].fields, (Fields{"g"}));
+  EXPECT_EQ(c.clusters[2].count, 0);
+
+  // A warm cluster of three: the coldest cluster's padding takes the first never-accessed field.
+  FieldAccessTree three;
+  three.kernels.push_back({"k", {loop("k", "hot", 1000, {"a", "b", "c"}), loop("k", "warm", 10, {"d", "e", "f"})}});
+  Clustering t = clusterFields(s, three);
+  ASSERT_EQ(t.clusters.size(), 2u);
+  EXPECT_EQ(t.clusters[0].fields, (Fields{"a", "b", "c"}));
+  EXPECT_EQ(t.clusters[1].fields, (Fields{"d", "e", "f", "g"}));
+  EXPECT_EQ(t.clusters[1].paddingBytes, 0u);
 
   StructInfo wide = floats("W", {"a", "b", "c", "d", "x", "y"});
   FieldAccessTree full;
@@ -98,23 +112,22 @@ TEST(AccessTree, NeverAccessedFieldsFillPaddingThenGoCold) {
 }
 
 TEST(AccessTree, ATakenApartClusterGivesItsFieldsArraysAndPlacesItsPaddingAgain) {
-  // {d, e} held f and g in its padding; taken apart, d and e are arrays of their own and f and g,
-  // with no multi-field cluster whose padding fits them but {a, b, c}'s, go there, then cold.
+  // {d, e, f} held g in its padding; taken apart, d, e and f are arrays of their own and g, with
+  // no multi-field cluster whose padding fits it but {a, b, c}'s, goes there.
   StructInfo s = floats("S", {"a", "b", "c", "d", "e", "f", "g"});
   FieldAccessTree tree;
-  tree.kernels.push_back({"k", {loop("k", "hot", 1000, {"a", "b", "c"}), loop("k", "warm", 10, {"d", "e"})}});
+  tree.kernels.push_back({"k", {loop("k", "hot", 1000, {"a", "b", "c"}), loop("k", "warm", 10, {"d", "e", "f"})}});
   Clustering c = splitClusters(s, clusterFields(s, tree), {1});
   ASSERT_EQ(c.apart.size(), 1u);
-  EXPECT_EQ(c.apart[0].fields, (Fields{"d", "e"}));
+  EXPECT_EQ(c.apart[0].fields, (Fields{"d", "e", "f"}));
   ASSERT_EQ(c.clusters.size(), 4u);
-  EXPECT_EQ(c.clusters[0].fields, (Fields{"a", "b", "c", "f"}));
-  EXPECT_EQ(c.clusters[0].name, "a_b_c_f");
+  EXPECT_EQ(c.clusters[0].fields, (Fields{"a", "b", "c", "g"}));
+  EXPECT_EQ(c.clusters[0].name, "a_b_c_g");
   EXPECT_EQ(c.clusters[1].fields, (Fields{"d"}));
   EXPECT_EQ(c.clusters[1].name, "d");
   EXPECT_EQ(c.clusters[1].count, 10);
   EXPECT_EQ(c.clusters[2].fields, (Fields{"e"}));
-  EXPECT_EQ(c.clusters[3].fields, (Fields{"g"}));
-  EXPECT_EQ(c.clusters[3].count, 0);
+  EXPECT_EQ(c.clusters[3].fields, (Fields{"f"}));
   // The tree and the merged nodes are the ones the clusters came from.
   EXPECT_EQ(c.acrossKernels.size(), 2u);
 
@@ -187,9 +200,10 @@ TEST(AccessTree, BuiltFromSitesWithDerivedAndMeasuredCounts) {
   // The two copies of the helper's loop merge across kernels again.
   Clustering c = clusterFields(s, tree);
   ASSERT_EQ(c.acrossKernels.size(), 2u);
-  ASSERT_EQ(c.clusters.size(), 2u);
-  EXPECT_EQ(c.clusters[0].fields, (Fields{"a", "b", "d"}));  // d fills the padding
+  ASSERT_EQ(c.clusters.size(), 3u);
+  EXPECT_EQ(c.clusters[0].fields, (Fields{"a", "b"}));  // 8 bytes aligned to 8: no room for d
   EXPECT_EQ(c.clusters[1].fields, (Fields{"c"}));
+  EXPECT_EQ(c.clusters[2].fields, (Fields{"d"}));
 }
 
 }  // namespace

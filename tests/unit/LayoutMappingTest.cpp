@@ -122,6 +122,35 @@ TEST(LayoutMapping, WideFieldsRaiseAClusterAlignment) {
   EXPECT_EQ(m.clusters()[0].bytes, 64u);
 }
 
+TEST(LayoutMapping, ClustersAreAlignedToTheirSizeUpToSixteen) {
+  // A pair of floats is 8 bytes aligned to 8 (one 64-bit load, no padding); two chars 2; three
+  // floats 12, rounded to 16; six floats 24, aligned to 16 and so 32; a double and a char 9 -> 16.
+  auto cluster = [](std::vector<MappedField> fields) {
+    std::vector<std::string> names;
+    for (const MappedField& f : fields) names.push_back(f.name);
+    return LayoutMapping::clustered(std::move(fields), {names}).clusters()[0];
+  };
+  auto floats = [](int n) {
+    std::vector<MappedField> out;
+    for (int i = 0; i < n; ++i) out.push_back({"f" + std::to_string(i), 4, 4, uint64_t(4 * i), {}});
+    return out;
+  };
+  EXPECT_EQ(cluster(floats(2)).align, 8u);
+  EXPECT_EQ(cluster(floats(2)).bytes, 8u);
+  EXPECT_EQ(cluster(floats(2)).paddingBytes(), 0u);
+  const ClusterStorage chars = cluster({{"a", 1, 1, 0, {}}, {"b", 1, 1, 1, {}}});
+  EXPECT_EQ(chars.align, 2u);
+  EXPECT_EQ(chars.bytes, 2u);
+  EXPECT_EQ(cluster(floats(3)).align, 16u);
+  EXPECT_EQ(cluster(floats(3)).bytes, 16u);
+  EXPECT_EQ(cluster(floats(6)).align, 16u);
+  EXPECT_EQ(cluster(floats(6)).bytes, 32u);
+  EXPECT_EQ(cluster({{"d", 8, 8, 0, {}}, {"c", 1, 1, 8, {}}}).bytes, 16u);
+  EXPECT_EQ(clusterAlign(8, 4), 8u);
+  EXPECT_EQ(clusterAlign(40, 8), 16u);
+  EXPECT_EQ(clusterAlign(4, 32), 32u);  // a wider field's own alignment wins
+}
+
 TEST(LayoutMapping, ReadsASiteMapStruct) {
   StructInfo s{"P", {}, 72, 8, {{"m", "double", 0, 8, 8, {}}, {"n", "float [4][3]", 20, 48, 4, {4, 3}}}};
   std::vector<MappedField> fields = mappedFields(s);

@@ -46,7 +46,7 @@ static cl::opt<std::string> jsonReport("report-json", cl::desc("Also write the r
                                        cl::value_desc("FILE.json"), cl::sub(command));
 static cl::opt<bool> noClusters("no-clusters",
                                 cl::desc("Keep a struct the rule leaves as AoS whole, instead of splitting it into "
-                                         "__align__(16) clusters by the field access tree"),
+                                         "aligned clusters by the field access tree"),
                                 cl::sub(command));
 
 static cl::opt<bool> keepTreeClusters(

@@ -1,6 +1,6 @@
 // The field access tree of seed paper 001 (PAPER.md, section 6) and the clustering built on it:
 // Kernel -> Loop (with its dynamic Count) -> Field. When the paper rule keeps AoS, the struct's
-// fields are split into __align__(16) sub-structs, one per Loop node left after merging.
+// fields are split into aligned sub-structs (core/LayoutMapping.h: clusterAlign), one per Loop node left after merging.
 // Every point the paper leaves open is decided in docs/analysis.md ("Clustering").
 #pragma once
 
@@ -62,7 +62,7 @@ struct FieldCluster {
   std::string name;                  // a C++ identifier, unique among the clusters and the fields
   std::vector<std::string> fields;   // declaration order
   unsigned dataBytes = 0;            // sizes of the fields with their natural alignment
-  unsigned bytes = 0;                // sizeof the sub-struct (__align__(16) rounds up)
+  unsigned bytes = 0;                // sizeof the sub-struct (its alignment rounds up)
   unsigned paddingBytes = 0;         // bytes - dataBytes
   double count = 0;                  // Count of its Loop node (0: the never-accessed fields)
   std::string origin;                // the Loop node it came from, for reports

@@ -52,7 +52,7 @@ struct ModelCounts {
 struct StructLayoutModel {
   StructInfo info;
   // The clustered candidate: the field access tree's sub-structs (field names, declaration
-  // order), each __align__(16) when it has two or more fields; empty = no clustered candidate
+  // order), each aligned (clusterAlign) when it has two or more fields; empty = no clustered candidate
   // (its numbers then equal AoS's).
   std::vector<std::vector<std::string>> clusters;
 };

@@ -5,9 +5,9 @@
 //
 // A partition of the fields into clusters defines the storage: one array (region) per cluster.
 //  - AoS: one cluster, the struct as declared (its own offsets and sizeof).
-//  - Clustered: the plan's clusters. A cluster of two or more fields is an __align__(16) struct of
-//    them (fields in cluster order, each at its natural alignment); a one-field cluster is a
-//    plain array of that field.
+//  - Clustered: the plan's clusters. A cluster of two or more fields is a struct of them (fields
+//    in cluster order, each at its natural alignment) aligned to its size rounded up to a power
+//    of two, at most 16 bytes (clusterAlign); a one-field cluster is a plain array of that field.
 //  - SoA: one field per cluster.
 //  - AoSoA: the SoA partition with a tiled index: a tile holds kAoSoATile elements of each field
 //    in turn (each field's run aligned to it); tiles follow each other in one region.
@@ -28,8 +28,14 @@ namespace relayout {
 
 // Elements per AoSoA tile: one warp's worth, so a stride-1 warp reads each field contiguously.
 inline constexpr unsigned kAoSoATile = 32;
-// The alignment of a multi-field cluster's struct: one 16-byte load can fetch its fields together.
+// The widest alignment a multi-field cluster's struct gets: a thread's widest load is 16 bytes.
 inline constexpr uint64_t kClusterAlign = 16;
+
+// The alignment of a multi-field cluster whose fields take `bytes` in cluster order (padding
+// between them included) and whose widest field needs `fieldAlign`: its size rounded up to a
+// power of two, at most kClusterAlign, so one load fetches the fields together and a small
+// cluster is not padded (two floats: 8 bytes, one 64-bit load; at 16 they were half padding).
+uint64_t clusterAlign(uint64_t bytes, uint64_t fieldAlign);
 
 // The layouts a mapping can place the fields in; the trace model replays each of them
 // (analysis/Model.h names this ModelLayout and indexes its per-layout arrays by it).
@@ -55,7 +61,7 @@ struct ClusterStorage {
   uint64_t align = 1;
   uint64_t dataBytes = 0;        // the fields' own sizes
   uint64_t paddingBytes() const { return bytes - dataBytes; }
-  bool alignedStruct = false;    // an __align__(16) struct of two or more fields
+  bool alignedStruct = false;    // a struct of two or more fields, aligned by clusterAlign
   // Split by index: `runs` arrays of `runBytes` values (the field's innermost element).
   bool split = false;
   uint64_t runs = 1;

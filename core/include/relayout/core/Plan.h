@@ -1,8 +1,8 @@
 // The layout plan: per struct type, the chosen partition of its fields into clusters.
 // AoS is one cluster with every field, SoA is one cluster per field; anything in between is the
-// clustered form (each cluster an __align__(16) struct). Aligned is AoS with the record aligned to
-// its size (8 or 16 bytes), so that nvcc may move it as one vector. Format: docs/formats.md
-// ("relayout-plan", version 1).
+// clustered form (each cluster a struct aligned to its size, LayoutMapping.h). Aligned is AoS
+// with the record aligned to its size (8 or 16 bytes), so that nvcc may move it as one vector.
+// Format: docs/formats.md ("relayout-plan", version 1).
 #pragma once
 
 #include "relayout/core/SiteMap.h"
@@ -35,8 +35,8 @@ inline bool alignableToSize(uint64_t size, uint64_t align) { return isVectorWidt
 struct Cluster {
   std::string name;                 // used for the sub-struct's name in the clustered form
   std::vector<std::string> fields;  // in declaration order
-  // Clustered layout only: bytes __align__(16) adds to the sub-struct (its sizeof minus its
-  // fields' sizes). Informational: the rewriter's __align__(16) is what pads.
+  // Clustered layout only: bytes the sub-struct's alignment adds (its sizeof minus its fields'
+  // sizes). Informational: the rewriter's alignas is what pads.
   unsigned paddingBytes = 0;
 };
 
