@@ -19,11 +19,14 @@ prepare() {
   local dir=$1; shift
   local relayout=${RELAYOUT:-$root/build/tool/relayout}
   [ ! -e "$dir" ] || { echo "mpi_gravity.sh: $dir exists" >&2; exit 2; }
-  mkdir -p "$dir/rt/include" "$dir/rewrites"
+  relayout=$(realpath "$relayout")
+  mkdir -p "$dir/rewrites"
   cp -r "$app" "$dir/original"
   "$relayout" instrument --trace "$app/main.cu" "$app/slab.cu" -o "$dir/instrumented" -- "${flags[@]}"
-  cp -rL "$root/build/include/relayout" "$dir/rt/include/"
-  cp "$root/build/runtime/librelayout_rt.a" "$dir/rt/" && strip --strip-debug "$dir/rt/librelayout_rt.a"
+  # The runtime copied into the folder, and the flags that name the copies (relative to it), from
+  # relayout itself: `run` needs no relayout where the GPU is.
+  (cd "$dir" && "$relayout" runtime-flags --copy-to rt > runtime-flags.txt)
+  strip --strip-debug "$dir/rt/lib/librelayout_rt.a"
   if [ $# -eq 0 ]; then
     "$relayout" rewrite --layout soa --sites "$dir/instrumented/main.sites.json,$dir/instrumented/slab.sites.json" \
       "$app/main.cu" "$app/slab.cu" -o "$dir/rewrites/soa" -- "${flags[@]}"
@@ -37,9 +40,7 @@ prepare() {
 
 run() {
   local dir=$1 out=$2
-  local cupti mpi bodies=131072 steps=40
-  cupti=$(dirname "$(ls /usr/local/cuda/extras/CUPTI/lib64/libcupti.so 2>/dev/null ||
-                     ls /usr/local/cuda/targets/x86_64-linux/lib/libcupti.so)")
+  local mpi bodies=131072 steps=40 runtime
   mpi=(mpirun --oversubscribe -np 2)
   [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
   mkdir -p "$out/profiles" "$out/runs"
@@ -47,8 +48,9 @@ run() {
   local variants=(original) v
   for v in rewrites/*; do variants+=("$v"); done
   for v in "${variants[@]}"; do make -s -C "$v" ARCH=sm_90; done
-  nvcc -lineinfo "${flags[@]}" -I instrumented -I rt/include instrumented/main.cu instrumented/slab.cu \
-    -o instrumented/mpi_gravity rt/librelayout_rt.a -L"$cupti" -Xlinker -rpath="$cupti" -lcupti -lcuda
+  read -r -a runtime < runtime-flags.txt
+  nvcc -lineinfo "${flags[@]}" -I instrumented instrumented/main.cu instrumented/slab.cu \
+    -o instrumented/mpi_gravity "${runtime[@]}"
   RELAYOUT_PROFILE="$out/profiles/mpi_gravity.profile.json" "${mpi[@]}" instrumented/mpi_gravity 32768 10 \
     > "$out/instrumented.txt" 2>&1
   for round in 1 2 3 4 5; do
