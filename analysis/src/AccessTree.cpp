@@ -242,25 +242,24 @@ Clustering clusterFields(const StructInfo& s, const FieldAccessTree& tree) {
   return result;
 }
 
-Clustering splitClusters(const StructInfo& s, const Clustering& clustering, const std::set<size_t>& apart) {
+namespace {
+
+// The clustering with each cluster's accessed fields cut into the parts `cut(i, fields, result)`
+// gives (a cut may record what it took apart in `result`); never-accessed fields are placed again
+// as step 4 places them, and the clusters named again.
+template <class Cut>
+Clustering recut(const StructInfo& s, const Clustering& clustering, Cut cut) {
   Clustering result = clustering;
   std::set<std::string> accessed;
   for (const LoopNode& node : clustering.acrossKernels) accessed.insert(node.fields.begin(), node.fields.end());
   result.clusters.clear();
   for (size_t i = 0; i < clustering.clusters.size(); ++i) {
     const FieldCluster& c = clustering.clusters[i];
-    std::vector<std::vector<std::string>> parts;
     std::vector<std::string> kept;  // never-accessed fields are placed again below
     for (const std::string& f : c.fields)
       if (accessed.count(f)) kept.push_back(f);
     if (kept.empty()) continue;
-    if (apart.count(i)) {
-      result.apart.push_back({kept, 0, 0});
-      for (const std::string& f : kept) parts.push_back({f});
-    } else {
-      parts.push_back(kept);
-    }
-    for (std::vector<std::string>& fields : parts) {
+    for (std::vector<std::string>& fields : cut(i, kept, result)) {
       FieldCluster part = c;
       part.fields = std::move(fields);
       sizeCluster(s, part);
@@ -270,6 +269,34 @@ Clustering splitClusters(const StructInfo& s, const Clustering& clustering, cons
   placeNeverAccessed(s, result.clusters, accessed);
   nameClusters(s, result.clusters);
   return result;
+}
+
+std::vector<std::vector<std::string>> eachAlone(const std::vector<std::string>& fields) {
+  std::vector<std::vector<std::string>> parts;
+  for (const std::string& f : fields) parts.push_back({f});
+  return parts;
+}
+
+}  // namespace
+
+Clustering splitClusters(const StructInfo& s, const Clustering& clustering, const std::set<size_t>& apart) {
+  return recut(s, clustering, [&](size_t i, const std::vector<std::string>& kept, Clustering& result) {
+    if (!apart.count(i)) return std::vector<std::vector<std::string>>{kept};
+    result.apart.push_back({kept, 0, 0});
+    return eachAlone(kept);
+  });
+}
+
+Clustering separateOwnIndexFields(const StructInfo& s, const Clustering& clustering,
+                                  const std::set<std::string>& ownIndex) {
+  return recut(s, clustering, [&](size_t, const std::vector<std::string>& kept, Clustering&) {
+    std::vector<std::string> gathered, own;
+    for (const std::string& f : kept) (ownIndex.count(f) ? own : gathered).push_back(f);
+    if (gathered.empty() || own.empty()) return std::vector<std::vector<std::string>>{kept};
+    std::vector<std::vector<std::string>> parts = eachAlone(own);
+    parts.insert(parts.begin(), gathered);
+    return parts;
+  });
 }
 
 }  // namespace relayout

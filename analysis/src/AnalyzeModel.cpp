@@ -202,6 +202,99 @@ void takeApartUnprofitableClusters(const StructInfo& info, StructDecision& d,
   }
 }
 
+// Which profile unit (with its site map) holds each site, by (source, site id).
+using SiteUnits = std::map<std::pair<std::string, unsigned>, const ModelUnit*>;
+
+// A struct's sites priced from a replay: each site's replayed counts scaled to the profile's
+// executions, its requests, the tree's clusters checked, and the struct's sectors and cost per layout.
+void priceStruct(const StructInfo& info, StructDecision& d, const ReplayResult& replay, const SiteUnits& unitOf,
+                 unsigned tracePeriod, const AnalyzeOptions& options) {
+  d.sectors = {};
+  d.requested = {};
+  d.kernels.clear();
+  d.measuredAoS = 0;
+  double replayedExecs = 0, allExecs = 0;
+  // Per site, its replayed counts per traced kernel, scaled to the kernel's executions.
+  std::vector<std::vector<std::pair<std::string, ModelCounts>>> byKernel(d.sites.size());
+  for (size_t i = 0; i < d.sites.size(); ++i) {
+    SiteEvidence& e = d.sites[i];
+    d.measuredAoS += measuredSectors(e.counters, e.blockPeriod);
+    allExecs += e.verdict.executions;
+    auto unit = unitOf.find({e.source, e.site.id});
+    const ModelUnit* m = unit == unitOf.end() ? nullptr : unit->second;
+    std::vector<double> targets =
+        m ? laneTargets(replay, m->unitIndex, *m->unit, e.site.id, tracePeriod) : std::vector<double>();
+    for (size_t k = 0; k < targets.size(); ++k) {
+      const ModelCounts& cell = replay.at(m->unitIndex, e.site.id, k);
+      if (cell.lanes == 0 || targets[k] == 0) continue;
+      double scale = targets[k] / cell.lanes;
+      e.model.add(cell, scale);
+      ModelCounts one;
+      one.add(cell, scale);
+      byKernel[i].emplace_back(replay.kernels[k], one);
+    }
+    e.replayed = e.model.lanes > 0;
+    if (e.replayed) e.sectors = fromModel(e.model.traffic);
+  }
+  assignRequests(info, d);
+  if (hasClusters(d) && options.clusters && options.checkClusters && !options.forced) {
+    takeApartUnprofitableClusters(info, d, byKernel);
+    assignRequests(info, d);
+  }
+  for (size_t i = 0; i < d.sites.size(); ++i) {
+    SiteEvidence& e = d.sites[i];
+    for (const auto& [kernel, one] : byKernel[i]) addKernel(d, kernel, fromModel(one.traffic));
+    if (e.replayed) {
+      replayedExecs += e.verdict.executions;
+      d.requested.add(fromModel(e.model.sectors));
+    } else if (e.verdict.cls != AccessClass::NotExecuted) {
+      // Executed but not in the trace (dropped, or only in launches past --trace-launches):
+      // the paper-mode estimates stand in (already in e.sectors).
+      addKernel(d, "(not traced)", e.sectors);
+      d.requested.add(e.sectors);
+    }
+    d.sectors.add(e.sectors);
+  }
+  d.replayedShare = allExecs > 0 ? replayedExecs / allExecs : 0;
+  if (!hasClusters(d)) d.sectors.clustered = d.sectors.aos, d.requested.clustered = d.requested.aos;
+  d.sectors.aligned = d.sectors.aos, d.requested.aligned = d.requested.aos;
+  d.cost = {};
+  for (const SiteEvidence& e : d.sites)
+    d.cost.add({siteCost(e, Layout::AoS), siteCost(e, Layout::SoA),
+                hasClusters(d) ? siteCost(e, Layout::Clustered) : siteCost(e, Layout::AoS), aosoaCost(e),
+                d.alignable ? siteCost(e, Layout::Aligned) : siteCost(e, Layout::AoS)});
+}
+
+// The fields of a struct that every replayed warp reads at its own index (at least
+// kOwnIndexShare of the warp-level executions of each of their sites); a field with no replayed
+// site is not among them.
+std::set<std::string> ownIndexFields(const StructDecision& d) {
+  std::set<std::string> own, gathered;
+  for (const SiteEvidence& e : d.sites) {
+    if (!e.replayed || e.model.warps == 0) continue;
+    (e.model.ownIndex >= kOwnIndexShare * e.model.warps ? own : gathered).insert(e.site.field);
+  }
+  for (const std::string& f : gathered) own.erase(f);
+  return own;
+}
+
+// The decision: least predicted cost among the layouts the rewriter emits, in the order AoS,
+// clustered, SoA; a later one must beat the best so far by kModelMinGain.
+void decide(StructDecision& d, const AnalyzeOptions& options) {
+  d.layout = Layout::AoS;
+  if (!executed(d)) return;
+  std::vector<Layout> order = {Layout::AoS};
+  if (clusteredCandidate(d, options) && options.clusters) order.push_back(Layout::Clustered);
+  order.push_back(Layout::SoA);
+  d.weighed = order;
+  // Priced and measured where it merges some access (it costs less than AoS), not picked: no
+  // measured selection round has timed it yet.
+  if (d.alignable && d.cost.aligned < d.cost.aos) d.weighed.insert(d.weighed.begin() + 1, Layout::Aligned);
+  for (Layout l : order)
+    if (d.cost.under(l) < d.cost.under(d.layout) * (1 - kModelMinGain)) d.layout = l;
+  d.score = d.cost.aos > 0 ? (d.cost.aos - d.cost.under(d.layout)) / d.cost.aos : 0;
+}
+
 }  // namespace
 
 llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>& decisions,
@@ -236,80 +329,49 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
   auto replay = replayTrace(*trace, replayUnits, structs, launchKernels);
   if (!replay) return replay.takeError();
 
-  std::map<std::pair<std::string, unsigned>, std::pair<const ModelUnit*, SiteEvidence*>> evidence;
-  for (auto& [name, d] : decisions)
-    for (SiteEvidence& e : d.sites) evidence[{e.source, e.site.id}].second = &e;
+  SiteUnits unitOf;
   for (const ModelUnit& m : units)
-    for (const SiteInfo& site : m.file->map.sites) evidence[{m.file->map.sourcePath, site.id}].first = &m;
-
+    for (const SiteInfo& site : m.file->map.sites) unitOf[{m.file->map.sourcePath, site.id}] = &m;
+  const unsigned tracePeriod = trace->header().blockPeriod;
+  const bool cutClusters = options.clusters && options.checkClusters && !options.forced;
+  std::map<std::string, StructDecision> unpriced;  // as they were before pricing, where a cut may follow
   for (auto& [name, d] : decisions) {
-    d.sectors = {};
-    double replayedExecs = 0, allExecs = 0;
-    // Per site, its replayed counts per traced kernel, scaled to the kernel's executions.
-    std::vector<std::vector<std::pair<std::string, ModelCounts>>> byKernel(d.sites.size());
-    for (size_t i = 0; i < d.sites.size(); ++i) {
-      SiteEvidence& e = d.sites[i];
-      d.measuredAoS += measuredSectors(e.counters, e.blockPeriod);
-      allExecs += e.verdict.executions;
-      const ModelUnit* m = evidence[{e.source, e.site.id}].first;
-      std::vector<double> targets =
-          m ? laneTargets(*replay, m->unitIndex, *m->unit, e.site.id, trace->header().blockPeriod)
-            : std::vector<double>();
-      for (size_t k = 0; k < targets.size(); ++k) {
-        const ModelCounts& cell = replay->at(m->unitIndex, e.site.id, k);
-        if (cell.lanes == 0 || targets[k] == 0) continue;
-        double scale = targets[k] / cell.lanes;
-        e.model.add(cell, scale);
-        ModelCounts one;
-        one.add(cell, scale);
-        byKernel[i].emplace_back(replay->kernels[k], one);
-      }
-      e.replayed = e.model.lanes > 0;
-      if (e.replayed) e.sectors = fromModel(e.model.traffic);
-    }
-    assignRequests(*structInfo.at(name), d);
-    if (hasClusters(d) && options.clusters && options.checkClusters && !options.forced) {
-      takeApartUnprofitableClusters(*structInfo.at(name), d, byKernel);
-      assignRequests(*structInfo.at(name), d);
-    }
-    for (size_t i = 0; i < d.sites.size(); ++i) {
-      SiteEvidence& e = d.sites[i];
-      for (const auto& [kernel, one] : byKernel[i]) addKernel(d, kernel, fromModel(one.traffic));
-      if (e.replayed) {
-        replayedExecs += e.verdict.executions;
-        d.requested.add(fromModel(e.model.sectors));
-      } else if (e.verdict.cls != AccessClass::NotExecuted) {
-        // Executed but not in the trace (dropped, or only in launches past --trace-launches):
-        // the paper-mode estimates stand in (already in e.sectors).
-        addKernel(d, "(not traced)", e.sectors);
-        d.requested.add(e.sectors);
-      }
-      d.sectors.add(e.sectors);
-    }
-    d.replayedShare = allExecs > 0 ? replayedExecs / allExecs : 0;
-    if (!hasClusters(d)) d.sectors.clustered = d.sectors.aos, d.requested.clustered = d.requested.aos;
-    d.sectors.aligned = d.sectors.aos, d.requested.aligned = d.requested.aos;
-    d.cost = {};
-    for (const SiteEvidence& e : d.sites)
-      d.cost.add({siteCost(e, Layout::AoS), siteCost(e, Layout::SoA),
-                  hasClusters(d) ? siteCost(e, Layout::Clustered) : siteCost(e, Layout::AoS), aosoaCost(e),
-                  d.alignable ? siteCost(e, Layout::Aligned) : siteCost(e, Layout::AoS)});
-
-    // The decision: least predicted cost among the layouts the rewriter emits, in the order AoS,
-    // clustered, SoA; a later one must beat the best so far by kModelMinGain.
-    d.layout = Layout::AoS;
-    if (!executed(d)) continue;
-    std::vector<Layout> order = {Layout::AoS};
-    if (clusteredCandidate(d, options) && options.clusters) order.push_back(Layout::Clustered);
-    order.push_back(Layout::SoA);
-    d.weighed = order;
-    // Priced and measured where it merges some access (it costs less than AoS), not picked: no
-    // measured selection round has timed it yet.
-    if (d.alignable && d.cost.aligned < d.cost.aos) d.weighed.insert(d.weighed.begin() + 1, Layout::Aligned);
-    for (Layout l : order)
-      if (d.cost.under(l) < d.cost.under(d.layout) * (1 - kModelMinGain)) d.layout = l;
-    d.score = d.cost.aos > 0 ? (d.cost.aos - d.cost.under(d.layout)) / d.cost.aos : 0;
+    if (cutClusters && hasClusters(d)) unpriced.emplace(name, d);
+    priceStruct(*structInfo.at(name), d, *replay, unitOf, tracePeriod, options);
   }
+
+  // The tree groups fields by loop, not by how they are reached: a cluster holding both fields
+  // gathered through another element's index and fields read at the thread's own is cut between
+  // them, priced on a second replay and kept where it costs less (docs/analysis.md, "Model mode").
+  std::map<std::string, Clustering> cuts;
+  for (auto& [name, before] : unpriced) {
+    Clustering cut =
+        separateOwnIndexFields(*structInfo.at(name), *before.clustering, ownIndexFields(decisions.at(name)));
+    auto fields = [](const Clustering& c) {
+      std::vector<std::vector<std::string>> out;
+      for (const FieldCluster& f : c.clusters) out.push_back(f.fields);
+      return out;
+    };
+    if (fields(cut) != fields(*before.clustering)) cuts.emplace(name, std::move(cut));
+  }
+  if (!cuts.empty()) {
+    for (StructLayoutModel& m : structs) {
+      auto cut = cuts.find(m.info.name);
+      if (cut == cuts.end()) continue;
+      m.clusters.clear();
+      for (const FieldCluster& c : cut->second.clusters) m.clusters.push_back(c.fields);
+    }
+    auto again = replayTrace(*trace, replayUnits, structs, launchKernels);
+    if (!again) return again.takeError();
+    for (auto& [name, cut] : cuts) {
+      StructDecision candidate = unpriced.at(name);
+      candidate.clustering = cut;
+      priceStruct(*structInfo.at(name), candidate, *again, unitOf, tracePeriod, options);
+      StructDecision& d = decisions.at(name);
+      if (candidate.cost.clustered < d.cost.clustered) d = std::move(candidate);
+    }
+  }
+  for (auto& [name, d] : decisions) decide(d, options);
   return llvm::Error::success();
 }
 

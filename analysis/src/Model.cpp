@@ -31,6 +31,7 @@ void ModelCounts::add(const ModelCounts& o, double scale) {
   warps += o.warps * scale;
   lanes += o.lanes * scale;
   repeats += o.repeats * scale;
+  ownIndex += o.ownIndex * scale;
   for (size_t l = 0; l < kModelLayouts; ++l) {
     sectors[l] += o.sectors[l] * scale;
     lines[l] += o.lines[l] * scale;
@@ -145,7 +146,7 @@ SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m, const Stru
 }
 
 struct RawCell {
-  uint64_t warps = 0, lanes = 0, repeats = 0;
+  uint64_t warps = 0, lanes = 0, repeats = 0, ownIndex = 0;
   uint64_t sectors[kModelLayouts] = {}, lines[kModelLayouts] = {}, traffic[kModelLayouts] = {};
 };
 
@@ -369,6 +370,10 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
     uint64_t& last = lastElements[(owner * 0x9E3779B97F4A7C15ull) ^ (uint64_t(flat) << 1)];
     cell.repeats += last == elements;
     last = elements;
+    bool own = group[0].element != kTraceNoElement;
+    for (size_t j = 1; j < size && own; ++j)
+      own = group[j].element != kTraceNoElement && group[j].element - group[j].lane == group[0].element - group[0].lane;
+    cell.ownIndex += own;
     for (size_t l = 0; l < kModelLayouts; ++l) {
       if (l == size_t(ModelLayout::Clustered) && !sm.clustered) {
         // No clustered candidate: its numbers are AoS's.
@@ -395,6 +400,7 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
     out.warps = double(cells[c].warps);
     out.lanes = double(cells[c].lanes);
     out.repeats = double(cells[c].repeats);
+    out.ownIndex = double(cells[c].ownIndex);
     for (size_t l = 0; l < kModelLayouts; ++l) {
       out.sectors[l] = double(cells[c].sectors[l]);
       out.lines[l] = double(cells[c].lines[l]);

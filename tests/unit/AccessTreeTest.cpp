@@ -138,6 +138,23 @@ TEST(AccessTree, ATakenApartClusterGivesItsFieldsArraysAndPlacesItsPaddingAgain)
   EXPECT_EQ(same.clusters[1].fields, (Fields{"d", "e", "f", "g"}));
 }
 
+TEST(AccessTree, AClusterIsCutBetweenGatheredAndOwnIndexFields) {
+  // One loop reaches a, b, c through a neighbour's index and reads d, e at its own: the gathered
+  // fields stay one cluster, each own-index field is an array of its own; f, never accessed, goes
+  // into {a, b, c}'s padding. A cluster of one kind only is left as it is.
+  StructInfo s = floats("S", {"a", "b", "c", "d", "e", "f"});
+  FieldAccessTree tree;
+  tree.kernels.push_back({"k", {loop("k", "flux", 1000, {"a", "b", "c", "d", "e"})}});
+  Clustering c = separateOwnIndexFields(s, clusterFields(s, tree), {"d", "e"});
+  ASSERT_EQ(c.clusters.size(), 3u);
+  EXPECT_EQ(c.clusters[0].fields, (Fields{"a", "b", "c", "f"}));
+  EXPECT_EQ(c.clusters[1].fields, (Fields{"d"}));
+  EXPECT_EQ(c.clusters[2].fields, (Fields{"e"}));
+  EXPECT_TRUE(c.apart.empty());
+  Clustering same = separateOwnIndexFields(s, clusterFields(s, tree), {"f"});
+  EXPECT_EQ(same.clusters[0].fields, clusterFields(s, tree).clusters[0].fields);
+}
+
 TEST(AccessTree, ASingleFieldIsAPlainArrayNamedAfterIt) {
   StructInfo s = floats("S", {"a", "b", "c"});
   FieldAccessTree tree;

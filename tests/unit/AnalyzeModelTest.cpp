@@ -15,8 +15,8 @@ namespace {
 
 constexpr uint64_t kBase = 0x7f0000000000;
 
-// Particle {x, y, z, w, vx, vy, vz, m} (32 bytes); site i reads field i in `function`.
-SiteMap particleMap(const std::string& function = "k", std::vector<std::string> kernels = {"k"}) {
+// Particle {x, y, z, w, vx, vy, vz, m} (32 bytes); site i < `sites` reads field i in `function`.
+SiteMap particleMap(const std::string& function = "k", std::vector<std::string> kernels = {"k"}, unsigned sites = 2) {
   SiteMap map;
   map.sourcePath = "m.cu";
   map.sourceSha256 = "abc";
@@ -24,7 +24,7 @@ SiteMap particleMap(const std::string& function = "k", std::vector<std::string> 
   for (const char* f : {"x", "y", "z", "w", "vx", "vy", "vz", "m"})
     p.fields.push_back({f, "float", 4 * unsigned(p.fields.size()), 4, 4});
   map.structs.push_back(p);
-  for (unsigned i = 0; i < 2; ++i) {
+  for (unsigned i = 0; i < sites; ++i) {
     SiteInfo s;
     s.id = i;
     s.location = {"m.cu", 10 + i, 3};
@@ -67,7 +67,7 @@ struct Fixture {
 
 // A profile whose two sites ran `lanesPerSite` thread-level executions, with the records as its trace.
 Fixture withTrace(const std::vector<TraceRecord>& records, uint64_t lanesPerSite,
-                  std::vector<std::string> launches = {"k(Particle*)"}) {
+                  std::vector<std::string> launches = {"k(Particle*)"}, unsigned sites = 2) {
   Fixture f;
   f.dir = test::makeTempDir("relayout-model");
   f.profilePath = f.dir + "/p.json";
@@ -77,7 +77,7 @@ Fixture withTrace(const std::vector<TraceRecord>& records, uint64_t lanesPerSite
   unit.source = "m.cu";
   unit.sha256 = "abc";
   // Counters of a gather (the paper rule keeps AoS): model mode must not care.
-  unit.sites.assign(2, {lanesPerSite / 32, lanesPerSite, lanesPerSite, lanesPerSite, 0, 0});
+  unit.sites.assign(sites, {lanesPerSite / 32, lanesPerSite, lanesPerSite, lanesPerSite, 0, 0});
   f.profile.units.push_back(unit);
   TraceInfo trace{"p.trace", records.size(), 0, 1 << 20, 1, 2, {}};
   for (const std::string& k : launches) trace.launches.push_back({k, 1, 0});
@@ -183,6 +183,37 @@ TEST(AnalyzeModel, RandomGatherOfTwoFieldsKeepsThemTogether) {
   EXPECT_EQ(d.layout, Layout::Clustered);
   EXPECT_LT(d.cost.clustered, d.cost.aos);
   EXPECT_LT(d.cost.aos, d.cost.soa);
+}
+
+TEST(AnalyzeModel, AClusterIsCutBetweenGatheredAndOwnIndexFields) {
+  // One function reads x and y of a gathered element and z of the thread's own, equally often:
+  // the tree groups x, y and z (w, never accessed, in its padding), so that every gather fetches
+  // z's bytes and every own-index read of z strides over 16-byte records. The replay sees z read
+  // at base + lane: the cluster is cut into {x, y} and an array of z, which costs less and is kept.
+  std::vector<TraceRecord> records;
+  for (uint32_t w = 0; w < 50; ++w) {
+    addGroup(records, 0, gather(w), w);
+    addGroup(records, 1, gather(w), w);
+    addGroup(records, 2, stride1(32 * w), w);
+  }
+  auto analysis = run(withTrace(records, 1600, {"k(Particle*)"}, 3), particleMap("k", {"k"}, 3));
+  ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
+  const StructDecision& d = analysis->structs[0];
+  EXPECT_DOUBLE_EQ(d.sites[2].model.ownIndex, d.sites[2].model.warps);
+  EXPECT_DOUBLE_EQ(d.sites[0].model.ownIndex, 0);
+  ASSERT_TRUE(d.clustering.has_value());
+  ASSERT_GE(d.clustering->clusters.size(), 2u);
+  EXPECT_EQ(d.clustering->clusters[0].fields, (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(d.clustering->clusters[1].fields, (std::vector<std::string>{"z"}));
+  EXPECT_EQ(d.layout, Layout::Clustered);
+  // The tree's {x, y, z, w}, priced the same way without the cut, costs more.
+  AnalyzeOptions keep;
+  keep.mode = AnalyzeMode::Model;
+  keep.checkClusters = false;
+  auto tree = run(withTrace(records, 1600, {"k(Particle*)"}, 3), particleMap("k", {"k"}, 3), keep);
+  ASSERT_TRUE(static_cast<bool>(tree)) << llvm::toString(tree.takeError());
+  EXPECT_EQ(tree->structs[0].clustering->clusters[0].fields, (std::vector<std::string>{"x", "y", "z", "w"}));
+  EXPECT_LT(d.cost.clustered, tree->structs[0].cost.clustered);
 }
 
 TEST(AnalyzeModel, WithoutATraceModelModeIsAClearError) {

@@ -103,4 +103,12 @@ Clustering clusterFields(const StructInfo& s, const FieldAccessTree& tree);
 // caller fills in); never-accessed fields are placed again as step 4 places them.
 Clustering splitClusters(const StructInfo& s, const Clustering& clustering, const std::set<size_t>& apart);
 
+// The clustering with each cluster that holds both kinds cut by how its fields are reached: the
+// fields some warp reaches through another element's index (a neighbour list, a gather) stay
+// together, one sector per gathered element; those every warp reads at its own index (`ownIndex`)
+// become arrays of their own, which such warps read whole, instead of fetching the gathered
+// fields' bytes with them (cfd's neighbour indices and face normals beside the gathered state).
+Clustering separateOwnIndexFields(const StructInfo& s, const Clustering& clustering,
+                                  const std::set<std::string>& ownIndex);
+
 }  // namespace relayout

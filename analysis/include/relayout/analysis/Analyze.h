@@ -50,6 +50,9 @@ inline constexpr double kModelMinGain = 0.10;
 // Centroid {sum, weightSum, count}: 0% to 0.2% over its recorded runs), while a cluster that
 // matters saves more (nbody's {x, y, z, mass}: 0.8% to 4.1%; SoA ran 40% longer on an H100).
 inline constexpr double kClusterMinGain = 0.005;
+// A field counts as read at its thread's own index when at least this share of the warp-level
+// executions of each of its sites touched elements base + lane (the rest: gathers, strides).
+inline constexpr double kOwnIndexShare = 0.9;
 
 // 32-byte sectors per layout. Paper mode: AoS as measured, the others estimated (Traffic.h).
 // Model mode: every layout replayed from the trace (sectors the warp had not touched recently).

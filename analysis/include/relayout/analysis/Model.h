@@ -41,6 +41,9 @@ struct ModelCounts {
   // Warp-level executions whose lanes touched the same elements as the same warp's previous
   // execution of the site: a loop-invariant access, which nvcc may keep in a register.
   double repeats = 0;
+  // Warp-level executions whose lanes touched elements at their own index (element - lane the
+  // same for every lane: `p[base + lane]`), as against a gather through an index array.
+  double ownIndex = 0;
   void add(const ModelCounts& other, double scale = 1.0);
   double of(const double (&values)[kModelLayouts], ModelLayout layout) const {
     return values[static_cast<size_t>(layout)];
