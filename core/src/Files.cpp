@@ -206,4 +206,28 @@ llvm::Error checkFormat(const nlohmann::json& doc, llvm::StringRef path, llvm::S
   return llvm::Error::success();
 }
 
+llvm::Error copyTree(llvm::StringRef from, llvm::StringRef to, llvm::StringRef skip) {
+  namespace fs = llvm::sys::fs;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(from, ec), end; it != end && !ec; it.increment(ec)) {
+    llvm::StringRef path = it->path();
+    llvm::StringRef relative = path.drop_front(from.size()).ltrim('/');
+    if (relative == skip) continue;
+    llvm::SmallString<256> target(to);
+    llvm::sys::path::append(target, relative);
+    if (it->type() == fs::file_type::directory_file) {
+      if (std::error_code made = fs::create_directories(target))
+        return llvm::createStringError(made, "cannot create " + target.str() + ": " + made.message());
+      continue;
+    }
+    if (std::error_code made = fs::create_directories(llvm::sys::path::parent_path(target)))
+      return llvm::createStringError(made, "cannot create the folder of " + target.str() + ": " + made.message());
+    if (std::error_code copied = fs::copy_file(path, target))
+      return llvm::createStringError(copied,
+                                     "cannot copy " + path.str() + " to " + target.str() + ": " + copied.message());
+  }
+  if (ec) return llvm::createStringError(ec, "cannot read " + from.str() + ": " + ec.message());
+  return llvm::Error::success();
+}
+
 }  // namespace relayout

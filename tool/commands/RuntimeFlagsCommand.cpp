@@ -3,10 +3,10 @@
 // place (Toolchain.h) and not again in each of them.
 #include "build/Toolchain.h"
 #include "commands/Commands.h"
+#include "relayout/core/Files.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace relayout {
@@ -39,15 +39,11 @@ static llvm::Expected<RuntimeToolchain> copyRuntime(RuntimeToolchain toolchain, 
     fs::remove_directories(dir);
     return llvm::createStringError(ec, "runtime-flags: cannot " + what + ": " + ec.message());
   };
-  if (std::error_code ec = fs::create_directories(headers)) return fail("create " + headers, ec);
   if (std::error_code ec = fs::create_directories(dir + "/lib")) return fail("create " + dir + "/lib", ec);
-  std::error_code ec;
-  for (fs::directory_iterator it(toolchain.runtimeIncludeDir + "/relayout", ec), end; it != end && !ec;
-       it.increment(ec)) {
-    const std::string to = headers + "/" + llvm::sys::path::filename(it->path()).str();
-    if (std::error_code copied = fs::copy_file(it->path(), to)) return fail("copy " + it->path(), copied);
+  if (llvm::Error err = copyTree(toolchain.runtimeIncludeDir + "/relayout", headers)) {
+    fs::remove_directories(dir);
+    return llvm::createStringError("runtime-flags: " + llvm::toString(std::move(err)));
   }
-  if (ec) return fail("read " + toolchain.runtimeIncludeDir + "/relayout", ec);
   if (std::error_code copied = fs::copy_file(toolchain.runtimeLibrary, library))
     return fail("copy " + toolchain.runtimeLibrary, copied);
   toolchain.runtimeIncludeDir = dir + "/include";

@@ -31,29 +31,6 @@ std::optional<Layout> layoutFromName(const std::string& name) {
   return std::nullopt;
 }
 
-// Copies the files below `from` to the same places below `to` (which must not exist yet), leaving
-// out `skip` at the top.
-llvm::Error copyTree(const std::string& from, const std::string& to, const std::string& skip) {
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(from, ec), end; it != end && !ec; it.increment(ec)) {
-    llvm::StringRef path = it->path();
-    llvm::StringRef relative = path.drop_front(from.size()).ltrim('/');
-    if (relative == skip) continue;
-    const std::string target = join(to, relative.str());
-    if (it->type() == fs::file_type::directory_file) {
-      if (std::error_code made = fs::create_directories(target))
-        return llvm::createStringError(made, "cannot create " + target + ": " + made.message());
-      continue;
-    }
-    if (std::error_code made = fs::create_directories(llvm::sys::path::parent_path(target)))
-      return llvm::createStringError(made, "cannot create the folder of " + target + ": " + made.message());
-    if (std::error_code copied = fs::copy_file(path, target))
-      return llvm::createStringError(copied, "cannot copy " + path.str() + " to " + target + ": " + copied.message());
-  }
-  if (ec) return llvm::createStringError(ec, "cannot read " + from + ": " + ec.message());
-  return llvm::Error::success();
-}
-
 // DIR/rewritten becomes a copy of the candidate's tree: built beside it, then renamed in.
 llvm::Error installTree(const std::string& tree, const std::string& rewritten) {
   const std::string fresh = rewritten + ".relayout-new";

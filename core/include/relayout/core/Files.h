@@ -32,6 +32,10 @@ llvm::Expected<nlohmann::json> parseJson(llvm::StringRef text, llvm::StringRef p
 // creating parent folders. Either the whole file appears or nothing changes.
 llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents);
 
+// Copies the files below `from` to the same places below `to` (made as needed), leaving out the
+// entry `skip` directly below `from` (none when empty).
+llvm::Error copyTree(llvm::StringRef from, llvm::StringRef to, llvm::StringRef skip = "");
+
 // An open temporary file in path's folder (created if missing), so that renaming it over path
 // replaces path in one step; the caller writes, then renames or removes it.
 struct TempFileBeside {
