@@ -27,6 +27,13 @@ LayoutSectors fromModel(const double (&values)[kModelLayouts]) {
 
 
 
+// The field lists of a clustering's clusters, as the layout mapping and the replay take them.
+std::vector<std::vector<std::string>> fieldsOfClusters(const Clustering& clustering) {
+  std::vector<std::vector<std::string>> out;
+  for (const FieldCluster& c : clustering.clusters) out.push_back(c.fields);
+  return out;
+}
+
 // Whether the clustered layout is a candidate of its own: not where every accessed field is in an
 // array of its own (the tree's single-field clusters, or what taking clusters apart left), which is
 // SoA under another name; with --keep-tree-clusters, wherever the tree gives two or more clusters,
@@ -128,9 +135,8 @@ double aosoaCost(const SiteEvidence& e) {
 // layout, as the rewrite keeps the no-alias facts of the original (restrict locals).
 void assignRequests(const StructInfo& info, StructDecision& d) {
   std::vector<MappedField> fields = mappedFields(info);
-  std::vector<std::vector<std::string>> clusters;
-  if (hasClusters(d))
-    for (const FieldCluster& c : d.clustering->clusters) clusters.push_back(c.fields);
+  const std::vector<std::vector<std::string>> clusters =
+      hasClusters(d) ? fieldsOfClusters(*d.clustering) : std::vector<std::vector<std::string>>{};
   const LayoutMapping aos = LayoutMapping::aos(fields, info.size, info.align), soa = LayoutMapping::soa(fields),
                       clustered = clusters.empty() ? aos : LayoutMapping::clustered(fields, clusters);
   // The record aligned to its size: what nvcc can merge of the accesses together when it knows that.
@@ -319,10 +325,8 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
   for (const ModelUnit& m : units) replayUnits[m.unitIndex].map = &m.file->map;
   std::vector<StructLayoutModel> structs;
   for (const auto& [name, d] : decisions) {
-    StructLayoutModel m{*structInfo.at(name), {}};
-    if (hasClusters(d))
-      for (const FieldCluster& c : d.clustering->clusters) m.clusters.push_back(c.fields);
-    structs.push_back(std::move(m));
+    structs.push_back({*structInfo.at(name),
+                       hasClusters(d) ? fieldsOfClusters(*d.clustering) : std::vector<std::vector<std::string>>{}});
   }
   std::vector<std::string> launchKernels;
   for (const TracedLaunch& l : profile.trace->launches) launchKernels.push_back(launchKernel(l, replayUnits));
@@ -347,19 +351,12 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
   for (auto& [name, before] : unpriced) {
     Clustering cut =
         separateOwnIndexFields(*structInfo.at(name), *before.clustering, ownIndexFields(decisions.at(name)));
-    auto fields = [](const Clustering& c) {
-      std::vector<std::vector<std::string>> out;
-      for (const FieldCluster& f : c.clusters) out.push_back(f.fields);
-      return out;
-    };
-    if (fields(cut) != fields(*before.clustering)) cuts.emplace(name, std::move(cut));
+    if (fieldsOfClusters(cut) != fieldsOfClusters(*before.clustering)) cuts.emplace(name, std::move(cut));
   }
   if (!cuts.empty()) {
     for (StructLayoutModel& m : structs) {
       auto cut = cuts.find(m.info.name);
-      if (cut == cuts.end()) continue;
-      m.clusters.clear();
-      for (const FieldCluster& c : cut->second.clusters) m.clusters.push_back(c.fields);
+      if (cut != cuts.end()) m.clusters = fieldsOfClusters(cut->second);
     }
     auto again = replayTrace(*trace, replayUnits, structs, launchKernels);
     if (!again) return again.takeError();
