@@ -364,15 +364,18 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
     RawCell& cell = cells[flat * kernelCount + kernelOfLaunch[group->launch]];
     ++cell.warps;
     cell.lanes += size;
+    // One walk over the lanes: the hash of the elements they touched (repeats), and whether each
+    // touched its own index, base + lane (ownIndex).
     uint64_t elements = 0xcbf29ce484222325ull;
-    for (size_t j = 0; j < size; ++j)
+    bool own = true;
+    for (size_t j = 0; j < size; ++j) {
       elements = (elements ^ (group[j].element * 0x9E3779B97F4A7C15ull + group[j].lane + 1)) * 0x100000001b3ull;
+      own &=
+          group[j].element != kTraceNoElement && group[j].element - group[j].lane == group[0].element - group[0].lane;
+    }
     uint64_t& last = lastElements[(owner * 0x9E3779B97F4A7C15ull) ^ (uint64_t(flat) << 1)];
     cell.repeats += last == elements;
     last = elements;
-    bool own = group[0].element != kTraceNoElement;
-    for (size_t j = 1; j < size && own; ++j)
-      own = group[j].element != kTraceNoElement && group[j].element - group[j].lane == group[0].element - group[0].lane;
     cell.ownIndex += own;
     for (size_t l = 0; l < kModelLayouts; ++l) {
       if (l == size_t(ModelLayout::Clustered) && !sm.clustered) {
