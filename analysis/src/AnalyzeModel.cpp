@@ -111,9 +111,11 @@ std::string launchKernel(const TracedLaunch& launch, const std::vector<ReplayUni
 // + requested lines x kL1WavefrontWeight + requests x kRequestWeight, for the executions that issue
 // any); a site the trace missed, by its estimates (its sectors, taken as coalesced: four to a line).
 double siteCost(const SiteEvidence& e, Layout layout) {
-  if (!e.replayed) return e.sectors.under(layout) * (1 + kL1WavefrontWeight / 4);
   // Sites merged into one vector access request its sectors once between them.
   const double merged = std::min(1.0, e.requests.under(layout) / std::max(1e-9, e.requests.under(Layout::SoA)));
+  // The estimates count each field's sectors as if requested alone: fields that one vector access
+  // carries (an aligned record's re and im written by one st.v2) share theirs, as in the replay.
+  if (!e.replayed) return merged * e.sectors.under(layout) * (1 + kL1WavefrontWeight / 4);
   return e.issued * (fromModel(e.model.traffic).under(layout) +
                      kL1WavefrontWeight * merged * fromModel(e.model.lines).under(layout) +
                      kRequestWeight * e.model.warps * e.requests.under(layout));
@@ -285,19 +287,20 @@ std::set<std::string> ownIndexFields(const StructDecision& d) {
 }
 
 // The decision: least predicted cost among the layouts the rewriter emits, in the order AoS,
-// clustered, SoA; a later one must beat the best so far by kModelMinGain.
+// aligned, clustered, SoA (the least change to the sources first); clustered and SoA must beat the
+// best so far by kModelMinGain. The aligned record is weighed where it merges some access (it
+// costs less than AoS) and needs no margin: it moves AoS's bytes at AoS's offsets, so what the
+// replay cannot see (caches, DRAM pages, aliasing) is the same, and only the requests differ.
 void decide(StructDecision& d, const AnalyzeOptions& options) {
   d.layout = Layout::AoS;
   if (!executed(d)) return;
   std::vector<Layout> order = {Layout::AoS};
+  if (d.alignable && d.cost.aligned < d.cost.aos) order.push_back(Layout::Aligned);
   if (clusteredCandidate(d, options) && options.clusters) order.push_back(Layout::Clustered);
   order.push_back(Layout::SoA);
   d.weighed = order;
-  // Priced and measured where it merges some access (it costs less than AoS), not picked: no
-  // measured selection round has timed it yet.
-  if (d.alignable && d.cost.aligned < d.cost.aos) d.weighed.insert(d.weighed.begin() + 1, Layout::Aligned);
   for (Layout l : order)
-    if (d.cost.under(l) < d.cost.under(d.layout) * (1 - kModelMinGain)) d.layout = l;
+    if (d.cost.under(l) < d.cost.under(d.layout) * (l == Layout::Aligned ? 1 : 1 - kModelMinGain)) d.layout = l;
   d.score = d.cost.aos > 0 ? (d.cost.aos - d.cost.under(d.layout)) / d.cost.aos : 0;
 }
 
@@ -377,6 +380,7 @@ std::string modelReason(const StructDecision& d) {
       fmt::format("predicted cost (sectors from L2 + requested lines x {:g} + requests x {:g}) AoS {:.4g}, SoA {:.4g}",
                   kL1WavefrontWeight, kRequestWeight, d.cost.aos, d.cost.soa);
   if (hasClusters(d)) numbers += fmt::format(", clustered {:.4g}", d.cost.clustered);
+  if (d.alignable) numbers += fmt::format(", aligned to its size {:.4g}", d.cost.aligned);
   numbers += fmt::format(", AoSoA {:.4g} (not emitted)", d.cost.aosoa);
   std::string pick = d.layout == Layout::AoS
                          ? fmt::format("AoS kept: no emitted layout costs {:.0f}% less", 100 * kModelMinGain)

@@ -142,8 +142,9 @@ void modelDecision(const StructDecision& d, data& s) {
   if (!replayed.empty()) chart.labelWidth = 260;
   s.set("costTitle", "predicted cost per candidate layout");
   s.set("costChart", svg::barChart(chart));
-  s.set("rule", fmt::format("the least cost among the layouts the rewriter emits, taken in the order AoS, clustered, "
-                            "SoA: a later layout must cost {:.0f}% less than the best before it to be chosen. A "
+  s.set("rule", fmt::format("the least cost among the layouts the rewriter emits, taken in the order AoS, aligned "
+                            "to its size, clustered, SoA: the aligned record is chosen wherever it costs less (AoS's "
+                            "bytes in fewer requests), a later layout must cost {:.0f}% less than the best before it. A "
                             "layout's cost is its predicted sectors from L2 plus {:g} per 128-byte line its requests "
                             "touch (L1 serves a request one line at a time) plus {:g} per request "
                             "(warp-level memory instruction: fields nvcc loads with one vector access share one), "
