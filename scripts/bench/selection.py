@@ -14,6 +14,11 @@
                                     the page: per program each layout's kernel time against the
                                     original, the model's pick (without measuring), the measured
                                     pick and what was applied
+    selection.py rescore OUT [-o FILE.md]
+                                    where relayout is, after `finish`: the model of this checkout
+                                    run again on the round's profiles (analysis only, no GPU), its
+                                    picks looked up among the layouts the round measured, and
+                                    scored as `report` scores the round's own picks
 
 The report reads what the batch left (OUT/NAME/summary.json, apps/APP/selection.json) and checks
 issue 60's targets: no applied rewrite slower than its original (beyond 2%), the applied layout
@@ -22,6 +27,7 @@ within 3% of the fastest measured one, the model's pick within 3% of the fastest
 
 import argparse
 import datetime
+import glob
 import json
 import math
 import os
@@ -187,18 +193,88 @@ def cmd_report(args):
     return 0
 
 
+def candidate_layouts(candidate):
+    """A candidate's {struct: layout} from selection.json's "S1 soa, S2 aligned", AoS left out."""
+    pairs = (item.rsplit(" ", 1) for item in candidate.get("layouts", "").split(", ") if " " in item)
+    return {struct: layout for struct, layout in pairs if layout != "aos"}
+
+
+def analyze_again(out, manifest, name, work):
+    """The current relayout's plan for one program of the round: its site maps, the profile and
+    trace of the profiling round, the PTX the round compiled. Returns {struct: layout} or None."""
+    app = os.path.join(out, manifest, "apps", name)
+    profile = os.path.join(out, manifest + "-prep", name, "profile.json")
+    sites = sorted(glob.glob(os.path.join(app, "instrumented", "**", "*.sites.json"), recursive=True))
+    if not os.path.exists(profile) or not sites:
+        return None
+    plan = os.path.join(work, name + ".plan.json")
+    command = [relayout(), "analyze", "--profile", profile, "-o", plan] + ["--sites=" + s for s in sites]
+    command += ["--ptx=" + p for p in sorted(glob.glob(os.path.join(app, "ptx", "*.ptx")))]
+    if subprocess.run(command, capture_output=True).returncode != 0:
+        return None
+    layouts = {s["name"]: s["layout"] for s in read_json(plan)["structs"] if s["layout"] != "aos"}
+    # A layout the rewriter refused for a struct in one of the round's candidates is refused in
+    # this pick too: that struct stays as it is, as it would in the rewrite.
+    for c in (read_json(os.path.join(app, "candidates", "candidates.json")) or {}).get("candidates", []):
+        asked = read_json(os.path.join(app, c["plan"])) or {}
+        asked = {s["name"]: s["layout"] for s in asked.get("structs", [])}
+        for struct in c.get("not_applied", {}):
+            if layouts.get(struct) == asked.get(struct):
+                layouts.pop(struct)
+    return layouts
+
+
+def cmd_rescore(args):
+    """Scores the current model against a finished round: its pick per program, by the round's times."""
+    import tempfile
+    names = manifests(args)
+    lines = ["| set | program | round's pick | this model's pick | pick lost |", "|---|---|---|---|---|"]
+    ok = scored = unmeasured = 0
+    with tempfile.TemporaryDirectory() as work:
+        for m, app, sel in programs(args.out, names):
+            if not sel or not sel.get("candidates"):
+                continue
+            original, times, fastest, round_pick, _ = evaluate(sel)
+            layouts = analyze_again(args.out, m, app["name"], work)
+            if layouts is None:
+                lines.append(f"| {m} | {app['name']} | {round_pick} | (analysis failed) | – |")
+                continue
+            pick = "original" if not layouts else next(
+                (c["name"] for c in sel["candidates"] if candidate_layouts(c) == layouts), None)
+            if pick is None:
+                unmeasured += 1
+                spelled = ", ".join(f"{k} {v}" for k, v in sorted(layouts.items()))
+                lines.append(f"| {m} | {app['name']} | {round_pick} | {spelled} (not measured) | – |")
+                continue
+            lost = times.get(pick, original) / times[fastest] - 1
+            scored += 1
+            ok += lost <= 0.03
+            lines.append(f"| {m} | {app['name']} | {round_pick} | {pick} | {100 * lost:.1f}% |")
+    lines.append("")
+    lines.append(f"This model's pick within 3% of the fastest measured: **{ok} of {scored}** scored"
+                 + (f"; {unmeasured} picks the round did not measure" if unmeasured else "") + ".")
+    text = "\n".join(lines) + "\n"
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command_name", required=True)
     for name, fn in [("run", cmd_run), ("prepare", cmd_prepare), ("collect", cmd_collect), ("finish", cmd_finish),
-                     ("report", cmd_report)]:
+                     ("report", cmd_report), ("rescore", cmd_rescore)]:
         p = sub.add_parser(name)
         p.add_argument("out", help="the benchmark's folder (one batch folder per manifest inside)")
         p.add_argument("--manifests", default="samples,corpus", help="which: samples, corpus (comma-separated)")
         p.add_argument("--jobs", type=int, default=2)
         p.set_defaults(fn=fn)
-        if name == "report":
+        if name in ("report", "rescore"):
             p.add_argument("-o", dest="output", help="the page to write (default: standard output)")
+        if name == "report":
             p.add_argument("--gpu", default="the GPU", help="the GPU's name, as the page states it")
             p.add_argument("--date", help="the day the programs ran (default: today)")
             p.add_argument("--commit", help="relayout's commit")
