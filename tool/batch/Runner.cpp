@@ -60,8 +60,9 @@ const char* statusMeaning(Status status) {
     case Status::Verified:
       return resultMeaning(SelectionResult::Applied);
     case Status::Untouched:
-      return "no rewrite ran faster than the original beyond the runs' spread, or the analysis changed nothing: "
-             "the sources stay as they are";
+      return "no rewrite ran faster than the original beyond the runs' spread, or there was nothing to measure "
+             "(the analysis changed nothing, or the rewrite could apply none of its layouts): the sources stay "
+             "as they are";
     case Status::Slower:
       return resultMeaning(SelectionResult::Slower);
     case Status::Rewritten:
@@ -395,7 +396,7 @@ class Batch {
       const bool nothing = staged && staged->empty();
       if (!staged) llvm::consumeError(staged.takeError());
       f.status = nothing ? Status::Untouched : Status::Rewritten;
-      f.why = nothing ? resultMeaning(SelectionResult::Nothing)
+      f.why = nothing ? nothingToMeasure(folderOf(*r.app))
                       : "rewritten; the original and the candidate rewrites are built, to time where the GPU is";
     } else if (f.exitCode == 0) {
       if (std::optional<std::pair<Status, std::string>> s = statusFromSelection(folderOf(*r.app))) {

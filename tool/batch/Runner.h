@@ -36,7 +36,7 @@ struct RunOptions {
 
 // What one application ended with; the names are those of state/NAME.json and the summary.
 // Verified: a candidate rewrite printed what the original printed and ran faster, and is applied;
-// Untouched: none ran faster (or the analysis changed nothing), the sources stay as they are;
+// Untouched: none ran faster (or nothing to measure), the sources stay as they are;
 // Slower: the best candidate that printed the same ran slower, the sources stay as they are.
 enum class Status { NotRun, Verified, Untouched, Slower, Rewritten, Rejected, Failed, Timeout, Stopped, Built };
 const char* statusName(Status status);

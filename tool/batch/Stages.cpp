@@ -14,6 +14,7 @@
 #include <llvm/Support/Program.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace relayout::batch {
@@ -210,6 +211,17 @@ int prepareVerification(const Manifest& manifest, const RunOptions& options, con
       script += verifyLine(app, at, at + "/program", true);
     }
     names.push_back(app.name);
+  }
+  // Every application ended in this round (nothing to measure): no second round trip to ask for.
+  const bool allEnded = std::all_of(manifest.apps.begin(), manifest.apps.end(), [&](const App& app) {
+    return (!options.only.empty() && !options.only.count(app.name)) ||
+           succeeded(recordedStatus(options.outDir, app.name));
+  });
+  if (names.empty() && allEnded) {
+    llvm::sys::fs::remove_directories(folder);
+    std::fprintf(stderr,
+                 "relayout: batch: nothing to verify where the GPU is: every application ended in this round\n");
+    return 0;
   }
   return finishFolder(folder, std::move(script), "verify", manifest, options, names,
                       "applications' candidate rewrites and originals", by);

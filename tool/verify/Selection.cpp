@@ -127,9 +127,24 @@ const char* resultMeaning(SelectionResult result) {
     case SelectionResult::Rejected:
       return "no rewrite printed what the original printed: the sources stay as they are";
     case SelectionResult::Nothing:
-      return "the analysis keeps every struct as it is: nothing to measure";
+      return "the analysis keeps every struct as it is, or the rewrite could apply none of the layouts it "
+             "chose: nothing to measure";
   }
   return "";
+}
+
+std::string nothingToMeasure(const std::string& outDir) {
+  llvm::Expected<Plan> plan = Plan::load(join(outDir, "plan.json"));
+  std::map<std::string, Layout> changed;
+  if (plan) {
+    for (const StructPlan& sp : plan->structs)
+      if (sp.layout != Layout::AoS) changed[sp.name] = sp.layout;
+  } else {
+    llvm::consumeError(plan.takeError());
+  }
+  if (changed.empty()) return "nothing to measure: the analysis keeps every struct as it is";
+  return "nothing to measure: the rewrite could apply none of the layouts the analysis chose (" +
+         describeLayouts(CandidatePlan{"", {}, changed, 0, 0, true}) + "); its warnings say why";
 }
 
 nlohmann::json candidatesJson(const std::vector<StagedCandidate>& candidates, const std::string& outDir) {
@@ -245,7 +260,7 @@ llvm::Expected<Selection> applySelection(const std::string& outDir) {
 
   if (candidates->empty()) {
     selection.result = SelectionResult::Nothing;
-    selection.message = "nothing to measure: the analysis keeps every struct as it is";
+    selection.message = nothingToMeasure(outDir);
   } else if (!chosen.empty()) {
     auto it = std::find_if(candidates->begin(), candidates->end(),
                            [&](const StagedCandidate& c) { return c.name == chosen; });

@@ -39,11 +39,15 @@ enum class SelectionResult {
   Untouched,  // outputs equal, none faster beyond the runs' spread: the original stays
   Slower,     // outputs equal, and the best of them ran slower: the original stays
   Rejected,   // no candidate's outputs equal the original's
-  Nothing,    // no candidate: the analysis keeps every struct as it is
+  Nothing,    // no candidate: the analysis keeps every struct as it is, or the rewrite applied none
 };
 const char* resultName(SelectionResult result);  // applied, untouched, slower, rejected, nothing
 // A line for each result: what it means, for the batch summary's legend and the docs.
 const char* resultMeaning(SelectionResult result);
+
+// Why DIR has no candidate to measure, from the analysis's DIR/plan.json: it keeps every struct as
+// it is, or it changes some that the rewrite refused (its warnings say why).
+std::string nothingToMeasure(const std::string& outDir);
 
 struct Selection {
   SelectionResult result = SelectionResult::Nothing;
