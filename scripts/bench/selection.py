@@ -101,6 +101,17 @@ def programs(out, names):
     return rows
 
 
+def write_page(args, lines):
+    """The page's lines to -o FILE, or to standard output."""
+    text = "\n".join(lines) + "\n"
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def fmt_ms(v):
     return "–" if v is None else f"{v:.4g}"
 
@@ -184,13 +195,7 @@ def cmd_report(args):
         lines.append(f"- the model's pick alone, without measuring, within 3% of the fastest: "
                      f"**{stats['pick_ok']} of {n}** ({100 * stats['pick_ok'] / n:.0f}%; target 90%);")
         lines.append(f"- kernel speed-up of what was applied over the original, geometric mean: **{geo:.2f}×**.")
-    text = "\n".join(lines) + "\n"
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
-    return 0
+    return write_page(args, lines)
 
 
 def candidate_layouts(candidate):
@@ -253,13 +258,7 @@ def cmd_rescore(args):
     lines.append("")
     lines.append(f"This model's pick within 3% of the fastest measured: **{ok} of {scored}** scored"
                  + (f"; {unmeasured} picks the round did not measure" if unmeasured else "") + ".")
-    text = "\n".join(lines) + "\n"
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
-    return 0
+    return write_page(args, lines)
 
 
 def main():
