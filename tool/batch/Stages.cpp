@@ -78,13 +78,10 @@ llvm::Error copyData(const App& app, const std::string& appFolder) {
       if (llvm::Error err = copyInto(from, to)) return err;
       continue;
     }
-    std::error_code ec;
-    for (fs::recursive_directory_iterator it(from, ec), end; it != end && !ec; it.increment(ec)) {
-      if (fs::is_directory(it->path())) continue;
-      llvm::StringRef below = llvm::StringRef(it->path()).drop_front(from.size()).ltrim('/');
-      if (llvm::Error err = copyInto(it->path(), joinPath(to, below.str()))) return err;
-    }
-    if (ec) return llvm::createStringError(ec, "cannot read %s: %s", from.c_str(), ec.message().c_str());
+    // A folder whole, its empty folders too (a program may write into one it expects to be there).
+    if (std::error_code ec = fs::create_directories(to))
+      return llvm::createStringError(ec, "cannot create %s: %s", to.c_str(), ec.message().c_str());
+    if (llvm::Error err = copyTree(from, to)) return err;
   }
   return llvm::Error::success();
 }
