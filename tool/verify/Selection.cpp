@@ -133,18 +133,26 @@ const char* resultMeaning(SelectionResult result) {
   return "";
 }
 
-std::string nothingToMeasure(const std::string& outDir) {
-  llvm::Expected<Plan> plan = Plan::load(join(outDir, "plan.json"));
+namespace {
+
+std::string nothingToMeasure(const Plan& plan) {
   std::map<std::string, Layout> changed;
-  if (plan) {
-    for (const StructPlan& sp : plan->structs)
-      if (sp.layout != Layout::AoS) changed[sp.name] = sp.layout;
-  } else {
-    llvm::consumeError(plan.takeError());
-  }
+  for (const StructPlan& sp : plan.structs)
+    if (sp.layout != Layout::AoS) changed[sp.name] = sp.layout;
   if (changed.empty()) return "nothing to measure: the analysis keeps every struct as it is";
   return "nothing to measure: the rewrite could apply none of the layouts the analysis chose (" +
          describeLayouts(CandidatePlan{"", {}, changed, 0, 0, true}) + "); its warnings say why";
+}
+
+}  // namespace
+
+std::string nothingToMeasure(const std::string& outDir) {
+  llvm::Expected<Plan> plan = Plan::load(join(outDir, "plan.json"));
+  if (!plan) {
+    llvm::consumeError(plan.takeError());
+    return nothingToMeasure(Plan{});
+  }
+  return nothingToMeasure(*plan);
 }
 
 nlohmann::json candidatesJson(const std::vector<StagedCandidate>& candidates, const std::string& outDir) {
@@ -260,7 +268,7 @@ llvm::Expected<Selection> applySelection(const std::string& outDir) {
 
   if (candidates->empty()) {
     selection.result = SelectionResult::Nothing;
-    selection.message = nothingToMeasure(outDir);
+    selection.message = nothingToMeasure(*analysisPlan);
   } else if (!chosen.empty()) {
     auto it = std::find_if(candidates->begin(), candidates->end(),
                            [&](const StagedCandidate& c) { return c.name == chosen; });
