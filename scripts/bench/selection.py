@@ -33,6 +33,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("RELAYOUT_BUILD_DIR") or os.path.join(ROOT, "build")
@@ -198,13 +199,18 @@ def cmd_report(args):
     return write_page(args, lines)
 
 
-def candidate_layouts(candidate):
-    """A candidate's {struct: layout} from selection.json's "S1 soa, S2 aligned", AoS left out."""
-    pairs = (item.rsplit(" ", 1) for item in candidate.get("layouts", "").split(", ") if " " in item)
-    return {struct: layout for struct, layout in pairs if layout != "aos"}
+def round_candidates(app):
+    """The candidates the round built for one program (its candidates.json): per candidate its
+    name, the layouts its rewrite applied and, per struct the rewrite refused, the layout asked."""
+    out = []
+    for c in (read_json(os.path.join(app, "candidates", "candidates.json")) or {}).get("candidates", []):
+        asked = {s["name"]: s["layout"] for s in (read_json(os.path.join(app, c["plan"])) or {}).get("structs", [])}
+        applied = {k: v for k, v in c.get("layouts", {}).items() if v != "aos"}
+        out.append((c["name"], applied, {struct: asked.get(struct) for struct in c.get("not_applied", {})}))
+    return out
 
 
-def analyze_again(out, manifest, name, work):
+def analyze_again(out, manifest, name, work, candidates):
     """The current relayout's plan for one program of the round: its site maps, the profile and
     trace of the profiling round, the PTX the round compiled. Returns {struct: layout} or None."""
     app = os.path.join(out, manifest, "apps", name)
@@ -220,18 +226,15 @@ def analyze_again(out, manifest, name, work):
     layouts = {s["name"]: s["layout"] for s in read_json(plan)["structs"] if s["layout"] != "aos"}
     # A layout the rewriter refused for a struct in one of the round's candidates is refused in
     # this pick too: that struct stays as it is, as it would in the rewrite.
-    for c in (read_json(os.path.join(app, "candidates", "candidates.json")) or {}).get("candidates", []):
-        asked = read_json(os.path.join(app, c["plan"])) or {}
-        asked = {s["name"]: s["layout"] for s in asked.get("structs", [])}
-        for struct in c.get("not_applied", {}):
-            if layouts.get(struct) == asked.get(struct):
+    for _, _, refused in candidates:
+        for struct, layout in refused.items():
+            if layouts.get(struct) == layout:
                 layouts.pop(struct)
     return layouts
 
 
 def cmd_rescore(args):
     """Scores the current model against a finished round: its pick per program, by the round's times."""
-    import tempfile
     names = manifests(args)
     lines = ["| set | program | round's pick | this model's pick | pick lost |", "|---|---|---|---|---|"]
     ok = scored = unmeasured = 0
@@ -240,12 +243,13 @@ def cmd_rescore(args):
             if not sel or not sel.get("candidates"):
                 continue
             original, times, fastest, round_pick, _ = evaluate(sel)
-            layouts = analyze_again(args.out, m, app["name"], work)
+            candidates = round_candidates(os.path.join(args.out, m, "apps", app["name"]))
+            layouts = analyze_again(args.out, m, app["name"], work, candidates)
             if layouts is None:
                 lines.append(f"| {m} | {app['name']} | {round_pick} | (analysis failed) | – |")
                 continue
             pick = "original" if not layouts else next(
-                (c["name"] for c in sel["candidates"] if candidate_layouts(c) == layouts), None)
+                (name for name, applied, _ in candidates if applied == layouts), None)
             if pick is None:
                 unmeasured += 1
                 spelled = ", ".join(f"{k} {v}" for k, v in sorted(layouts.items()))
