@@ -75,6 +75,7 @@ json Plan::toJson() const {
                   {"reason", s.reason},
                   {"details", s.details.is_null() ? json::object() : s.details}};
     if (s.align) entry["align"] = s.align;
+    if (s.transpose) entry["transpose"] = s.transpose;
     structArray.push_back(std::move(entry));
   }
   return doc;
@@ -110,6 +111,10 @@ static llvm::Error checkPlanMeaning(const Plan& plan, llvm::StringRef path) {
     if (s.align && s.layout != Layout::Aligned)
       return documentError(path, at({"align"}), "no alignment for layout \"" + std::string(toString(s.layout)) + "\"",
                            std::to_string(s.align));
+    if (s.transpose && s.layout != Layout::SoA)
+      return documentError(path, at({"transpose"}),
+                           "no transposition for layout \"" + std::string(toString(s.layout)) + "\"",
+                           std::to_string(s.transpose));
     if (splitsFields(s.layout) && s.clusters.empty())
       return documentError(path, at({"clusters"}), fmt::format("clusters for layout \"{}\"", toString(s.layout)),
                            "none");
@@ -169,6 +174,7 @@ llvm::Expected<Plan> Plan::fromJson(const json& doc, llvm::StringRef path) {
                                c.value("padding_bytes", 0u)});  // a checked count: the schema
       // 8 or 16: the schema.
       sp.align = s.value("align", 0u);
+      sp.transpose = s.value("transpose", 0u);  // 2 or more: the schema
       sp.score = s.at("score").get<double>();
       sp.reason = s.at("reason").get<std::string>();
       sp.details = s.value("details", json::object());

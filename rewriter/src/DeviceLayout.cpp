@@ -124,10 +124,26 @@ llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std:
     if (!placed.count(f)) return planError("plan leaves field '" + f + "' of struct '" + s + "' out of every cluster");
   // A name no array has; used only where some array is split.
   for (layout.strideMember = "stride"; members.count(layout.strideMember);) layout.strideMember += "_";
+  layout.transposeWidth = plan.transpose;
+  for (layout.rowsMember = "rows"; members.count(layout.rowsMember);) layout.rowsMember += "_";
   layout.storage = LayoutMapping::clustered(mappedFields(fieldFacts), clustersOf(layout));
   applyStorage(layout);
   for (DeviceArray& array : layout.arrays) array.splittable = array.split;
   return layout;
+}
+
+std::optional<std::string> transposeHazard(unsigned helpers, const std::vector<FieldFacts>& fields) {
+  static const std::pair<unsigned, const char*> hazards[] = {
+      {kOffset | kConstOffset, "the program moves a pointer to its array (`p + off`)"},
+      {kMemset | kMemsetAsync, "the program sets its array with cudaMemset"},
+      {kSameLayoutCopy | kSameLayoutCopyAsync, "the program copies between two of its arrays on the device"},
+      {kMallocManaged | kMallocHost | kHostAlloc, "host code reads its array in managed or pinned memory"},
+  };
+  for (const auto& [mask, why] : hazards)
+    if (helpers & mask) return std::string(why) + ", which a transposed layout does not support yet";
+  for (const FieldFacts& f : fields)
+    if (f.isArray) return "its field '" + f.name + "' is an array, which a transposed layout does not support yet";
+  return std::nullopt;
 }
 
 void decideSplits(DeviceLayout& layout, const std::map<std::string, std::string>& keptWhole) {

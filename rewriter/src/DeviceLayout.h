@@ -41,6 +41,10 @@ struct DeviceLayout {
   std::vector<DeviceArray> arrays;  // in plan order
   std::string strideMember;         // the member holding the count split arrays are spaced by
   LayoutMapping storage;            // arrays[i] stores storage.clusters()[i]
+  // The plan's transposition (StructPlan::transpose): element row * W + k is stored at
+  // k * rows + row of every array, `rowsMember` holding rows. 0: not transposed.
+  uint64_t transposeWidth = 0;
+  std::string rowsMember;
 
   const DeviceArray* arrayOf(const std::string& field) const;
   // Every name the generated code declares in the struct's scope.
@@ -55,6 +59,11 @@ std::vector<MappedField> mappedFields(const std::vector<FieldFacts>& fields);
 // identifiers) and derives the device form. Errors name the plan's struct and field.
 llvm::Expected<DeviceLayout> makeDeviceLayout(const StructPlan& plan, const std::string& baseName,
                                               const std::vector<FieldFacts>& fields);
+
+// Why a transposed layout cannot serve a program whose rewritten calls need `helpers` (Facts.h) on
+// a struct with `fields`: what the program does that moves elements by their index (`p + off`, a
+// memset of the first elements, ...), which the transposed places do not keep together; else nullopt.
+std::optional<std::string> transposeHazard(unsigned helpers, const std::vector<FieldFacts>& fields);
 
 // Splits every splittable array field except those in `keptWhole` (field -> why it stays per
 // element): the mapping is remade with them kept whole.

@@ -40,6 +40,12 @@ void Emitter::copy(bool toDevice, bool async) {
     line("  if (" + placeName(toDevice) + "(dst, src, n, &placed)) return placed;");
     line("#endif");
   }
+  if (transposed()) {
+    const std::string device = toDevice ? "dst" : "src";
+    line("  // Staged on the host, the arrays move whole: only a copy of every row the allocation holds.");
+    line("  if ((n + " + std::to_string(layout_.transposeWidth - 1) + ") / " + std::to_string(layout_.transposeWidth) +
+         " != " + device + "." + layout_.rowsMember + ") return cudaErrorInvalidValue;");
+  }
   line("  char* block = new char[" + blockBytes() + "];");
   line("  " + d() + " staging;");
   line("  relayoutPlace(&staging, block, n);");
@@ -141,7 +147,8 @@ void Emitter::loopBody(bool gather, const std::string& indent, const std::string
       continue;
     }
     for (const std::string& f : array.fields) {
-      std::string device = deviceName + "." + array.member + "[i]" + (array.clusterStruct.empty() ? "" : "." + f);
+      std::string device = deviceName + "." + array.member + "[" + elementAt(deviceName) + "]" +
+                           (array.clusterStruct.empty() ? "" : "." + f);
       std::string hostField = fieldOf(host, f);
       if (fieldFacts(def_, f).isArray)  // arrays are not assignable
         usesMemcpy_ = true, line(indent + "memcpy(" + (gather ? device + ", " + hostField : hostField + ", " + device) +

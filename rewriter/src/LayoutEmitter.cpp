@@ -62,12 +62,14 @@ EmittedLayout Emitter::run(unsigned helpers) {
   if (helpers & kConstView) constView();
   place();
   helpers &= ~unsigned(kConstView);  // a type, not a helper: it needs no runtime
-  if (helpers) {
+  const bool section = helpers || transposed();
+  if (section) {
     line();
     line("// The helpers below call the CUDA runtime: compiled where it is declared (nvcc, or a host compiler");
     line("// that found cuda_runtime.h); host-only code sees the structs above.");
     line("#if defined(__CUDACC__) || defined(__CUDA_RUNTIME_H__)");
   }
+  if (transposed()) transposedIndex();
   if (helpers & kMalloc) malloc();
   if (helpers & kMallocManaged) mallocManaged();
   if (helpers & kMallocHost) mallocHost("relayoutMallocHost", "cudaMallocHost", "cudaHostAllocDefault");
@@ -91,11 +93,11 @@ EmittedLayout Emitter::run(unsigned helpers) {
   if (helpers & kStoreRange) storeRange();
   if (helpers & kRef) reference(false);
   if (helpers & kConstRef) reference(true);
-  if (helpers) line("#endif  // the CUDA runtime is declared");
+  if (section) line("#endif  // the CUDA runtime is declared");
   std::set<std::string> headers = {"cstddef"};
   if (usesMemcpy_) headers.insert("cstring");
   if (helpers & kGatherVector) headers.insert("vector");
-  return {out_, headers, helpers != 0};
+  return {out_, headers, section};
 }
 
 std::string Emitter::fieldOf(const std::string& object, const std::string& field) const {
@@ -127,8 +129,8 @@ std::string Emitter::arrayAt(const std::string& p, const ArrayText& a) const {
   return a.array->split ? at + " + j * " + p + "." + layout_.strideMember : at;
 }
 
-std::string Emitter::runBytes(const ArrayText& a) {
-  return "n * sizeof(" + (a.array->split ? a.scalar : a.element) + ")";
+std::string Emitter::runBytes(const ArrayText& a) const {
+  return capacity("n") + " * sizeof(" + (a.array->split ? a.scalar : a.element) + ")";
 }
 
 std::string Emitter::subscripted(const std::string& base, const std::vector<std::string>& names) {
@@ -178,6 +180,10 @@ void Emitter::header() {
   if (anySplit_)
     line("  size_t " + layout_.strideMember +
          ";  // elements the arrays have room for: the length of a split array's runs");
+  if (transposed())
+    line("  size_t " + layout_.rowsMember + ";  // rows of " + std::to_string(layout_.transposeWidth) +
+         " elements: element r * " + std::to_string(layout_.transposeWidth) + " + k is at k * " + layout_.rowsMember +
+         " + r");
   line("};");
   line();
 }
@@ -187,12 +193,14 @@ void Emitter::constView() {
   std::vector<std::string> members;
   for (const ArrayText& a : arrays_) members.push_back(a.array->member);
   if (anySplit_) members.push_back(layout_.strideMember);
+  if (transposed()) members.push_back(layout_.rowsMember);
   std::vector<std::string> inits;
   for (const std::string& m : members) inits.push_back(m + "(p." + m + ")");
   line("// " + d() + " where the original took a `const " + s() + "*`: the same arrays, read-only.");
   line("struct " + view + " {");
   for (const ArrayText& a : arrays_) line("  " + a.constMember + ";");
   if (anySplit_) line("  size_t " + layout_.strideMember + ";");
+  if (transposed()) line("  size_t " + layout_.rowsMember + ";");
   line("  " + view + "() = default;");
   line("#if defined(__CUDACC__) || defined(__CUDA_RUNTIME_H__)");
   line("  __host__ __device__ " + view + "(const " + d() + "& p) : " + llvm::join(inits, ", ") + " {}");
@@ -230,7 +238,14 @@ void Emitter::place() {
   line("// decreasing alignment, " + std::string(placed_.size() > 1 ? arrayGap() + " bytes apart, " : "") +
        "so every array starts aligned.");
   if (anySplit_) line("// A split array holds one run of n values per index of the field.");
+  if (transposed()) line("// Transposed: each array holds whole rows, " + capacity("n") + " elements.");
   line("static inline void relayoutPlace(" + d() + "* p, char* block, size_t n) {");
+  if (transposed()) {
+    line("  p->" + layout_.rowsMember + " = (n + " + std::to_string(layout_.transposeWidth - 1) + ") / " +
+         std::to_string(layout_.transposeWidth) + ";");
+    if (placed_.size() > 1)
+      line("  const size_t held = p->" + layout_.rowsMember + " * " + std::to_string(layout_.transposeWidth) + ";");
+  }
   for (size_t i = 0; i < placed_.size(); ++i) {
     const ArrayText& a = placed_[i];
     std::string target = "p->" + a.array->member + " = ";
@@ -239,13 +254,28 @@ void Emitter::place() {
     } else {
       const ArrayText& before = placed_[i - 1];
       std::string end = "p->" + before.array->member + " + " +
-                        (before.array->split ? std::to_string(before.runs) + " * n" : "n");
+                        (before.array->split ? std::to_string(before.runs) + " * n"
+                         : transposed()      ? "held"
+                                             : "n");
       line("  " + target + "reinterpret_cast<" + a.pointerType + ">(reinterpret_cast<char*>(" + end + ") + " +
            arrayGap() + ");");
     }
   }
   if (anySplit_) line("  p->" + layout_.strideMember + " = n;");
   line("}");
+}
+
+void Emitter::transposedIndex() {
+  const std::string w = std::to_string(layout_.transposeWidth);
+  line();
+  line("// Where element i, entry (i / " + w + ", i % " + w + ") of rows of " + w +
+       ", is stored: transposed, so that consecutive rows");
+  line("// of one entry are consecutive. Not static: a view no code reads through would be an unused one.");
+  std::vector<std::string> views = {d()};
+  if (helpers_ & kConstView) views.push_back(layout_.constName);
+  for (const std::string& view : views)
+    line("inline __host__ __device__ size_t relayoutTransposed(const " + view + "& p, size_t i) { return i % " + w +
+         " * p." + layout_.rowsMember + " + i / " + w + "; }");
 }
 
 void Emitter::allocation(const std::vector<std::string>& comment, const std::string& signature,
@@ -338,11 +368,11 @@ void Emitter::load() {
       continue;
     }
     if (array.clusterStruct.empty()) {
-      assign(fieldOf("v", array.fields[0]), "p." + array.member + "[i]", array.fields[0]);
+      assign(fieldOf("v", array.fields[0]), "p." + array.member + "[" + elementAt("p") + "]", array.fields[0]);
       continue;
     }
     std::string local = clusterLocal(array);
-    line("  const " + array.clusterStruct + " " + local + " = p." + array.member + "[i];");
+    line("  const " + array.clusterStruct + " " + local + " = p." + array.member + "[" + elementAt("p") + "];");
     for (const std::string& f : array.fields) assign(fieldOf("v", f), local + "." + f, f);
   }
   line("  return v;");
@@ -383,13 +413,13 @@ void Emitter::store() {
       continue;
     }
     if (array.clusterStruct.empty()) {
-      assign("p." + array.member + "[i]", fieldOf("v", array.fields[0]), array.fields[0]);
+      assign("p." + array.member + "[" + elementAt("p") + "]", fieldOf("v", array.fields[0]), array.fields[0]);
       continue;
     }
     std::string local = clusterLocal(array);
     line("  " + array.clusterStruct + " " + local + ";");
     for (const std::string& f : array.fields) assign(local + "." + f, fieldOf("v", f), f);
-    line("  p." + array.member + "[i] = " + local + ";");
+    line("  p." + array.member + "[" + elementAt("p") + "] = " + local + ";");
   }
   line("}");
 }
@@ -410,7 +440,7 @@ void Emitter::reference(bool readOnly) {
   for (const ArrayText& a : arrays_) {
     const DeviceArray& array = *a.array;
     for (const std::string& f : array.fields)
-      where[f] = array.clusterStruct.empty() ? "p." + array.member + "[i]" : "p." + array.member + "[i]." + f;
+      where[f] = "p." + array.member + "[" + elementAt("p") + "]" + (array.clusterStruct.empty() ? "" : "." + f);
   }
   for (const FieldFacts& f : def_.fields) {
     const std::string type = readOnly ? "const " + f.type : f.type;

@@ -50,11 +50,23 @@ class Emitter {
   std::string fieldOf(const std::string& object, const std::string& field) const;
   std::string elementBytes() const { return "k" + d() + "ElementBytes"; }
   std::string arrayGap() const { return "k" + d() + "ArrayGap"; }
+  bool transposed() const { return layout_.transposeWidth != 0; }
+  // Elements the arrays hold for n elements: n, or whole rows of a transposed layout.
+  std::string capacity(const std::string& n) const {
+    if (!transposed()) return n;
+    const std::string w = std::to_string(layout_.transposeWidth);
+    return "(" + n + " + " + std::to_string(layout_.transposeWidth - 1) + ") / " + w + " * " + w;
+  }
+  // Where the arrays of `p` hold element `i`: i, or its transposed place.
+  std::string elementAt(const std::string& p, const std::string& i = "i") const {
+    return transposed() ? "relayoutTransposed(" + p + ", " + i + ")" : i;
+  }
   // Bytes of the block that holds n elements: the arrays and the gaps between them.
   std::string blockBytes() const {
     size_t gaps = placed_.size() - 1;
-    if (gaps == 0) return "n * " + elementBytes();
-    return "n * " + elementBytes() + " + " + (gaps > 1 ? std::to_string(gaps) + " * " : "") + arrayGap();
+    const std::string arrays = capacity("n") + " * " + elementBytes();
+    if (gaps == 0) return arrays;
+    return arrays + " + " + (gaps > 1 ? std::to_string(gaps) + " * " : "") + arrayGap();
   }
   // One runtime call per array, each made only while the previous ones succeeded; a split array
   // takes one call per run (`call` names the run `j`), since two blocks may space runs differently.
@@ -63,8 +75,8 @@ class Emitter {
   static std::string runsText(const ArrayText& a);
   // `p.member` of a copy or memset: the run j of a split array, `p.normal + j * p.stride`.
   std::string arrayAt(const std::string& p, const ArrayText& a) const;
-  // Bytes of n elements of one array; of one run for a split array.
-  static std::string runBytes(const ArrayText& a);
+  // Bytes of n elements of one array (the rows holding them, transposed); of one run for a split array.
+  std::string runBytes(const ArrayText& a) const;
   // Loops over a split array's subscripts around `body`, which names them `names`.
   void splitLoops(const std::string& indent, const ArrayText& a,
                   const std::function<std::string(const std::vector<std::string>&)>& body) {
@@ -95,6 +107,9 @@ class Emitter {
   void constView();
 
   void place();
+
+  // relayoutTransposed(p, i): where a transposed layout stores element i.
+  void transposedIndex();
 
   // One allocation helper: `comment`'s lines, `static inline cudaError_t SIGNATURE {`, the count
   // check, `cudaError_t err = CALL;` into `block`, then relayoutPlace. Every allocator below.

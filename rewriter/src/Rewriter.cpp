@@ -500,6 +500,11 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
         }
       }
     }
+    if (warnings.empty() && s.transpose)
+      if (auto hazard = rw::transposeHazard(helpers, defs.front()->fields))
+        warnings.push_back(defs.front()->file + ":" +
+                           rw::position(facts.contents[defs.front()->file], defs.front()->nameOffset) +
+                           ": warning: " + rw::refusalPrefix(s.name) + *hazard);
     if (warnings.empty()) {
       for (const rw::StructDef* def : defs) {
         auto layout = rw::makeDeviceLayout(s, def->spelled, def->fields);

@@ -360,6 +360,12 @@ bool UseCollector::VisitMemberExpr(clang::MemberExpr* member) {
   // A restrict local relayout infers: both forms, the whole program picks one.
   bool both = local && inferredRestrict(ref);
   ok = ok && rewrite(local, out) && (!both || rewrite(std::nullopt, plainOut));
+  if (ok && subscript && info->planned->layout->transposeWidth) {
+    std::vector<Edit> index;
+    ok = transposedIndex(subscript, ref, *info->planned->layout, index);
+    out.insert(out.end(), index.begin(), index.end());
+    plainOut.insert(plainOut.end(), index.begin(), index.end());
+  }
   if (!ok)
     return refuse(*info, member->getExprLoc(),
                   "this access to '" + namedDecl(ref)->getNameAsString() +

@@ -242,6 +242,13 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   // An array field split by index has no reference to one element's value: it stays per element.
   void keepFieldsWhole(const EntityInfo& info, const clang::Expr* at, const std::string& what);
   void keepWhole(const EntityInfo& info, const std::string& field, const std::string& what, const clang::Expr* at);
+  // --- TransposedIndex.cpp: the index of an access to a transposed layout's arrays ---
+  // Edits `subscript`'s index (of `ref`, an entity of `layout`, which is transposed) into where the
+  // arrays store that element; false when its text is not written in the file.
+  bool transposedIndex(const clang::ArraySubscriptExpr* subscript, const clang::Expr* ref, const DeviceLayout& layout,
+                       std::vector<Edit>& out);
+  // Whether every use of `local` in its function indexes `array` for a field access (`array[local].f`).
+  bool indexesOnlyFieldsOf(const clang::VarDecl* local, const clang::ValueDecl* array);
   // --- RestrictLocals.cpp: a __restrict__ parameter's arrays as restrict-qualified locals, and
   // those of a kernel's or device function's parameter where relayout can prove the promise ---
   void noteRestrictParam(const clang::ParmVarDecl* parm, const EntityInfo& info);

@@ -60,6 +60,12 @@ static cl::opt<std::string> layout("layout",
                                    cl::desc("Force this layout on every struct in the plan (experiments); clustered "
                                             "takes each struct's clusters from the plan"),
                                    cl::value_desc("aos|soa|clustered|aligned"), cl::sub(command));
+static cl::list<std::string> transpose(
+    "transpose",
+    cl::desc("Store the arrays of an SoA struct transposed, as a flattened 2-D array of rows of W elements (an "
+             "ELL matrix indexed `row * W + k`): element row * W + k at k * rows + row, so that threads that "
+             "each read one row read consecutive elements. STRUCT=W for one struct, W for every SoA struct"),
+    cl::value_desc("[STRUCT=]W"), cl::CommaSeparated, cl::sub(command));
 static cl::opt<std::string> buildDir("p", cl::desc("Build folder holding compile_commands.json"),
                                      cl::value_desc("BUILD"), cl::sub(command));
 
@@ -92,7 +98,42 @@ llvm::Error forceLayout(Plan& plan, const std::string& wanted) {
     }
     s.layout = *forced;
     s.align = 0;  // aligned: to the record's size (the rewriter knows it); no other layout has one
+    if (*forced != Layout::SoA) s.transpose = 0;  // a transposed layout is SoA
     s.reason = "forced by --layout " + wanted;
+  }
+  return llvm::Error::success();
+}
+
+// --transpose: each STRUCT=W (or W for every SoA struct) sets that struct's transposition; the
+// struct must be SoA in the plan (or by --layout).
+static llvm::Error applyTranspose(Plan& plan, const std::vector<std::string>& requests) {
+  auto refuse = [](const std::string& why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "--transpose " + why);
+  };
+  for (const std::string& request : requests) {
+    llvm::StringRef name, width = request;
+    if (size_t at = request.rfind('='); at != std::string::npos) {
+      name = llvm::StringRef(request).take_front(at);
+      width = llvm::StringRef(request).drop_front(at + 1);
+    }
+    unsigned w = 0;
+    if (width.getAsInteger(10, w) || w < 2 || w > 65536)
+      return refuse(request + ": W must be a whole number from 2 to 65536 (elements per row)");
+    bool found = false, set = false;
+    for (StructPlan& s : plan.structs) {
+      if (!name.empty() && s.name != name) continue;
+      found = true;
+      if (s.layout != Layout::SoA) {
+        if (name.empty()) continue;
+        return refuse(request + ": struct " + s.name + " is " + toString(s.layout) +
+                      " in the plan; a transposed layout is SoA (add --layout soa)");
+      }
+      s.transpose = w;
+      set = true;
+    }
+    if (!found) return refuse(request + ": the plan has no struct " + name.str());
+    if (!set)
+      return refuse(request + ": the plan lays out no struct as soa; a transposed layout is SoA (add --layout soa)");
   }
   return llvm::Error::success();
 }
@@ -243,8 +284,10 @@ llvm::Error rewriteAndStage(const Plan& plan, const std::string& path, const std
   for (const StructOutcome& s : result->structs) {
     if (outcomes) (*outcomes)[s.name] = RewriteOutcome{s.rewritten, s.reasons};
     if (!announce) continue;
-    const std::string what = s.layout == Layout::Aligned ? "record aligned to " + std::to_string(s.align) + " bytes"
-                                                         : std::string(toString(s.layout)) + " layout";
+    std::string what = s.layout == Layout::Aligned ? "record aligned to " + std::to_string(s.align) + " bytes"
+                                                   : std::string(toString(s.layout)) + " layout";
+    if (const StructPlan* planned = plan.findStruct(s.name); planned && planned->transpose)
+      what += ", transposed in rows of " + std::to_string(planned->transpose) + ",";
     if (s.rewritten) {
       llvm::errs() << "relayout: " << s.name << ": " << what << " applied\n";
     } else {
@@ -319,6 +362,7 @@ static int run(const std::vector<std::string>& trailing) {
   if (!plan) return reportError(plan.takeError());
   if (!layout.empty())
     if (llvm::Error err = forceLayout(*plan, layout)) return reportError(std::move(err));
+  if (llvm::Error err = applyTranspose(*plan, transpose)) return reportError(std::move(err));
   RewriteDestination destination;
   destination.mode = diff      ? RewriteOutput::Diff
                      : inPlace ? RewriteOutput::InPlace

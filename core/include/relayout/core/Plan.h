@@ -66,6 +66,10 @@ struct StructPlan {
   // size, which must then be 8 or 16. So that nvcc may load and store its fields together as one
   // vector access; the record's size and its fields' offsets do not change.
   unsigned align = 0;
+  // SoA only: the array is a flattened 2-D array of rows of `transpose` elements (entry (row, k) at
+  // row * transpose + k, an ELL matrix), stored transposed: entry (row, k) at k * rows + row, so
+  // that threads reading one row each read consecutive entries. 0: not transposed.
+  unsigned transpose = 0;
 };
 
 // What applying a plan did with one struct's layout: applied, or why not (one line per use or
