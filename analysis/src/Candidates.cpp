@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 namespace relayout {
@@ -69,10 +70,25 @@ double predictedCost(const StructDecision& d, Layout layout, AnalyzeMode mode) {
   return mode == AnalyzeMode::Model ? of(d.cost) : of(d.sectors) * (1 + kL1WavefrontWeight / 4);
 }
 
+unsigned transposeWidth(const StructDecision& d) {
+  std::map<unsigned, double> byWidth;  // W -> thread-level executions of the sites indexed so
+  double all = 0;
+  for (const SiteEvidence& e : d.sites) {
+    all += double(e.counters.laneExecs);
+    if (e.site.rowWidth) byWidth[e.site.rowWidth] += double(e.counters.laneExecs);
+  }
+  auto most = std::max_element(byWidth.begin(), byWidth.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; });
+  return most != byWidth.end() && all > 0 && most->second >= all / 2 ? most->first : 0;
+}
+
 std::string describeLayouts(const CandidatePlan& candidate) {
   std::string out;
-  for (const auto& [name, layout] : candidate.layouts)
+  for (const auto& [name, layout] : candidate.layouts) {
     out += fmt::format("{}{} {}", out.empty() ? "" : ", ", name, toString(layout));
+    if (auto t = candidate.transposed.find(name); t != candidate.transposed.end())
+      out += fmt::format(" transposed (rows of {})", t->second);
+  }
   return out.empty() ? "every struct as it is" : out;
 }
 
@@ -176,6 +192,31 @@ std::vector<CandidatePlan> rankCandidates(const Analysis& analysis, const Candid
     const std::string base = candidate.name;
     for (unsigned k = 2; !names.insert(candidate.name).second; ++k) candidate.name = fmt::format("{}-{}", base, k);
     candidate.plan = planFor(analysis, varying, c, analysis.mode, candidate.name);
+    out.push_back(std::move(candidate));
+  }
+
+  for (size_t i = 0; i < varying.size(); ++i) {
+    const StructDecision& d = *varying[i].decision;
+    const unsigned width = transposeWidth(d);
+    if (!width || std::find(d.weighed.begin(), d.weighed.end(), Layout::SoA) == d.weighed.end()) continue;
+    Choice c = pick;
+    c[i] = Layout::SoA;
+    CandidatePlan candidate;
+    candidate.predictedCost = cost(c);  // not modelled: SoA's
+    candidate.originalCost = originalCost;
+    for (size_t j = 0; j < varying.size(); ++j)
+      if (c[j] != Layout::AoS) candidate.layouts[varying[j].plan->name] = c[j];
+    candidate.transposed[d.name] = width;
+    candidate.name = folderWord(d.name) + "-soa-transposed";
+    candidate.plan = planFor(analysis, varying, c, analysis.mode, candidate.name);
+    for (StructPlan& sp : candidate.plan.structs)
+      if (sp.name == d.name) {
+        sp.transpose = width;
+        sp.reason = fmt::format(
+            "candidate {}: soa stored transposed, rows of {} (its accesses index a flattened 2-D array; the model "
+            "does not price the transposition, so it is measured); the analysis chose {}",
+            candidate.name, width, toString(varying[i].plan->layout));
+      }
     out.push_back(std::move(candidate));
   }
   return out;

@@ -124,6 +124,15 @@ bool columnInRange(clang::ASTContext& context, const clang::Expr* column, uint64
 
 }  // namespace
 
+std::optional<RowMajorIndex> rowMajorIndexThroughLocal(clang::ASTContext& context, const clang::Expr* index) {
+  if (auto form = rowMajorIndex(context, index)) return form;
+  const clang::VarDecl* local = variableOf(context, index);
+  if (!local || !local->isLocalVarDecl() || !local->getInit()) return std::nullopt;
+  const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(local->getParentFunctionOrMethod());
+  if (!function || !onlyReadIn(context, function->getBody(), local)) return std::nullopt;
+  return rowMajorIndex(context, local->getInit());
+}
+
 std::optional<RowMajorIndex> rowMajorIndex(clang::ASTContext& context, const clang::Expr* index) {
   const auto* add = llvm::dyn_cast<clang::BinaryOperator>(stripIntegral(context, index));
   if (!add || add->getOpcode() != clang::BO_Add) return std::nullopt;

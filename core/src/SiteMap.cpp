@@ -96,11 +96,13 @@ json SiteMap::toJson() const {
     loopArray.push_back({{"id", l.id}, {"kind", l.kind}, {"function", l.function},
                          {"location", locationJson(l.location)}, {"parent", optionalId(l.parent)}});
   json& siteArray = doc["sites"] = json::array();
-  for (const SiteInfo& s : sites)
+  for (const SiteInfo& s : sites) {
     siteArray.push_back({{"id", s.id}, {"location", locationJson(s.location)}, {"struct", s.structName},
                          {"field", s.field}, {"member", s.member.empty() ? s.field : s.member}, {"offset", s.offset}, {"size", s.size},
                          {"access", toString(s.access)}, {"function", s.function}, {"kernels", s.kernels},
                          {"loop", optionalId(s.loop)}, {"position", s.position}});
+    if (s.rowWidth) siteArray.back()["row_width"] = s.rowWidth;
+  }
   json& fileArray = doc["files"] = json::array();
   for (const InstrumentedFile& f : files)
     fileArray.push_back({{"path", f.path}, {"sha256", f.sha256}, {"first_site", f.firstSite}, {"sites", f.numSites},
@@ -273,6 +275,7 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
       site.kernels = s.at("kernels").get<std::vector<std::string>>();
       site.loop = optionalIdFrom(s.at("loop"));
       site.position = s.value("position", 0u);  // optional: added later in version 1
+      site.rowWidth = s.value("row_width", 0u);  // optional: added later in version 1
       map.sites.push_back(std::move(site));
     }
     if (d.contains("files"))  // optional: added later in version 1

@@ -1,5 +1,7 @@
 #include "SiteCollector.h"
 
+#include "relayout/clangsupport/RowMajorIndex.h"
+
 #include "RecordInfo.h"
 
 #include "relayout/instrument/FunctionHash.h"
@@ -353,11 +355,31 @@ void SiteCollector::addFieldSite(const clang::Expr* access, const clang::RecordD
   raw.begin = range->begin;
   raw.end = range->end;
   raw.sites.push_back(newSite(record, touched, kind, loc));
+  raw.sites.back().rowWidth = elementRowWidth(access);
   if (condition) raw.instances.push_back({*condition});
   if (!loopStack_.empty()) raw.loop = loopStack_.back();
   FileFindings& file = files_[range->file];
   file.path = range->file;
   file.accesses[{range->begin, range->end}] = std::move(raw);
+}
+
+unsigned SiteCollector::elementRowWidth(const clang::Expr* access) const {
+  const clang::Expr* e = access;
+  while (true) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e); member && !member->isArrow()) {
+      e = member->getBase();  // p[i].pos.x: down to p[i]
+      continue;
+    }
+    const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e);
+    if (!subscript) return 0;
+    if (llvm::isa<clang::MemberExpr>(subscript->getBase()->IgnoreParenImpCasts())) {
+      e = subscript->getBase();  // p[i].a[3]: an array field's subscript, not the element's
+      continue;
+    }
+    auto form = rowMajorIndexThroughLocal(context_, subscript->getIdx());
+    return form ? unsigned(form->width) : 0;
+  }
 }
 
 void SiteCollector::addWholeSites(const clang::Expr* element, const clang::RecordDecl* record, AccessKind access) {
@@ -377,6 +399,7 @@ void SiteCollector::addWholeSites(const clang::Expr* element, const clang::Recor
     if (field->isBitField()) continue;  // no address of its own; the fields around it are counted
     const FieldInfo* info = it->second.field(field->getNameAsString());
     raw.sites.push_back(newSite(record, {field, info->name, info->offset, info->size}, access, loc));
+    raw.sites.back().rowWidth = elementRowWidth(element);
   }
   if (raw.sites.empty()) return;
   if (!loopStack_.empty()) raw.loop = loopStack_.back();

@@ -132,3 +132,55 @@ TEST(CandidatesTest, AnAlignedRecordIsACandidateNotThePick) {
 
 }  // namespace
 }  // namespace relayout
+
+namespace relayout {
+namespace {
+
+// A site of `d` executed `lanes` times, its element indexed `row * width + k` (0: otherwise).
+void addSite(StructDecision& d, uint64_t lanes, unsigned width) {
+  SiteEvidence e;
+  e.site.structName = d.name;
+  e.site.rowWidth = width;
+  e.counters.laneExecs = lanes;
+  d.sites.push_back(e);
+}
+
+TEST(CandidatesTest, AFlattenedTwoDimensionalArrayIsAlsoMeasuredTransposed) {
+  // Entry's accesses index rows of 27 (an ELL matrix) in most of their executions: beside the
+  // pick, its SoA stored transposed is a candidate, priced as SoA (the model does not price it).
+  StructDecision entry = decision("Entry", 100, 90, 0, Layout::SoA, {Layout::AoS, Layout::SoA});
+  addSite(entry, 900, 27);
+  addSite(entry, 100, 0);
+  StructDecision cell = decision("Cell", 50, 40, 0, Layout::SoA, {Layout::AoS, Layout::SoA});
+  addSite(cell, 100, 0);
+  Analysis a = analysisOf({entry, cell});
+  EXPECT_EQ(transposeWidth(a.structs[0]), 27u);
+  EXPECT_EQ(transposeWidth(a.structs[1]), 0u);
+  std::vector<CandidatePlan> c = rankCandidates(a, {});
+  ASSERT_FALSE(c.empty());
+  const CandidatePlan& t = c.back();
+  EXPECT_EQ(t.name, "Entry-soa-transposed");
+  EXPECT_FALSE(t.pick);
+  EXPECT_EQ(t.transposed, (std::map<std::string, unsigned>{{"Entry", 27}}));
+  EXPECT_DOUBLE_EQ(t.predictedCost, 90 + 40);
+  const StructPlan* sp = t.plan.findStruct("Entry");
+  ASSERT_NE(sp, nullptr);
+  EXPECT_EQ(sp->layout, Layout::SoA);
+  EXPECT_EQ(sp->transpose, 27u);
+  EXPECT_EQ(t.plan.findStruct("Cell")->transpose, 0u);
+  EXPECT_EQ(describeLayouts(t), "Cell soa, Entry soa transposed (rows of 27)");
+  for (size_t i = 0; i + 1 < c.size(); ++i) EXPECT_TRUE(c[i].transposed.empty()) << c[i].name;
+}
+
+TEST(CandidatesTest, RowsIndexedInFewExecutionsAreNotTransposed) {
+  // The row-indexed site runs in a third of the executions: the array is mostly read otherwise.
+  StructDecision entry = decision("Entry", 100, 90, 0, Layout::SoA, {Layout::AoS, Layout::SoA});
+  addSite(entry, 100, 27);
+  addSite(entry, 200, 0);
+  EXPECT_EQ(transposeWidth(entry), 0u);
+  Analysis a = analysisOf({entry});
+  for (const CandidatePlan& c : rankCandidates(a, {})) EXPECT_TRUE(c.transposed.empty()) << c.name;
+}
+
+}  // namespace
+}  // namespace relayout

@@ -220,12 +220,18 @@ static llvm::Error stageCandidates(const Analysis& analysis, const std::vector<s
     }
     for (const auto& [name, layout] : c.layouts) {
       auto it = outcomes.find(name);
-      if (it != outcomes.end() && it->second.applied) s.layouts[name] = layout;
-      else s.notApplied[name] = it == outcomes.end() || it->second.reasons.empty() ? "not applied"
-                                                                                    : it->second.reasons.front();
+      if (it != outcomes.end() && it->second.applied) {
+        s.layouts[name] = layout;
+        if (auto t = c.transposed.find(name); t != c.transposed.end()) s.transposed[name] = t->second;
+      } else {
+        s.notApplied[name] =
+            it == outcomes.end() || it->second.reasons.empty() ? "not applied" : it->second.reasons.front();
+      }
     }
-    const std::string words = describeLayouts(CandidatePlan{c.name, {}, s.layouts, 0, 0, c.pick});
-    auto same = std::find_if(staged.begin(), staged.end(), [&](const StagedCandidate& o) { return o.layouts == s.layouts; });
+    const std::string words = describeLayouts(CandidatePlan{c.name, {}, s.layouts, 0, 0, c.pick, s.transposed});
+    auto same = std::find_if(staged.begin(), staged.end(), [&](const StagedCandidate& o) {
+      return o.layouts == s.layouts && o.transposed == s.transposed;
+    });
     if (s.layouts.empty() || same != staged.end()) {
       llvm::errs() << "relayout: candidate " << c.name << " (" << describeLayouts(c) << "): not measured: "
                    << (s.layouts.empty() ? "the rewrite applied none of its layouts"

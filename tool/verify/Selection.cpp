@@ -165,6 +165,8 @@ nlohmann::json candidatesJson(const std::vector<StagedCandidate>& candidates, co
     nlohmann::json layouts = nlohmann::json::object(), notApplied = nlohmann::json::object();
     for (const auto& [name, layout] : c.layouts) layouts[name] = toString(layout);
     for (const auto& [name, why] : c.notApplied) notApplied[name] = why;
+    nlohmann::json transposed = nlohmann::json::object();
+    for (const auto& [name, width] : c.transposed) transposed[name] = width;
     list.push_back({{"name", c.name},
                     {"pick", c.pick},
                     {"layouts", layouts},
@@ -173,6 +175,7 @@ nlohmann::json candidatesJson(const std::vector<StagedCandidate>& candidates, co
                     {"original_cost", c.originalCost},
                     {"tree", relative(c.tree)},
                     {"plan", relative(c.plan)}});
+    if (!c.transposed.empty()) list.back()["transposed"] = transposed;
   }
   return {{"format", kCandidatesFormat}, {"version", 1}, {"candidates", list}};
 }
@@ -194,6 +197,8 @@ llvm::Expected<std::vector<StagedCandidate>> readCandidates(const std::string& o
         s.layouts[name] = *l;
       }
       for (const auto& [name, why] : c.at("not_applied").items()) s.notApplied[name] = why.get<std::string>();
+      if (c.contains("transposed"))  // added later in version 1
+        for (const auto& [name, width] : c.at("transposed").items()) s.transposed[name] = width.get<unsigned>();
       s.predictedCost = c.at("predicted_cost").get<double>();
       s.originalCost = c.at("original_cost").get<double>();
       s.tree = join(outDir, c.at("tree").get<std::string>());
@@ -244,16 +249,17 @@ llvm::Expected<Selection> applySelection(const std::string& outDir) {
   std::vector<std::string> speedups;
   for (const StagedCandidate& c : *candidates) {
     const nlohmann::json* m = measuredCandidate(verify, c.name);
-    nlohmann::json row = {{"name", c.name},
-                          {"pick", c.pick},
-                          {"applied", c.name == chosen},
-                          {"layouts", describeLayouts(CandidatePlan{c.name, {}, c.layouts, 0, 0, c.pick})},
-                          {"predicted_cost", c.predictedCost},
-                          {"predicted_ratio", c.originalCost > 0 ? c.predictedCost / c.originalCost : 1.0},
-                          {"time_ms", nullptr},
-                          {"speedup", nullptr},
-                          {"outputs", m ? (m->value("verdict", "") == "equal" ? "equal" : "differ") : "not run"},
-                          {"speed", nullptr}};
+    nlohmann::json row = {
+        {"name", c.name},
+        {"pick", c.pick},
+        {"applied", c.name == chosen},
+        {"layouts", describeLayouts(CandidatePlan{c.name, {}, c.layouts, 0, 0, c.pick, c.transposed})},
+        {"predicted_cost", c.predictedCost},
+        {"predicted_ratio", c.originalCost > 0 ? c.predictedCost / c.originalCost : 1.0},
+        {"time_ms", nullptr},
+        {"speedup", nullptr},
+        {"outputs", m ? (m->value("verdict", "") == "equal" ? "equal" : "differ") : "not run"},
+        {"speed", nullptr}};
     if (m) {
       double ms = number(*m, basis == "kernel" ? "kernel_ms" : "wall_ms", "median");
       if (ms > 0) row["time_ms"] = ms;
@@ -283,7 +289,7 @@ llvm::Expected<Selection> applySelection(const std::string& outDir) {
     const nlohmann::json* m = measuredCandidate(verify, chosen);
     selection.message = fmt::format(
         "applied candidate {} ({}): {} time {} the original's, beyond the runs' spread of {:.1f}%{}; {} holds it",
-        chosen, describeLayouts(CandidatePlan{chosen, {}, it->layouts, 0, 0, it->pick}), basis,
+        chosen, describeLayouts(CandidatePlan{chosen, {}, it->layouts, 0, 0, it->pick, it->transposed}), basis,
         m ? ratio(speedupMedian(*m, basis)) : "-", m ? 100 * m->value("margin", 0.0) : 0.0, measuredText, rewritten);
   } else {
     const bool anyEqual = verdict == "equal";

@@ -26,6 +26,8 @@ struct StagedCandidate {
   double predictedCost = 0, originalCost = 0;
   std::string tree;  // DIR/candidates/NAME: the rewritten sources, in the sources' tree
   std::string plan;  // DIR/candidates/NAME/plan.json
+  // The applied SoA layouts stored transposed, by struct: rows of this many elements.
+  std::map<std::string, unsigned> transposed = {};
 };
 
 // DIR/candidates/candidates.json.

@@ -19,6 +19,8 @@ struct CandidatePlan {
   double predictedCost = 0;               // the structs' predicted costs under these layouts, summed
   double originalCost = 0;                // the same with every struct as it is (AoS)
   bool pick = false;                      // the analysis's own plan
+  // SoA structs stored transposed (StructPlan::transpose), by name: rows of this many elements.
+  std::map<std::string, unsigned> transposed = {};
 };
 
 struct CandidateOptions {
@@ -32,10 +34,18 @@ struct CandidateOptions {
 // kL1WavefrontWeight + requests); paper mode's predicted sectors, four to a line.
 double predictedCost(const StructDecision& d, Layout layout, AnalyzeMode mode);
 
+// The row length of a flattened 2-D array that a struct's accesses index (`row * W + k`, the site
+// map's row_width): the W of the sites holding most executions, when those are at least half of all
+// its executed sites' executions; else 0.
+unsigned transposeWidth(const StructDecision& d);
+
 // The candidates, without the plan that changes nothing (the original is always measured): the
 // analysis's pick first when it changes something, then the other combinations of the layouts each
-// struct weighed, cheapest predicted cost first. A forced analysis (--layout) has one candidate, its
-// plan. Structs the analysis did not decide (no executed access, profile out of date) stay AoS.
+// struct weighed, cheapest predicted cost first; then, for each struct whose accesses index a
+// flattened 2-D array (transposeWidth), the pick with that struct SoA stored transposed: a layout
+// the model does not price (its predicted cost is SoA's), so measured beyond `count`. A forced
+// analysis (--layout) has one candidate, its plan. Structs the analysis did not decide (no executed
+// access, profile out of date) stay AoS.
 std::vector<CandidatePlan> rankCandidates(const Analysis& analysis, const CandidateOptions& options);
 
 // "Particle soa, Cell clustered": the layouts a candidate gives, for reports.

@@ -25,4 +25,8 @@ struct RowMajorIndex {
 // is only read in the loop's body. Else nullopt.
 std::optional<RowMajorIndex> rowMajorIndex(clang::ASTContext& context, const clang::Expr* index);
 
+// The same, also through a local variable the index names that its function only reads and that
+// was initialized so (`const size_t e = (size_t)i * kEll + k; ... A[e]`): the form its value has.
+std::optional<RowMajorIndex> rowMajorIndexThroughLocal(clang::ASTContext& context, const clang::Expr* index);
+
 }  // namespace relayout

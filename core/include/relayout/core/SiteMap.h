@@ -78,6 +78,9 @@ struct SiteInfo {
   // The site's position among its function's sites, in source order (0, 1, ...): with the
   // function's hash it identifies the site across edits elsewhere.
   unsigned position = 0;
+  // The element's index is written `row * W + k` with k provably below W (an ELL matrix's entry,
+  // clangsupport's RowMajorIndex): W, a flattened 2-D array's row length; else 0.
+  unsigned rowWidth = 0;
 };
 
 // A project file whose device code this unit instrumented: the main source first, then the
