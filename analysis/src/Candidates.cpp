@@ -174,16 +174,22 @@ std::vector<CandidatePlan> rankCandidates(const Analysis& analysis, const Candid
       if (!changesNothing(c) && std::find(taken.begin(), taken.end(), c) == taken.end()) taken.push_back(c);
     }
 
-  std::set<std::string> names;
-  size_t mixed = 0;
-  for (const Choice& c : taken) {
+  // A choice's candidate before it is named: its costs and the layouts it changes.
+  auto candidateOf = [&](const Choice& c) {
     CandidatePlan candidate;
     candidate.pick = c == pick;
     candidate.predictedCost = cost(c);
     candidate.originalCost = originalCost;
-    std::set<Layout> used;
     for (size_t i = 0; i < varying.size(); ++i)
-      if (c[i] != Layout::AoS) candidate.layouts[varying[i].plan->name] = c[i], used.insert(c[i]);
+      if (c[i] != Layout::AoS) candidate.layouts[varying[i].plan->name] = c[i];
+    return candidate;
+  };
+  std::set<std::string> names;
+  size_t mixed = 0;
+  for (const Choice& c : taken) {
+    CandidatePlan candidate = candidateOf(c);
+    std::set<Layout> used;
+    for (const auto& [name, layout] : candidate.layouts) used.insert(layout);
     const bool everyStruct = candidate.layouts.size() == varying.size();
     if (used.size() == 1 && everyStruct) candidate.name = toString(*used.begin());
     else if (candidate.layouts.size() == 1)
@@ -201,11 +207,8 @@ std::vector<CandidatePlan> rankCandidates(const Analysis& analysis, const Candid
     if (!width || std::find(d.weighed.begin(), d.weighed.end(), Layout::SoA) == d.weighed.end()) continue;
     Choice c = pick;
     c[i] = Layout::SoA;
-    CandidatePlan candidate;
-    candidate.predictedCost = cost(c);  // not modelled: SoA's
-    candidate.originalCost = originalCost;
-    for (size_t j = 0; j < varying.size(); ++j)
-      if (c[j] != Layout::AoS) candidate.layouts[varying[j].plan->name] = c[j];
+    CandidatePlan candidate = candidateOf(c);  // its predicted cost is SoA's: the model does not price it
+    candidate.pick = false;
     candidate.transposed[d.name] = width;
     candidate.name = folderWord(d.name) + "-soa-transposed";
     candidate.plan = planFor(analysis, varying, c, analysis.mode, candidate.name);

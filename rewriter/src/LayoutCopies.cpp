@@ -43,8 +43,7 @@ void Emitter::copy(bool toDevice, bool async) {
   if (transposed()) {
     const std::string device = toDevice ? "dst" : "src";
     line("  // Staged on the host, the arrays move whole: only a copy of every row the allocation holds.");
-    line("  if ((n + " + std::to_string(layout_.transposeWidth - 1) + ") / " + std::to_string(layout_.transposeWidth) +
-         " != " + device + "." + layout_.rowsMember + ") return cudaErrorInvalidValue;");
+    line("  if (" + rowsFor("n") + " != " + device + "." + layout_.rowsMember + ") return cudaErrorInvalidValue;");
   }
   line("  char* block = new char[" + blockBytes() + "];");
   line("  " + d() + " staging;");

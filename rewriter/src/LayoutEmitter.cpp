@@ -241,8 +241,7 @@ void Emitter::place() {
   if (transposed()) line("// Transposed: each array holds whole rows, " + capacity("n") + " elements.");
   line("static inline void relayoutPlace(" + d() + "* p, char* block, size_t n) {");
   if (transposed()) {
-    line("  p->" + layout_.rowsMember + " = (n + " + std::to_string(layout_.transposeWidth - 1) + ") / " +
-         std::to_string(layout_.transposeWidth) + ";");
+    line("  p->" + layout_.rowsMember + " = " + rowsFor("n") + ";");
     if (placed_.size() > 1)
       line("  const size_t held = p->" + layout_.rowsMember + " * " + std::to_string(layout_.transposeWidth) + ";");
   }

@@ -51,11 +51,14 @@ class Emitter {
   std::string elementBytes() const { return "k" + d() + "ElementBytes"; }
   std::string arrayGap() const { return "k" + d() + "ArrayGap"; }
   bool transposed() const { return layout_.transposeWidth != 0; }
+  // Rows of a transposed layout that hold n elements: `(n + W - 1) / W`.
+  std::string rowsFor(const std::string& n) const {
+    return "(" + n + " + " + std::to_string(layout_.transposeWidth - 1) + ") / " +
+           std::to_string(layout_.transposeWidth);
+  }
   // Elements the arrays hold for n elements: n, or whole rows of a transposed layout.
   std::string capacity(const std::string& n) const {
-    if (!transposed()) return n;
-    const std::string w = std::to_string(layout_.transposeWidth);
-    return "(" + n + " + " + std::to_string(layout_.transposeWidth - 1) + ") / " + w + " * " + w;
+    return transposed() ? rowsFor(n) + " * " + std::to_string(layout_.transposeWidth) : n;
   }
   // Where the arrays of `p` hold element `i`: i, or its transposed place.
   std::string elementAt(const std::string& p, const std::string& i = "i") const {

@@ -313,6 +313,12 @@ static std::string messageOf(const std::string& rendered) {
   return message.str();
 }
 
+// A clang-style warning at `offset` of `file` (a real path whose bytes `facts` holds).
+static std::string warningAt(ProgramFacts& facts, const std::string& file, unsigned offset,
+                             const std::string& message) {
+  return file + ":" + rw::position(facts.contents[file], offset) + ": warning: " + message;
+}
+
 // Adds `edits` to `accepted` (sorted, unique) unless one clashes with an edit there; then returns the
 // warning, `overlap` saying what overlaps ("cannot ...: its edits overlap").
 std::optional<std::string> acceptUnlessClash(std::vector<Edit>& accepted, const std::vector<Edit>& edits,
@@ -322,8 +328,8 @@ std::optional<std::string> acceptUnlessClash(std::vector<Edit>& accepted, const 
   std::sort(merged.begin(), merged.end());
   merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
   if (const Edit* clash = firstConflict(merged))
-    return clash->file + ":" + rw::position(facts.contents[clash->file], clash->offset) + ": warning: " + overlap +
-           " with another rewrite here; relayout does not combine them";
+    return warningAt(facts, clash->file, clash->offset,
+                     overlap + " with another rewrite here; relayout does not combine them");
   accepted = std::move(merged);
   return std::nullopt;
 }
@@ -495,16 +501,15 @@ llvm::Expected<RewriteResult> rewriteSources(const Plan& plan, const std::vector
           // Overloads of one template for two structs follow it in either order.
           if (auto text = rw::composeText(c, split)) edits.push_back(Edit{c.file, c.at, 0, 0, c.header + *text, true});
           else
-            warnings.push_back(c.file + ":" + rw::position(facts.contents[c.file], c.from) + ": warning: " +
-                               rw::refusalPrefix(s.name) + "the edits of this template's overload overlap");
+            warnings.push_back(warningAt(facts, c.file, c.from,
+                                         rw::refusalPrefix(s.name) + "the edits of this template's overload overlap"));
         }
       }
     }
     if (warnings.empty() && s.transpose)
       if (auto hazard = rw::transposeHazard(helpers, defs.front()->fields))
-        warnings.push_back(defs.front()->file + ":" +
-                           rw::position(facts.contents[defs.front()->file], defs.front()->nameOffset) +
-                           ": warning: " + rw::refusalPrefix(s.name) + *hazard);
+        warnings.push_back(
+            warningAt(facts, defs.front()->file, defs.front()->nameOffset, rw::refusalPrefix(s.name) + *hazard));
     if (warnings.empty()) {
       for (const rw::StructDef* def : defs) {
         auto layout = rw::makeDeviceLayout(s, def->spelled, def->fields);

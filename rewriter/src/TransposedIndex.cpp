@@ -9,6 +9,8 @@
 #include "relayout/clangsupport/AstClimb.h"
 #include "relayout/clangsupport/RowMajorIndex.h"
 
+#include <functional>
+
 namespace relayout::rw {
 
 namespace {
