@@ -129,10 +129,20 @@ double aosoaCost(const SiteEvidence& e) {
                      kRequestWeight * e.model.warps * e.requests.aosoa);
 }
 
+// Whether nvcc may carry sites `a` and `b` of one struct in one access: they reach the same element
+// in the same code (the site map's `element`, from the source). Site maps without it: the same
+// function and loop, run as often — which sampled counts, drawn site by site, tell only roughly.
+bool mayMerge(const SiteEvidence& a, const SiteEvidence& b) {
+  if (a.source != b.source || a.site.function != b.site.function || a.site.loop != b.site.loop) return false;
+  if (!a.site.element.empty() || !b.site.element.empty()) return a.site.element == b.site.element;
+  const double execs = std::max(a.verdict.executions, b.verdict.executions);
+  return std::fabs(a.verdict.executions - b.verdict.executions) <= 0.01 * execs;
+}
+
 // Each site's requests per execution under each layout, and the share of its executions that
 // issue any. AoS: what the original's PTX shows on the site's line, else what its struct allows;
-// the others: what their arrays allow (Ptx.h, predictedRequests), with the struct's sites on the
-// same line loaded together. A site nvcc hoisted out of its loop issues only on executions whose
+// the others: what their arrays allow (Ptx.h, predictedRequests), with the struct's sites that
+// mayMerge accepts loaded together. A site nvcc hoisted out of its loop issues only on executions whose
 // elements differ from the warp's previous execution of it (the trace's repeats): the same in every
 // layout, as the rewrite keeps the no-alias facts of the original (restrict locals).
 void assignRequests(const StructInfo& info, StructDecision& d) {
@@ -144,13 +154,9 @@ void assignRequests(const StructInfo& info, StructDecision& d) {
   // The record aligned to its size: what nvcc can merge of the accesses together when it knows that.
   const LayoutMapping aligned = LayoutMapping::aos(fields, info.size, d.alignable ? info.size : info.align);
   for (SiteEvidence& e : d.sites) {
-    // The struct's sites that nvcc may load with this one: in the same function and loop, run as
-    // often (the same statement block on the same element, as far as counts tell).
     std::vector<const SiteInfo*> together;
     for (const SiteEvidence& t : d.sites)
-      if (t.source == e.source && t.site.function == e.site.function && t.site.loop == e.site.loop &&
-          std::fabs(t.verdict.executions - e.verdict.executions) <= 0.01 * std::max(t.verdict.executions, e.verdict.executions))
-        together.push_back(&t.site);
+      if (mayMerge(e, t)) together.push_back(&t.site);
     e.requests.aos = e.code && e.code->found ? e.code->requests : predictedRequests(aos, info, e.site, together);
     e.requests.soa = predictedRequests(soa, info, e.site, together);
     e.requests.aosoa = e.requests.soa;

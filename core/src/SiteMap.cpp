@@ -102,6 +102,7 @@ json SiteMap::toJson() const {
                          {"access", toString(s.access)}, {"function", s.function}, {"kernels", s.kernels},
                          {"loop", optionalId(s.loop)}, {"position", s.position}});
     if (s.rowWidth) siteArray.back()["row_width"] = s.rowWidth;
+    if (!s.element.empty()) siteArray.back()["element"] = s.element;
   }
   json& fileArray = doc["files"] = json::array();
   for (const InstrumentedFile& f : files)
@@ -276,6 +277,7 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
       site.loop = optionalIdFrom(s.at("loop"));
       site.position = s.value("position", 0u);  // optional: added later in version 1
       site.rowWidth = s.value("row_width", 0u);  // optional: added later in version 1
+      site.element = s.value("element", std::string());  // optional: added later in version 1
       map.sites.push_back(std::move(site));
     }
     if (d.contains("files"))  // optional: added later in version 1

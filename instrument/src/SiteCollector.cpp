@@ -1,6 +1,7 @@
 #include "SiteCollector.h"
 
 #include "relayout/clangsupport/RowMajorIndex.h"
+#include "relayout/clangsupport/SameElement.h"
 
 #include "RecordInfo.h"
 
@@ -355,7 +356,7 @@ void SiteCollector::addFieldSite(const clang::Expr* access, const clang::RecordD
   raw.begin = range->begin;
   raw.end = range->end;
   raw.sites.push_back(newSite(record, touched, kind, loc));
-  raw.sites.back().rowWidth = elementRowWidth(access);
+  describeElement(raw.sites.back(), access);
   if (condition) raw.instances.push_back({*condition});
   if (!loopStack_.empty()) raw.loop = loopStack_.back();
   FileFindings& file = files_[range->file];
@@ -363,23 +364,17 @@ void SiteCollector::addFieldSite(const clang::Expr* access, const clang::RecordD
   file.accesses[{range->begin, range->end}] = std::move(raw);
 }
 
-unsigned SiteCollector::elementRowWidth(const clang::Expr* access) const {
-  const clang::Expr* e = access;
-  while (true) {
-    e = e->IgnoreParenImpCasts();
-    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e); member && !member->isArrow()) {
-      e = member->getBase();  // p[i].pos.x: down to p[i]
-      continue;
-    }
-    const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e);
-    if (!subscript) return 0;
-    if (llvm::isa<clang::MemberExpr>(subscript->getBase()->IgnoreParenImpCasts())) {
-      e = subscript->getBase();  // p[i].a[3]: an array field's subscript, not the element's
-      continue;
-    }
-    auto form = rowMajorIndexThroughLocal(context_, subscript->getIdx());
-    return form ? unsigned(form->width) : 0;
-  }
+unsigned SiteCollector::elementRowWidth(const clang::Expr* element) const {
+  const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(element->IgnoreParenImpCasts());
+  if (!subscript || !subscript->getType()->isRecordType()) return 0;
+  auto form = rowMajorIndexThroughLocal(context_, subscript->getIdx());
+  return form ? unsigned(form->width) : 0;
+}
+
+void SiteCollector::describeElement(SiteInfo& site, const clang::Expr* access) const {
+  const clang::Expr* element = accessedElement(access);
+  site.rowWidth = elementRowWidth(element);
+  site.element = sameElementKey(context_, element);
 }
 
 void SiteCollector::addWholeSites(const clang::Expr* element, const clang::RecordDecl* record, AccessKind access) {
@@ -399,7 +394,7 @@ void SiteCollector::addWholeSites(const clang::Expr* element, const clang::Recor
     if (field->isBitField()) continue;  // no address of its own; the fields around it are counted
     const FieldInfo* info = it->second.field(field->getNameAsString());
     raw.sites.push_back(newSite(record, {field, info->name, info->offset, info->size}, access, loc));
-    raw.sites.back().rowWidth = elementRowWidth(element);
+    describeElement(raw.sites.back(), element);
   }
   if (raw.sites.empty()) return;
   if (!loopStack_.empty()) raw.loop = loopStack_.back();

@@ -109,9 +109,12 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   // A field access already hooked from another instantiation of its template: recorded as its
   // own site where it reaches another struct or field, else merged. False when not hooked yet.
   bool existingInstanceAccess(const FileRange& range, const SiteInfo& site, const std::string& condition);
-  // W where the element an access reaches (`p[i]` of `p[i].pos.x`) is indexed `row * W + k`
-  // (clangsupport's RowMajorIndex, also through a local); else 0.
-  unsigned elementRowWidth(const clang::Expr* access) const;
+  // W where an element (`p[i]`) is indexed `row * W + k` (clangsupport's RowMajorIndex, also
+  // through a local); else 0.
+  unsigned elementRowWidth(const clang::Expr* element) const;
+  // What the site map says of the element an access reaches (`p[i]` of `p[i].pos.x`): its row
+  // width and the key of the accesses to the same element in the same code (SameElement.h).
+  void describeElement(SiteInfo& site, const clang::Expr* access) const;
   SiteInfo newSite(const clang::RecordDecl* record, const Touched& touched, AccessKind access,
                    clang::SourceLocation loc);
   void addFieldSite(const clang::Expr* access, const clang::RecordDecl* record, const Touched& touched);

@@ -14,11 +14,14 @@
                                     the page: per program each layout's kernel time against the
                                     original, the model's pick (without measuring), the measured
                                     pick and what was applied
-    selection.py rescore OUT [-o FILE.md]
+    selection.py rescore OUT [-o FILE.md] [--sites-from PREP]
                                     where relayout is, after `finish`: the model of this checkout
                                     run again on the round's profiles (analysis only, no GPU), its
                                     picks looked up among the layouts the round measured, and
-                                    scored as `report` scores the round's own picks
+                                    scored as `report` scores the round's own picks; with
+                                    --sites-from, the site maps of a later `prepare` folder (the
+                                    same sources instrumented by this checkout, for what newer
+                                    site maps record) stand in for the round's
 
 The report reads what the batch left (OUT/NAME/summary.json, apps/APP/selection.json) and checks
 issue 60's targets: no applied rewrite slower than its original (beyond 2%), the applied layout
@@ -210,12 +213,34 @@ def round_candidates(app):
     return out
 
 
-def analyze_again(out, manifest, name, work, candidates):
-    """The current relayout's plan for one program of the round: its site maps, the profile and
-    trace of the profiling round, the PTX the round compiled. Returns {struct: layout} or None."""
+def site_maps(out, manifest, name):
+    app = os.path.join(out, manifest, "apps", name, "instrumented")
+    return sorted(os.path.relpath(p, app) for p in glob.glob(os.path.join(app, "**", "*.sites.json"), recursive=True))
+
+
+def same_sites(round_map, later_map):
+    """Whether a later site map numbers the same sites as the round's (same source, same sites in
+    order), so that the round's profile counters fit it."""
+    a, b = read_json(round_map), read_json(later_map)
+    def key(m):
+        places = [(s["location"]["file"], s["location"]["line"], s["location"]["col"], s["struct"], s["field"])
+                  for s in m["sites"]]
+        return m["source"]["sha256"], places
+    return key(a) == key(b)
+
+
+def analyze_again(out, manifest, name, work, candidates, sites_from=None):
+    """The current relayout's plan for one program of the round: its site maps (or those of
+    `sites_from` where they number the same sites), the profile and trace of the profiling round,
+    the PTX the round compiled. Returns {struct: layout}, or None where it cannot be analysed."""
     app = os.path.join(out, manifest, "apps", name)
     profile = os.path.join(out, manifest + "-prep", name, "profile.json")
-    sites = sorted(glob.glob(os.path.join(app, "instrumented", "**", "*.sites.json"), recursive=True))
+    sites = [os.path.join(app, "instrumented", m) for m in site_maps(out, manifest, name)]
+    if sites_from:
+        later = [os.path.join(sites_from, manifest, "apps", name, "instrumented", m) for m in site_maps(out, manifest, name)]
+        if not all(os.path.exists(p) and same_sites(s, p) for s, p in zip(sites, later)):
+            return None
+        sites = later
     if not os.path.exists(profile) or not sites:
         return None
     plan = os.path.join(work, name + ".plan.json")
@@ -244,9 +269,9 @@ def cmd_rescore(args):
                 continue
             original, times, fastest, round_pick, _ = evaluate(sel)
             candidates = round_candidates(os.path.join(args.out, m, "apps", app["name"]))
-            layouts = analyze_again(args.out, m, app["name"], work, candidates)
+            layouts = analyze_again(args.out, m, app["name"], work, candidates, args.sites_from)
             if layouts is None:
-                lines.append(f"| {m} | {app['name']} | {round_pick} | (analysis failed) | – |")
+                lines.append(f"| {m} | {app['name']} | {round_pick} | (analysis failed, or site maps that do not fit) | – |")
                 continue
             pick = "original" if not layouts else next(
                 (name for name, applied, _ in candidates if applied == layouts), None)
@@ -277,6 +302,8 @@ def main():
         p.set_defaults(fn=fn)
         if name in ("report", "rescore"):
             p.add_argument("-o", dest="output", help="the page to write (default: standard output)")
+        if name == "rescore":
+            p.add_argument("--sites-from", help="a `prepare` folder of this checkout whose site maps stand in for the round's")
         if name == "report":
             p.add_argument("--gpu", default="the GPU", help="the GPU's name, as the page states it")
             p.add_argument("--date", help="the day the programs ran (default: today)")

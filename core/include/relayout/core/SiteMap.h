@@ -81,6 +81,10 @@ struct SiteInfo {
   // The element's index is written `row * W + k` with k provably below W (an ELL matrix's entry,
   // clangsupport's RowMajorIndex): W, a flattened 2-D array's row length; else 0.
   unsigned rowWidth = 0;
+  // Shared by the function's accesses that reach the same element, spelled alike, in the same
+  // branch of code (clangsupport's SameElement): those nvcc may carry in one wider access. Empty
+  // where unknown (a macro's expansion, site maps written before it).
+  std::string element;
 };
 
 // A project file whose device code this unit instrumented: the main source first, then the
