@@ -38,8 +38,25 @@ TEST(VerifyCompareTest, ByteForByteANumberWrittenDifferentlyDiffers) {
   auto d = compareOutputs("x 1.0\n", "x 1.00\n", Tolerance{}, "standard output");
   ASSERT_TRUE(d);
   EXPECT_EQ(d->originalLine, 1u);
-  EXPECT_EQ(d->detail, "the lines differ from column 6");
+  EXPECT_EQ(d->detail,
+            "the lines differ from column 6 (the same numbers, written differently: --atol 0 compares "
+            "them as numbers)");
   EXPECT_FALSE(compareOutputs("x 1.0\n", "x 1.00\n", within(0, 0), "standard output"));
+}
+
+TEST(VerifyCompareTest, ByteForByteLinesThatDifferOnlyInNumbersSaySoAndByHowMuch) {
+  // A program printing its own error: a rewrite that rounds once differently moves it.
+  auto d = compareOutputs("largest difference from the CPU 7.418e-07\n", "largest difference from the CPU 7.600e-07\n",
+                          Tolerance{}, "standard output");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->detail,
+            "the lines differ from column 35 (only numbers, by at most 1.8e-08, 0.025 of the original's "
+            "value: where the program allows that, --atol or --rtol compare within it; nvcc contracts a "
+            "product and a sum into one fma by the shape of the code, so a rewrite may round differently)");
+  // Words that differ: no such note.
+  d = compareOutputs("CHECK PASSED 1\n", "CHECK FAILED 1\n", Tolerance{}, "standard output");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->detail, "the lines differ from column 7");
 }
 
 TEST(VerifyCompareTest, TheFirstDifferingLineIsReportedWithBothTexts) {
@@ -52,7 +69,10 @@ TEST(VerifyCompareTest, TheFirstDifferingLineIsReportedWithBothTexts) {
   EXPECT_EQ(d->rewritten, "max 4");
   d->run = 2;
   EXPECT_EQ(renderDifference(*d),
-            "out.txt, line 3 (run 2): the lines differ from column 5\n  original:  max 3\n  rewritten: max 4\n");
+            "out.txt, line 3 (run 2): the lines differ from column 5 (only numbers, by at most 1, 0.33 of the "
+            "original's value: where the program allows that, --atol or --rtol compare within it; nvcc contracts a "
+            "product and a sum into one fma by the shape of the code, so a rewrite may round differently)\n"
+            "  original:  max 3\n  rewritten: max 4\n");
 }
 
 TEST(VerifyCompareTest, RelativeToleranceScalesWithTheOriginalsValue) {

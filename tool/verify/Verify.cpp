@@ -74,13 +74,44 @@ std::vector<Line> keptLines(std::string_view text, std::vector<llvm::Regex>& ign
 
 std::string inQuotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
+// Where two lines that differ byte for byte differ only in their numbers: the largest difference,
+// absolute and relative to the original's value; none where words differ too.
+struct NumbersApart {
+  double absolute = 0, relative = 0;
+};
+std::optional<NumbersApart> onlyNumbersDiffer(std::string_view expected, std::string_view actual) {
+  std::vector<Token> a = tokenize(expected), b = tokenize(actual);
+  if (a.size() != b.size()) return std::nullopt;
+  NumbersApart apart;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].number != b[i].number || (!a[i].number && a[i].text != b[i].text)) return std::nullopt;
+    if (!a[i].number || a[i].value == b[i].value) continue;
+    const double by = std::fabs(a[i].value - b[i].value);
+    apart.absolute = std::max(apart.absolute, by);
+    apart.relative = std::max(apart.relative, by / std::max(std::fabs(a[i].value), 1e-300));
+  }
+  return apart;
+}
+
 // What differs between two lines, or "" when they are equal under the tolerance.
 std::string lineDifference(std::string_view expected, std::string_view actual, const Tolerance& tolerance) {
   if (!tolerance.numeric) {
     if (expected == actual) return "";
     size_t column = 0;
     while (column < expected.size() && column < actual.size() && expected[column] == actual[column]) ++column;
-    return fmt::format("the lines differ from column {}", column + 1);
+    std::string detail = fmt::format("the lines differ from column {}", column + 1);
+    // A rewrite may round differently where the program prints its own error: nvcc contracts a
+    // product and a sum into one fma by the shape of the code around them.
+    if (std::optional<NumbersApart> apart = onlyNumbersDiffer(expected, actual)) {
+      if (apart->absolute == 0) detail += " (the same numbers, written differently: --atol 0 compares them as numbers)";
+      else
+        detail += fmt::format(
+            " (only numbers, by at most {:.2g}, {:.2g} of the original's value: where the program "
+            "allows that, --atol or --rtol compare within it; nvcc contracts a product and a sum "
+            "into one fma by the shape of the code, so a rewrite may round differently)",
+            apart->absolute, apart->relative);
+    }
+    return detail;
   }
   std::vector<Token> a = tokenize(expected), b = tokenize(actual);
   for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
