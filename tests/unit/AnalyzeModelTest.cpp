@@ -242,11 +242,8 @@ SiteMap complexMap() {
   return map;
 }
 
-TEST(AnalyzeModel, ARecordAlignedToItsSizeIsPickedWhereItMergesAccesses) {
-  // 100 warps read re and im of 32 consecutive elements. Per warp: AoS 16 sectors (im reuses re's),
-  // 4 + 4 lines, 1 + 1 requests (8-byte loads: the record is aligned to 8); aligned to 16 the same
-  // sectors in one 16-byte load (half the lines and requests); SoA 8 + 8 sectors, 2 + 2 lines,
-  // 1 + 1 requests. Aligned costs least: it is the pick, though SoA costs less than AoS.
+// 100 warps read re and im of 32 consecutive elements (sites 0 and 1 of complexMap).
+std::vector<TraceRecord> complexReads() {
   std::vector<TraceRecord> records;
   for (uint32_t w = 0; w < 100; ++w)
     for (unsigned field = 0; field < 2; ++field)
@@ -254,7 +251,15 @@ TEST(AnalyzeModel, ARecordAlignedToItsSizeIsPickedWhereItMergesAccesses) {
         const uint64_t element = 32 * w + k;
         records.push_back({kBase + element * 16 + 8 * field, element, 0, w, field, 0, uint8_t(field), uint8_t(k), 32});
       }
-  auto analysis = run(withTrace(records, 3200, {"k(Complex*)"}, 4), complexMap());
+  return records;
+}
+
+TEST(AnalyzeModel, ARecordAlignedToItsSizeIsPickedWhereItMergesAccesses) {
+  // 100 warps read re and im of 32 consecutive elements. Per warp: AoS 16 sectors (im reuses re's),
+  // 4 + 4 lines, 1 + 1 requests (8-byte loads: the record is aligned to 8); aligned to 16 the same
+  // sectors in one 16-byte load (half the lines and requests); SoA 8 + 8 sectors, 2 + 2 lines,
+  // 1 + 1 requests. Aligned costs least: it is the pick, though SoA costs less than AoS.
+  auto analysis = run(withTrace(complexReads(), 3200, {"k(Complex*)"}, 4), complexMap());
   ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
   const StructDecision& d = analysis->structs[0];
   ASSERT_TRUE(d.alignable);
@@ -272,19 +277,6 @@ TEST(AnalyzeModel, ARecordAlignedToItsSizeIsPickedWhereItMergesAccesses) {
   EXPECT_LT(d.cost.aligned, d.cost.soa);
   EXPECT_EQ(d.layout, Layout::Aligned);
   EXPECT_EQ(analysis->plan.structs[0].layout, Layout::Aligned);
-}
-
-// The trace of ARecordAlignedToItsSizeIsPickedWhereItMergesAccesses: 100 warps read re and im of
-// 32 consecutive elements.
-std::vector<TraceRecord> complexReads() {
-  std::vector<TraceRecord> records;
-  for (uint32_t w = 0; w < 100; ++w)
-    for (unsigned field = 0; field < 2; ++field)
-      for (uint64_t k = 0; k < 32; ++k) {
-        const uint64_t element = 32 * w + k;
-        records.push_back({kBase + element * 16 + 8 * field, element, 0, w, field, 0, uint8_t(field), uint8_t(k), 32});
-      }
-  return records;
 }
 
 TEST(AnalyzeModel, AccessesToOneElementMergeWhateverTheirSampledCounts) {
