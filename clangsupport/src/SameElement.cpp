@@ -91,9 +91,14 @@ std::string sameElementKey(clang::ASTContext& context, const clang::Expr* elemen
       clang::CharSourceRange::getTokenRange(element->getSourceRange()), sm, context.getLangOpts());
   if (range.isInvalid()) return {};
   std::string key;
-  for (char c : clang::Lexer::getSourceText(range, sm, context.getLangOpts()))
+  for (char c : clang::Lexer::getSourceText(range, sm, context.getLangOpts())) {
+    // Bytes outside printable ASCII belong to a comment or a string (a site map holds ASCII).
+    if (static_cast<unsigned char>(c) >= 0x80 || (std::iscntrl(static_cast<unsigned char>(c)) && !std::isspace(c)))
+      return {};
     if (!std::isspace(static_cast<unsigned char>(c))) key += c;
-  if (key.empty()) return {};
+  }
+  // A comment inside the element would make two spellings of it differ.
+  if (key.empty() || key.find("/*") != std::string::npos || key.find("//") != std::string::npos) return {};
   if (std::optional<clang::SourceLocation> branch = branchOf(context, element)) {
     const clang::PresumedLoc at = sm.getPresumedLoc(sm.getExpansionLoc(*branch));
     if (at.isValid()) key += "@" + std::to_string(at.getLine()) + ":" + std::to_string(at.getColumn());

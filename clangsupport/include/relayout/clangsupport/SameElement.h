@@ -19,8 +19,8 @@ const clang::Expr* accessedElement(const clang::Expr* access);
 // in the same branch of the code around them (the same `if` arm, `?:` arm, right side of && or
 // ||, `case`, and after the same early `return`/`break`/`continue`/`goto`): the element's spelling
 // without blanks (a macro's invocation where a macro spells it whole), then `@line:col` of the
-// branch where there is one. Empty where the element is spelled only inside a macro's body: the
-// access shares its key with nothing.
+// branch where there is one. Empty where the element is spelled only inside a macro's body, or
+// holds a comment or bytes outside ASCII: the access shares its key with nothing.
 std::string sameElementKey(clang::ASTContext& context, const clang::Expr* element);
 
 }  // namespace relayout

@@ -83,7 +83,7 @@ struct SiteInfo {
   unsigned rowWidth = 0;
   // Shared by the function's accesses that reach the same element, spelled alike, in the same
   // branch of code (clangsupport's SameElement): those nvcc may carry in one wider access. Empty
-  // where unknown (a macro's expansion, site maps written before it).
+  // where unknown (spelled inside a macro's body, a comment in it; site maps written before).
   std::string element;
 };
 

@@ -39,3 +39,8 @@ __global__ void smooth(Cell* cells, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) cells[i].u = relax(cells, i) > 0 ? cells[i].v : cells[i].u;
 }
+
+__global__ void clear(Cell* cells, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) cells[i /* la cellule considérée */].v = 0.0f;
+}
