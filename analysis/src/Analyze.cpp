@@ -238,6 +238,7 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
     sp.score = d.score;
     for (const FieldInfo& f : info.fields) sp.fields.push_back(f.name);
     if (d.layout == Layout::SoA) sp.clusters = soaClusters(sp.fields);
+    if (d.layout == Layout::SoA && d.transposed) sp.transpose = d.transposeWidth;
     if (d.layout == Layout::Clustered)
       for (const FieldCluster& c : d.clustering->clusters) sp.clusters.push_back({c.name, c.fields, c.paddingBytes});
     sp.reason = options.forced ? fmt::format("forced by --layout {}{}", toString(*options.forced),

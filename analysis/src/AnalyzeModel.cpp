@@ -2,6 +2,7 @@
 // layouts, scaled to the profile's execution counts, decides by predicted sectors.
 #include "AnalyzeModel.h"
 
+#include "relayout/analysis/Candidates.h"
 #include "relayout/analysis/Traffic.h"
 #include "relayout/core/Files.h"
 
@@ -232,6 +233,7 @@ void priceStruct(const StructInfo& info, StructDecision& d, const ReplayResult& 
   std::vector<std::vector<std::pair<std::string, ModelCounts>>> byKernel(d.sites.size());
   for (size_t i = 0; i < d.sites.size(); ++i) {
     SiteEvidence& e = d.sites[i];
+    e.model = {};  // priced again (a transposed replay): from this replay alone
     d.measuredAoS += measuredSectors(e.counters, e.blockPeriod);
     allExecs += e.verdict.executions;
     auto unit = unitOf.find({e.source, e.site.id});
@@ -307,7 +309,43 @@ void decide(StructDecision& d, const AnalyzeOptions& options) {
   d.weighed = order;
   for (Layout l : order)
     if (d.cost.under(l) < d.cost.under(d.layout) * (l == Layout::Aligned ? 1 : 1 - kModelMinGain)) d.layout = l;
-  d.score = d.cost.aos > 0 ? (d.cost.aos - d.cost.under(d.layout)) / d.cost.aos : 0;
+  double chosen = d.cost.under(d.layout);
+  // Transposed last: the biggest change to the sources, so it too must beat the best by the margin.
+  if (d.transposedCost > 0 && d.transposedCost < chosen * (1 - kModelMinGain)) {
+    d.layout = Layout::SoA;
+    d.transposed = true;
+    chosen = d.transposedCost;
+  }
+  d.score = d.cost.aos > 0 ? (d.cost.aos - chosen) / d.cost.aos : 0;
+}
+
+// SoA stored transposed, for the structs whose accesses index a flattened 2-D array of rows of W
+// (transposeWidth): their SoA arrays replayed again with element r * W + k at k * rows + r, and
+// priced as SoA is. Only the SoA numbers of that replay are read: it is the one layout transposed.
+llvm::Error priceTransposed(std::map<std::string, StructDecision>& decisions,
+                            const std::map<std::string, const StructInfo*>& structInfo,
+                            std::vector<StructLayoutModel> structs, const Trace& trace,
+                            const std::vector<ReplayUnit>& units, const std::vector<std::string>& launchKernels,
+                            const SiteUnits& unitOf, unsigned tracePeriod, const AnalyzeOptions& options) {
+  bool any = false;
+  for (StructLayoutModel& m : structs) {
+    StructDecision& d = decisions.at(m.info.name);
+    if (!executed(d)) continue;
+    d.transposeWidth = transposeWidth(d);
+    if (d.transposeWidth == 0 || d.transposeWidth > kMaxReplayedTranspose) continue;
+    m.transpose = d.transposeWidth;
+    any = true;
+  }
+  if (!any) return llvm::Error::success();
+  auto replay = replayTrace(trace, units, structs, launchKernels);
+  if (!replay) return replay.takeError();
+  for (const StructLayoutModel& m : structs) {
+    if (!m.transpose) continue;
+    StructDecision transposed = decisions.at(m.info.name);
+    priceStruct(*structInfo.at(m.info.name), transposed, *replay, unitOf, tracePeriod, options);
+    decisions.at(m.info.name).transposedCost = transposed.cost.soa;
+  }
+  return llvm::Error::success();
 }
 
 }  // namespace
@@ -377,6 +415,9 @@ llvm::Error applyModel(Analysis& analysis, std::map<std::string, StructDecision>
       if (candidate.cost.clustered < d.cost.clustered) d = std::move(candidate);
     }
   }
+  if (llvm::Error err = priceTransposed(decisions, structInfo, structs, *trace, replayUnits, launchKernels, unitOf,
+                                        tracePeriod, options))
+    return err;
   for (auto& [name, d] : decisions) decide(d, options);
   return llvm::Error::success();
 }
@@ -387,10 +428,13 @@ std::string modelReason(const StructDecision& d) {
                   kL1WavefrontWeight, kRequestWeight, d.cost.aos, d.cost.soa);
   if (hasClusters(d)) numbers += fmt::format(", clustered {:.4g}", d.cost.clustered);
   if (d.alignable) numbers += fmt::format(", aligned to its size {:.4g}", d.cost.aligned);
+  if (d.transposedCost > 0)
+    numbers += fmt::format(", SoA stored transposed (rows of {}) {:.4g}", d.transposeWidth, d.transposedCost);
   numbers += fmt::format(", AoSoA {:.4g} (not emitted)", d.cost.aosoa);
   std::string pick = d.layout == Layout::AoS
                          ? fmt::format("AoS kept: no emitted layout costs {:.0f}% less", 100 * kModelMinGain)
-                         : fmt::format("{} costs {:.0f}% less than AoS", toString(d.layout), 100 * d.score);
+                         : fmt::format("{}{} costs {:.0f}% less than AoS", toString(d.layout),
+                                       d.transposed ? " stored transposed" : "", 100 * d.score);
   return fmt::format("model: {}; {} ({:.0f}% of executions replayed from the trace)", numbers, pick,
                      100 * d.replayedShare);
 }
@@ -415,11 +459,13 @@ void addModelDetails(const StructDecision& d, nlohmann::json& details) {
                                                          : std::vector<std::string>{"aos", "soa"}},
                       {"kernels", kernels}};
   if (d.alignable) details["model"]["cost"]["aligned"] = d.cost.aligned;
+  if (d.transposedCost > 0) details["model"]["cost"]["soa_transposed"] = d.transposedCost;
   if (std::find(d.weighed.begin(), d.weighed.end(), Layout::Aligned) != d.weighed.end())
     details["model"]["emitted_layouts"].push_back("aligned");
 }
 
 void forceDecision(StructDecision& d, Layout layout) {
+  d.transposed = false;  // --transpose asks for it by name
   d.layout = (layout == Layout::Clustered && !hasClusters(d)) || (layout == Layout::Aligned && !d.alignable)
                  ? Layout::AoS
                  : layout;

@@ -35,8 +35,9 @@ Plan planFor(const Analysis& analysis, const std::vector<Varying>& varying, cons
                            [&](const StructPlan& p) { return p.name == varying[i].plan->name; });
     const StructDecision& d = *varying[i].decision;
     const Layout layout = choice[i];
-    if (sp->layout == layout) continue;
+    if (sp->layout == layout) continue;  // SoA stored transposed where the analysis chose that
     sp->layout = layout;
+    sp->transpose = 0;
     sp->clusters.clear();
     sp->align = 0;  // aligned: to the record's size
     if (layout == Layout::SoA) sp->clusters = soaClusters(sp->fields);
@@ -59,7 +60,7 @@ double predictedCost(const StructDecision& d, Layout layout, AnalyzeMode mode) {
       case Layout::AoS:
         return s.aos;
       case Layout::SoA:
-        return s.soa;
+        return d.transposed && mode == AnalyzeMode::Model ? d.transposedCost : s.soa;
       case Layout::Clustered:
         return s.clustered;
       case Layout::Aligned:
@@ -201,27 +202,45 @@ std::vector<CandidatePlan> rankCandidates(const Analysis& analysis, const Candid
     out.push_back(std::move(candidate));
   }
 
+  // The other storage of SoA for each struct whose accesses index a flattened 2-D array: stored
+  // transposed where the analysis chose plain SoA or another layout, plain where it chose transposed.
   for (size_t i = 0; i < varying.size(); ++i) {
     const StructDecision& d = *varying[i].decision;
-    const unsigned width = transposeWidth(d);
+    const unsigned width = d.transposed ? d.transposeWidth : transposeWidth(d);
     if (!width || std::find(d.weighed.begin(), d.weighed.end(), Layout::SoA) == d.weighed.end()) continue;
     Choice c = pick;
     c[i] = Layout::SoA;
-    CandidatePlan candidate = candidateOf(c);  // its predicted cost is SoA's: the model does not price it
+    CandidatePlan candidate = candidateOf(c);
     candidate.pick = false;
-    candidate.transposed[d.name] = width;
-    candidate.name = folderWord(d.name) + "-soa-transposed";
+    const double soa = predictedCost(d, Layout::SoA, analysis.mode);
+    const double other = d.transposed ? d.cost.soa : d.transposedCost;  // 0: not priced
+    if (other > 0) candidate.predictedCost += other - soa;
+    candidate.name = folderWord(d.name) + (d.transposed ? "-soa-untransposed" : "-soa-transposed");
     candidate.plan = planFor(analysis, varying, c, analysis.mode, candidate.name);
-    for (StructPlan& sp : candidate.plan.structs)
-      if (sp.name == d.name) {
-        sp.transpose = width;
-        sp.reason = fmt::format(
-            "candidate {}: soa stored transposed, rows of {} (its accesses index a flattened 2-D array; the model "
-            "does not price the transposition, so it is measured); the analysis chose {}",
-            candidate.name, width, toString(varying[i].plan->layout));
-      }
+    for (StructPlan& sp : candidate.plan.structs) {
+      if (sp.name != d.name) continue;
+      sp.transpose = d.transposed ? 0 : width;
+      sp.reason = d.transposed ? fmt::format(
+                                     "candidate {}: soa, not transposed (predicted cost {:.4g}); the analysis "
+                                     "chose soa stored transposed, rows of {}",
+                                     candidate.name, d.cost.soa, width)
+                  : other > 0 ? fmt::format(
+                                    "candidate {}: soa stored transposed, rows of {} (predicted cost {:.4g}); "
+                                    "the analysis chose {}",
+                                    candidate.name, width, other, toString(varying[i].plan->layout))
+                              : fmt::format(
+                                    "candidate {}: soa stored transposed, rows of {} (its accesses index a "
+                                    "flattened 2-D array; the model does not price the transposition, so it "
+                                    "is measured); the analysis chose {}",
+                                    candidate.name, width, toString(varying[i].plan->layout));
+    }
+    if (!d.transposed) candidate.transposed[d.name] = width;
     out.push_back(std::move(candidate));
   }
+  // Every candidate names the structs it stores transposed (the pick's, kept by planFor).
+  for (CandidatePlan& candidate : out)
+    for (const StructPlan& sp : candidate.plan.structs)
+      if (sp.transpose && sp.layout == Layout::SoA) candidate.transposed[sp.name] = sp.transpose;
   return out;
 }
 

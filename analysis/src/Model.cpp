@@ -112,6 +112,7 @@ struct SiteModel {
   uint64_t structSize = 0;
   uint64_t fieldOffset = 0, fieldSize = 0;
   uint64_t inField = 0;       // offset of the touched member in its field (static members)
+  uint64_t transpose = 0;     // SoA stored transposed: rows of this many elements (StructLayoutModel)
   const LayoutMapping* mapping[kModelLayouts] = {};
   FieldPlacement place[kModelLayouts];
 };
@@ -131,6 +132,7 @@ SiteModel modelSite(const SiteInfo& site, const StructLayoutModel& m, const Stru
   sm.fieldOffset = f.offset;
   sm.fieldSize = std::max(1u, f.size);
   sm.inField = site.offset >= f.offset ? site.offset - f.offset : 0;
+  if (m.transpose <= kMaxReplayedTranspose) sm.transpose = m.transpose;
   for (size_t l = 0; l < kModelLayouts; ++l) {
     const FieldPlacement* p = mappings.layouts[l].place(index);
     if (l == size_t(ModelLayout::Clustered) && (!mappings.clustered || !p)) {
@@ -251,7 +253,10 @@ inline size_t laneKeys(const SiteModel& sm, size_t size, const Lane* lanes, uint
     if (lane.raw) [[unlikely]] {
       tag = 0, offset = lane.addr;  // the same address in every layout
     } else {
-      const FieldAddress at = mapping.locate(p, lane.element, lane.inField);
+      uint64_t element = lane.element;
+      if constexpr (L == ModelLayout::SoA)
+        if (sm.transpose) element = (element % sm.transpose) * kTransposedRows + element / sm.transpose;
+      const FieldAddress at = mapping.locate(p, element, lane.inField);
       tag = lane.tag + at.region;
       offset = at.offset;
       if constexpr (L == ModelLayout::AoS) offset += lane.baseLow;  // the allocation's own alignment

@@ -202,15 +202,43 @@ def cmd_report(args):
     return write_page(args, lines)
 
 
+def plan_layout(struct):
+    """A plan struct's layout as rescore compares them: "soa transposed W" for a transposed SoA."""
+    return f"soa transposed {struct['transpose']}" if struct.get("transpose") else struct["layout"]
+
+
 def round_candidates(app):
     """The candidates the round built for one program (its candidates.json): per candidate its
-    name, the layouts its rewrite applied and, per struct the rewrite refused, the layout asked."""
+    name, the layouts its plan asked, the layouts its rewrite applied and, per struct the rewrite
+    refused, the layout asked."""
     out = []
     for c in (read_json(os.path.join(app, "candidates", "candidates.json")) or {}).get("candidates", []):
-        asked = {s["name"]: s["layout"] for s in (read_json(os.path.join(app, c["plan"])) or {}).get("structs", [])}
+        plan = (read_json(os.path.join(app, c["plan"])) or {}).get("structs", [])
+        asked = {s["name"]: plan_layout(s) for s in plan if s["layout"] != "aos"}
         applied = {k: v for k, v in c.get("layouts", {}).items() if v != "aos"}
-        out.append((c["name"], applied, {struct: asked.get(struct) for struct in c.get("not_applied", {})}))
+        for struct, width in c.get("transposed", {}).items():
+            applied[struct] = f"soa transposed {width}"
+        out.append((c["name"], asked, applied, {struct: asked.get(struct) for struct in c.get("not_applied", {})}))
     return out
+
+
+def measured_pick(layouts, candidates):
+    """The round's candidate that stands for a plan's layouts: the one built from the same plan,
+    else the one whose rewrite applied them once the layouts the rewriter refused in the round are
+    taken out (those structs would stay as they are in the rewrite too); None if none."""
+    if not layouts:
+        return "original"
+    for name, asked, _, _ in candidates:
+        if asked == layouts:
+            return name
+    kept = dict(layouts)
+    for _, _, _, refused in candidates:
+        for struct, layout in refused.items():
+            if kept.get(struct) == layout:
+                kept.pop(struct)
+    if not kept:
+        return "original"
+    return next((name for name, _, applied, _ in candidates if applied == kept), None)
 
 
 def site_maps(out, manifest, name):
@@ -229,7 +257,7 @@ def same_sites(round_map, later_map):
     return key(a) == key(b)
 
 
-def analyze_again(out, manifest, name, work, candidates, sites_from=None):
+def analyze_again(out, manifest, name, work, sites_from=None):
     """The current relayout's plan for one program of the round: its site maps (or those of
     `sites_from` where they number the same sites), the profile and trace of the profiling round,
     the PTX the round compiled. Returns {struct: layout}, or None where it cannot be analysed."""
@@ -248,14 +276,7 @@ def analyze_again(out, manifest, name, work, candidates, sites_from=None):
     command += ["--ptx=" + p for p in sorted(glob.glob(os.path.join(app, "ptx", "*.ptx")))]
     if subprocess.run(command, capture_output=True).returncode != 0:
         return None
-    layouts = {s["name"]: s["layout"] for s in read_json(plan)["structs"] if s["layout"] != "aos"}
-    # A layout the rewriter refused for a struct in one of the round's candidates is refused in
-    # this pick too: that struct stays as it is, as it would in the rewrite.
-    for _, _, refused in candidates:
-        for struct, layout in refused.items():
-            if layouts.get(struct) == layout:
-                layouts.pop(struct)
-    return layouts
+    return {s["name"]: plan_layout(s) for s in read_json(plan)["structs"] if s["layout"] != "aos"}
 
 
 def cmd_rescore(args):
@@ -269,12 +290,11 @@ def cmd_rescore(args):
                 continue
             original, times, fastest, round_pick, _ = evaluate(sel)
             candidates = round_candidates(os.path.join(args.out, m, "apps", app["name"]))
-            layouts = analyze_again(args.out, m, app["name"], work, candidates, args.sites_from)
+            layouts = analyze_again(args.out, m, app["name"], work, args.sites_from)
             if layouts is None:
                 lines.append(f"| {m} | {app['name']} | {round_pick} | (analysis failed, or site maps that do not fit) | – |")
                 continue
-            pick = "original" if not layouts else next(
-                (name for name, applied, _ in candidates if applied == layouts), None)
+            pick = measured_pick(layouts, candidates)
             if pick is None:
                 unmeasured += 1
                 spelled = ", ".join(f"{k} {v}" for k, v in sorted(layouts.items()))

@@ -305,6 +305,42 @@ TEST(AnalyzeModel, AccessesToTwoElementsDoNotMergeThoughTheyRunAsOften) {
   EXPECT_NE(d.layout, Layout::Aligned);
 }
 
+TEST(AnalyzeModel, AFlattenedTwoDimensionalArrayIsPricedStoredTransposed) {
+  // 100 warps, one row per lane (rows of 4: element r * 4 + k), read x then y of each entry k.
+  // Per warp and field: SoA 16 sectors fetched once (its 4 entries of a row share one), in 4 x 4
+  // lines; stored transposed the same 16 sectors in 4 x 1 lines. The transposed SoA costs least,
+  // and the plan stores it so.
+  std::vector<TraceRecord> records;
+  for (uint32_t w = 0; w < 100; ++w)
+    for (uint64_t k = 0; k < 4; ++k) {
+      std::vector<uint64_t> elements;
+      for (uint64_t r = 0; r < 32; ++r) elements.push_back((32 * w + r) * 4 + k);
+      addGroup(records, 0, elements, w), addGroup(records, 1, elements, w);
+    }
+  SiteMap map = particleMap();
+  for (SiteInfo& s : map.sites) s.rowWidth = 4;
+  auto analysis = run(withTrace(records, 12800), map);
+  ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
+  const StructDecision& d = analysis->structs[0];
+  EXPECT_EQ(d.transposeWidth, 4u);
+  const double w = kL1WavefrontWeight, requests = kRequestWeight * 2 * 400;
+  EXPECT_DOUBLE_EQ(d.cost.soa, 2 * 100 * (16 + w * 16) + requests);
+  EXPECT_DOUBLE_EQ(d.transposedCost, 2 * 100 * (16 + w * 4) + requests);
+  EXPECT_EQ(d.layout, Layout::SoA);
+  EXPECT_TRUE(d.transposed);
+  const StructPlan& p = analysis->plan.structs[0];
+  EXPECT_EQ(p.layout, Layout::SoA);
+  EXPECT_EQ(p.transpose, 4u);
+  EXPECT_NE(p.reason.find("soa stored transposed costs"), std::string::npos) << p.reason;
+  EXPECT_EQ(p.details["model"]["cost"]["soa_transposed"], d.transposedCost);
+  // Forced SoA is not transposed: --transpose asks for that.
+  AnalyzeOptions forced;
+  forced.forced = Layout::SoA;
+  auto plain = run(withTrace(records, 12800), map, forced);
+  ASSERT_TRUE(static_cast<bool>(plain));
+  EXPECT_EQ(plain->plan.structs[0].transpose, 0u);
+}
+
 TEST(AnalyzeModel, WithoutATraceModelModeIsAClearError) {
   Fixture f = withTrace({}, 32);
   f.profile.trace.reset();

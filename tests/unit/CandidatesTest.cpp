@@ -172,6 +172,49 @@ TEST(CandidatesTest, AFlattenedTwoDimensionalArrayIsAlsoMeasuredTransposed) {
   for (size_t i = 0; i + 1 < c.size(); ++i) EXPECT_TRUE(c[i].transposed.empty()) << c[i].name;
 }
 
+TEST(CandidatesTest, APricedTranspositionIsRankedByItsOwnCost) {
+  // The model priced Entry's SoA stored transposed (50, against 90 untransposed) but chose plain
+  // SoA: the transposed candidate carries the price the model gave it.
+  StructDecision entry = decision("Entry", 100, 90, 0, Layout::SoA, {Layout::AoS, Layout::SoA});
+  addSite(entry, 900, 27);
+  entry.transposeWidth = 27, entry.transposedCost = 50;
+  Analysis a = analysisOf({entry});
+  std::vector<CandidatePlan> c = rankCandidates(a, {});
+  ASSERT_FALSE(c.empty());
+  EXPECT_EQ(c.back().name, "Entry-soa-transposed");
+  EXPECT_DOUBLE_EQ(c.back().predictedCost, 50);
+  EXPECT_EQ(c.back().plan.findStruct("Entry")->transpose, 27u);
+}
+
+TEST(CandidatesTest, ATransposedPickIsMeasuredAgainstPlainSoA) {
+  // The analysis chose Entry's SoA stored transposed (the plan's transpose): the pick carries the
+  // transposition and its cost; plain SoA is the candidate beside it, at its own cost.
+  StructDecision entry = decision("Entry", 100, 90, 0, Layout::SoA, {Layout::AoS, Layout::SoA});
+  addSite(entry, 900, 27);
+  entry.transposeWidth = 27, entry.transposedCost = 50, entry.transposed = true;
+  StructDecision cell = decision("Cell", 50, 40, 0, Layout::SoA, {Layout::AoS, Layout::SoA});
+  Analysis a = analysisOf({entry, cell});
+  a.plan.structs[0].transpose = 27;
+  std::vector<CandidatePlan> c = rankCandidates(a, {});
+  ASSERT_GE(c.size(), 2u);
+  EXPECT_EQ(c[0].name, "soa");
+  EXPECT_TRUE(c[0].pick);
+  EXPECT_DOUBLE_EQ(c[0].predictedCost, 50 + 40);
+  EXPECT_EQ(c[0].transposed, (std::map<std::string, unsigned>{{"Entry", 27}}));
+  EXPECT_EQ(c[0].plan.findStruct("Entry")->transpose, 27u);
+  // Entry AoS with Cell SoA: nothing to transpose.
+  for (const CandidatePlan& k : c)
+    if (k.layouts.count("Entry") == 0) EXPECT_TRUE(k.transposed.empty()) << k.name;
+  const CandidatePlan& plain = c.back();
+  EXPECT_EQ(plain.name, "Entry-soa-untransposed");
+  EXPECT_FALSE(plain.pick);
+  EXPECT_TRUE(plain.transposed.empty());
+  EXPECT_DOUBLE_EQ(plain.predictedCost, 90 + 40);
+  EXPECT_EQ(plain.plan.findStruct("Entry")->layout, Layout::SoA);
+  EXPECT_EQ(plain.plan.findStruct("Entry")->transpose, 0u);
+  EXPECT_EQ(describeLayouts(plain), "Cell soa, Entry soa");
+}
+
 TEST(CandidatesTest, RowsIndexedInFewExecutionsAreNotTransposed) {
   // The row-indexed site runs in a third of the executions: the array is mostly read otherwise.
   StructDecision entry = decision("Entry", 100, 90, 0, Layout::SoA, {Layout::AoS, Layout::SoA});

@@ -116,6 +116,42 @@ TEST(Model, StreamingOneFieldOfConsecutiveElements) {
   for (ModelLayout l : kAllModelLayouts) EXPECT_EQ(get(x.traffic, l), get(x.sectors, l)) << toString(l);
 }
 
+TEST(Model, RowsOfAFlattenedTwoDimensionalArrayStoredTransposed) {
+  // Lane r reads x of entry (r, k) of rows of 4 (element r * 4 + k), k = 0..3: as AoS 32 lanes
+  // 128 bytes apart, 32 sectors and lines; as SoA 16 bytes apart, 16 sectors in 4 lines. Stored
+  // transposed (entry (r, k) at k * rows + r), 32 consecutive floats: 4 sectors, 1 line. The
+  // other layouts are not transposed.
+  SiteMap map = mapWithSites(1);
+  std::vector<TraceRecord> records;
+  for (uint64_t k = 0; k < 4; ++k) {
+    std::vector<uint64_t> elements;
+    for (uint64_t r = 0; r < 32; ++r) elements.push_back(r * 4 + k);
+    addGroup(records, 0, elements);
+  }
+  TempTrace trace(records);
+  ASSERT_TRUE(trace.ok());
+  StructLayoutModel plain{particle(), {}}, transposed{particle(), {}, 4};
+  auto a = replayTrace(*trace, {{&map, 1}}, {plain}, {"k"});
+  auto b = replayTrace(*trace, {{&map, 1}}, {transposed}, {"k"});
+  ASSERT_TRUE(static_cast<bool>(a)) << llvm::toString(a.takeError());
+  ASSERT_TRUE(static_cast<bool>(b)) << llvm::toString(b.takeError());
+  const ModelCounts& x = a->at(0, 0, 0);
+  const ModelCounts& t = b->at(0, 0, 0);
+  EXPECT_EQ(get(x.sectors, ModelLayout::AoS), 4 * 32);
+  EXPECT_EQ(get(x.sectors, ModelLayout::SoA), 4 * 16);
+  EXPECT_EQ(get(x.lines, ModelLayout::SoA), 4 * 4);
+  EXPECT_EQ(get(t.sectors, ModelLayout::SoA), 4 * 4);
+  EXPECT_EQ(get(t.lines, ModelLayout::SoA), 4 * 1);
+  EXPECT_EQ(get(t.traffic, ModelLayout::SoA), 4 * 4);  // every column a sector of its own
+  for (ModelLayout l : {ModelLayout::AoS, ModelLayout::AoSoA, ModelLayout::Clustered})
+    EXPECT_EQ(get(t.sectors, l), get(x.sectors, l)) << toString(l);
+  // A row wider than the replay prices is replayed untransposed.
+  StructLayoutModel wide{particle(), {}, kMaxReplayedTranspose + 1};
+  auto c = replayTrace(*trace, {{&map, 1}}, {wide}, {"k"});
+  ASSERT_TRUE(static_cast<bool>(c)) << llvm::toString(c.takeError());
+  EXPECT_EQ(get(c->at(0, 0, 0).sectors, ModelLayout::SoA), get(x.sectors, ModelLayout::SoA));
+}
+
 TEST(Model, SecondFieldOfTheSameElementsReusesAoSSectors) {
   // Then the same warp reads y of the same elements: in AoS and in the {x,y,z,w} cluster y lies in
   // the sectors x brought (no new traffic); SoA and AoSoA read 4 new sectors.

@@ -128,6 +128,13 @@ struct StructDecision {
   // less): model mode prices it and, where it costs less than AoS, weighs it as a layout of its
   // own (docs/analysis.md, "Aligned records").
   bool alignable = false;
+  // Model mode, for a struct whose accesses index a flattened 2-D array (transposeWidth): the row
+  // length W, and SoA's cost when stored transposed (element r * W + k at k * rows + r), priced on a
+  // replay of its own; 0 where not priced. `transposed`: the decision is that SoA, stored transposed
+  // (the plan's transpose), and the SoA numbers above are those of the untransposed arrays.
+  unsigned transposeWidth = 0;
+  double transposedCost = 0;
+  bool transposed = false;
 };
 
 // Whether the field access tree offers a clustered candidate (more than one cluster).

@@ -58,7 +58,18 @@ struct StructLayoutModel {
   // order), each aligned (clusterAlign) when it has two or more fields; empty = no clustered candidate
   // (its numbers then equal AoS's).
   std::vector<std::vector<std::string>> clusters;
+  // Nonzero: the SoA candidate is stored transposed, as a flattened 2-D array of rows of this many
+  // elements (StructPlan::transpose): element r * W + k at k * rows + r. The other layouts are not.
+  unsigned transpose = 0;
 };
+
+// The widest row a transposed SoA is replayed for: columns kTransposedRows elements apart keep the
+// replay's sector numbers within 48 bits for fields up to 16 bytes. Rows past it are not priced.
+inline constexpr unsigned kMaxReplayedTranspose = 4096;
+// Elements per column in the replay of a transposed SoA: more than any traced array has rows, so
+// that columns never share a sector (the real layout packs them; their one shared sector at each
+// column's end is noise).
+inline constexpr uint64_t kTransposedRows = uint64_t(1) << 30;
 
 // One profile unit as the replay sees it.
 struct ReplayUnit {
