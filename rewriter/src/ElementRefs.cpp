@@ -82,7 +82,14 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
     auto range = ref->getSourceRange();
     if (!parent) return std::pair{name + " is used where relayout cannot follow it", range};
     if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(parent)) {
-      if (llvm::isa<clang::FieldDecl>(member->getMemberDecl()) && !member->isArrow()) continue;
+      if (llvm::isa<clang::FieldDecl>(member->getMemberDecl()) && !member->isArrow()) {
+        // A field of a multi-field cluster through the cluster's record (`e.T` -> `e.T_k.T`), so
+        // that nvcc sees its alignment; a field whose name comes from a macro keeps its reference.
+        const DeviceArray* array = info.planned->layout->arrayOf(member->getMemberDecl()->getNameAsString());
+        if (array && !array->clusterStruct.empty())
+          edits_.insertBefore(member->getMemberLoc(), array->member + ".", edits);
+        continue;
+      }
       if (!member->isArrow() && refMemberCall(ref, member, recordName(record), info, edits)) continue;
       return std::pair{"the member function '" + member->getMemberDecl()->getNameAsString() + "' is called on " + name +
                            ", a reference to an element, and its value is used; relayout rewrites such a call as "

@@ -448,6 +448,12 @@ void Emitter::reference(bool readOnly) {
     else if (decl == type + " @") line("  " + type + "& " + f.name + ";");
     else line("  " + withName(decl, "&" + f.name) + ";");  // `int *const &next`
   }
+  // Each multi-field cluster whole, too: the rewrite reads `e.T` as `e.T_k.T`, a member of the
+  // aligned record, which nvcc merges with its neighbours into one vector access; through the
+  // field's own reference it knows only the field's alignment and loads each field alone.
+  for (const ArrayText& a : arrays_)
+    if (!a.array->clusterStruct.empty())
+      line("  " + std::string(readOnly ? "const " : "") + a.array->clusterStruct + "& " + a.array->member + ";");
   // The whole value's name must not hide a member (a field named `v`).
   std::string v = "v";
   while (llvm::any_of(def_.fields, [&](const FieldFacts& f) { return f.name == v; }) || v == "r") v += "_";
@@ -477,6 +483,8 @@ void Emitter::reference(bool readOnly) {
        " p, ptrdiff_t i) {");
   std::vector<std::string> fields;
   for (const FieldFacts& f : def_.fields) fields.push_back(where[f.name]);
+  for (const ArrayText& a : arrays_)
+    if (!a.array->clusterStruct.empty()) fields.push_back("p." + a.array->member + "[" + elementAt("p") + "]");
   line("  return {" + llvm::join(fields, ", ") + "};");
   line("}");
 }
