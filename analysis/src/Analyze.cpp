@@ -173,6 +173,7 @@ llvm::Expected<Analysis> analyze(const std::vector<SiteMapFile>& siteMaps, const
       if (!owner || !owner->field(site.field))
         return fileError(file.path, fmt::format("site {} names {}.{}, which the site map does not declare", site.id,
                                                 site.structName, site.field));
+      if (site.unread) continue;  // nvcc dropped the load: the compiled code does not touch the field there
       SiteEvidence e{map.sourcePath, site, unit->sites[site.id], classifyPaper(unit->sites[site.id], unit->blockPeriod),
                      unit->blockPeriod, {}};
       if (site.id < code.size()) e.code = code[site.id];

@@ -103,6 +103,7 @@ json SiteMap::toJson() const {
                          {"loop", optionalId(s.loop)}, {"position", s.position}});
     if (s.rowWidth) siteArray.back()["row_width"] = s.rowWidth;
     if (!s.element.empty()) siteArray.back()["element"] = s.element;
+    if (s.unread) siteArray.back()["unread"] = true;
   }
   json& fileArray = doc["files"] = json::array();
   for (const InstrumentedFile& f : files)
@@ -278,6 +279,7 @@ llvm::Expected<SiteMap> SiteMap::fromJson(const json& doc, llvm::StringRef path)
       site.position = s.value("position", 0u);  // optional: added later in version 1
       site.rowWidth = s.value("row_width", 0u);  // optional: added later in version 1
       site.element = s.value("element", std::string());  // optional: added later in version 1
+      site.unread = s.value("unread", false);            // optional: added later in version 1
       map.sites.push_back(std::move(site));
     }
     if (d.contains("files"))  // optional: added later in version 1

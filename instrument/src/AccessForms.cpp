@@ -15,6 +15,9 @@
 #include <clang/Basic/SourceManager.h>
 #include <fmt/format.h>
 
+#include <functional>
+#include <set>
+
 namespace relayout {
 
 namespace {
@@ -55,6 +58,40 @@ bool mentionsTemplateArgument(const clang::Stmt* s) {
   for (const clang::Stmt* child : s->children())
     if (mentionsTemplateArgument(child)) return true;
   return false;
+}
+
+// The fields a function reads of an element it copied into a local (`const Facet f = rest[i];`,
+// then only `f.a`, `f.b`, `f.c`): nvcc drops the loads of the others, which the compiled code never
+// issues, so their sites are `unread`. None (every field) where the local is used otherwise: copied
+// or passed whole, its address taken, a member function called on it.
+std::optional<std::set<std::string>> fieldsReadOfLocalCopy(clang::ASTContext& context,
+                                                           const clang::CXXConstructExpr* copy,
+                                                           const clang::FunctionDecl* function) {
+  const clang::Stmt* node = copy;
+  const clang::Decl* decl = nullptr;
+  climbPast(
+      context, node, [](const clang::Stmt* s) { return isParen(s) || llvm::isa<clang::ExprWithCleanups>(s); }, &decl);
+  const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(decl);
+  if (!var || llvm::isa<clang::ParmVarDecl>(var) || !var->hasLocalStorage() || var->getType()->isReferenceType() ||
+      var->getType().isVolatileQualified() || !function || !function->getBody())
+    return std::nullopt;
+  std::set<std::string> read;
+  bool whole = false;
+  std::function<void(const clang::Stmt*)> walk = [&](const clang::Stmt* s) {
+    if (!s || whole) return;
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s); ref && ref->getDecl() == var) {
+      const clang::Stmt* use = ref;
+      const clang::Stmt* parent = climbPast(context, use, isParenOrNoOpCast);
+      const auto* member = llvm::dyn_cast_or_null<clang::MemberExpr>(parent);
+      if (member && !member->isArrow() && llvm::isa<clang::FieldDecl>(member->getMemberDecl()))
+        read.insert(member->getMemberDecl()->getNameAsString());
+      else whole = true;
+    }
+    for (const clang::Stmt* child : s->children()) walk(child);
+  };
+  walk(function->getBody());
+  if (whole) return std::nullopt;
+  return read;
 }
 
 bool isDeviceDefinition(const clang::FunctionDecl* fn) {
@@ -372,7 +409,8 @@ bool SiteCollector::visitElement(clang::Expr* e) {
   if (up.get<clang::ReturnStmt>() && function_->getReturnType()->isReferenceType()) return true;
   if (const auto* ctor = up.get<clang::CXXConstructExpr>();
       ctor && ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() >= 1 && ctor->getArg(0) == current) {
-    addWholeSites(e, record, AccessKind::Read);
+    const auto read = fieldsReadOfLocalCopy(context_, ctor, function_);
+    addWholeSites(e, record, AccessKind::Read, read ? &*read : nullptr);
     return true;
   }
   if (const auto* op = up.get<clang::CXXOperatorCallExpr>();

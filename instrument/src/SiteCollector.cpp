@@ -377,7 +377,8 @@ void SiteCollector::describeElement(SiteInfo& site, const clang::Expr* access) c
   site.element = sameElementKey(context_, element);
 }
 
-void SiteCollector::addWholeSites(const clang::Expr* element, const clang::RecordDecl* record, AccessKind access) {
+void SiteCollector::addWholeSites(const clang::Expr* element, const clang::RecordDecl* record, AccessKind access,
+                                  const std::set<std::string>* read) {
   std::string name = recordName(record);
   auto range = fileRange(element, "whole-element use of " + name);
   if (!range) return;
@@ -394,6 +395,7 @@ void SiteCollector::addWholeSites(const clang::Expr* element, const clang::Recor
     if (field->isBitField()) continue;  // no address of its own; the fields around it are counted
     const FieldInfo* info = it->second.field(field->getNameAsString());
     raw.sites.push_back(newSite(record, {field, info->name, info->offset, info->size}, access, loc));
+    raw.sites.back().unread = read && !read->count(field->getNameAsString());
     describeElement(raw.sites.back(), element);
   }
   if (raw.sites.empty()) return;

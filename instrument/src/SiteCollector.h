@@ -118,7 +118,10 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
   SiteInfo newSite(const clang::RecordDecl* record, const Touched& touched, AccessKind access,
                    clang::SourceLocation loc);
   void addFieldSite(const clang::Expr* access, const clang::RecordDecl* record, const Touched& touched);
-  void addWholeSites(const clang::Expr* element, const clang::RecordDecl* record, AccessKind access);
+  // One site per field of an element used whole; with `read`, those of the fields it does not name
+  // are `unread` (a copy whose other fields nothing reads).
+  void addWholeSites(const clang::Expr* element, const clang::RecordDecl* record, AccessKind access,
+                     const std::set<std::string>* read = nullptr);
   void addKernelEntry(const clang::FunctionDecl* kernel, const std::string& name);
   // An instantiation of a kernel template: its condition joins the kernel's entry, whose hook then
   // tells the runtime which instantiation runs (launch sampling admits each one's first launches).

@@ -341,6 +341,21 @@ TEST(AnalyzeModel, AFlattenedTwoDimensionalArrayIsPricedStoredTransposed) {
   EXPECT_EQ(plain->plan.structs[0].transpose, 0u);
 }
 
+TEST(AnalyzeModel, FieldsACopyNeverReadsAreNoAccesses) {
+  // y is copied with the element but never read of the copy (`unread`): nvcc drops its load, so the
+  // analysis prices x alone, although the instrumented program reported both.
+  std::vector<TraceRecord> records;
+  for (uint32_t w = 0; w < 100; ++w) addGroup(records, 0, stride1(32 * w), w), addGroup(records, 1, stride1(32 * w), w);
+  SiteMap map = particleMap();
+  map.sites[1].unread = true;
+  auto analysis = run(withTrace(records, 6400), map);
+  ASSERT_TRUE(static_cast<bool>(analysis)) << llvm::toString(analysis.takeError());
+  const StructDecision& d = analysis->structs[0];
+  ASSERT_EQ(d.sites.size(), 1u);
+  EXPECT_EQ(d.sites[0].site.field, "x");
+  EXPECT_DOUBLE_EQ(d.sectors.soa, 800);  // x's 4 sectors per warp, twice the traced executions
+}
+
 TEST(AnalyzeModel, WithoutATraceModelModeIsAClearError) {
   Fixture f = withTrace({}, 32);
   f.profile.trace.reset();

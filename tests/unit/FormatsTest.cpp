@@ -43,6 +43,12 @@ TEST(SiteMapFormat, RoundTripKeepsEveryField) {
   EXPECT_EQ(back->sites[0].access, AccessKind::ReadWrite);
   EXPECT_EQ(back->sites[0].loop, 0u);
   EXPECT_EQ(back->structs[0].field("y")->offset, 4u);
+  EXPECT_FALSE(back->sites[0].unread);
+  EXPECT_FALSE(map.toJson()["sites"][0].contains("unread"));  // optional: absent when false
+  map.sites[0].unread = true;
+  auto unread = SiteMap::fromJson(json::parse(map.toJson().dump()), "a.sites.json");
+  ASSERT_TRUE(static_cast<bool>(unread)) << llvm::toString(unread.takeError());
+  EXPECT_TRUE(unread->sites[0].unread);
 }
 
 // member and instantiations came later in version 1: kept when present, defaulted when absent.

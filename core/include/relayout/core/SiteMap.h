@@ -85,6 +85,10 @@ struct SiteInfo {
   // branch of code (clangsupport's SameElement): those nvcc may carry in one wider access. Empty
   // where unknown (spelled inside a macro's body, a comment in it; site maps written before).
   std::string element;
+  // A field of an element copied whole into a local that the function never reads (`const Facet f
+  // = rest[i];` then only f.a, f.b, f.c): nvcc drops its load, so the analysis counts no access.
+  // The instrumented program still reports it, so that site numbers do not depend on it.
+  bool unread = false;
 };
 
 // A project file whose device code this unit instrumented: the main source first, then the
