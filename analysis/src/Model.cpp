@@ -303,7 +303,8 @@ llvm::Expected<ReplayResult> replayTrace(const Trace& trace, const std::vector<R
       SiteModel sm;
       if (unit.map && id < unit.map->sites.size()) {
         const SiteInfo& site = unit.map->sites[id];
-        for (size_t m = 0; m < structs.size(); ++m)
+        // A field the compiled code never loads (SiteInfo::unread): its records fill no cache.
+        for (size_t m = 0; m < structs.size() && !site.unread; ++m)
           if (structs[m].info.name == site.structName) sm = modelSite(site, structs[m], mappings[m]);
       }
       sites.push_back(sm);

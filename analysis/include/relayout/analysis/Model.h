@@ -82,7 +82,7 @@ struct ReplayResult {
   std::vector<size_t> firstSite;     // per unit: flat index of its site 0
   std::vector<ModelCounts> cells;    // [(firstSite[unit] + site) * kernels.size() + kernel]
   uint64_t records = 0, groups = 0;
-  uint64_t skipped = 0;              // records of units without a site map or of structs not modelled
+  uint64_t skipped = 0;  // records of units without a site map, of structs not modelled, of unread sites
 
   const ModelCounts& at(size_t unit, size_t site, size_t kernel) const {
     return cells[(firstSite[unit] + site) * kernels.size() + kernel];
