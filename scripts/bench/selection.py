@@ -197,7 +197,7 @@ def cmd_report(args):
         lines.append(f"- applied layout within 3% of the fastest measured: **{stats['applied_ok']} of {n}** "
                      "(target: all);")
         lines.append(f"- the model's pick alone, without measuring, within 3% of the fastest: "
-                     f"**{stats['pick_ok']} of {n}** ({100 * stats['pick_ok'] / n:.0f}%; target 90%);")
+                     f"**{stats['pick_ok']} of {n}** ({100 * stats['pick_ok'] / n:.1f}%; target 90%);")
         lines.append(f"- kernel speed-up of what was applied over the original, geometric mean: **{geo:.2f}×**.")
     return write_page(args, lines)
 
