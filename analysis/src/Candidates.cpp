@@ -234,10 +234,10 @@ std::vector<CandidatePlan> rankCandidates(const Analysis& analysis, const Candid
                                     "is measured); the analysis chose {}",
                                     candidate.name, width, toString(varying[i].plan->layout));
     }
-    if (!d.transposed) candidate.transposed[d.name] = width;
     out.push_back(std::move(candidate));
   }
-  // Every candidate names the structs it stores transposed (the pick's, kept by planFor).
+  // Every candidate names the structs its plan stores transposed (the pick's, kept by planFor, and the
+  // alternatives above): read from the plan, the one place that says it.
   for (CandidatePlan& candidate : out)
     for (const StructPlan& sp : candidate.plan.structs)
       if (sp.transpose && sp.layout == Layout::SoA) candidate.transposed[sp.name] = sp.transpose;
