@@ -131,8 +131,12 @@ void modelDecision(const StructDecision& d, data& s) {
   const std::string replayed =
       d.replayedShare < 0.999 ? fmt::format(" ({:.0f}% replayed)", 100 * d.replayedShare) : std::string();
   svg::BarChart chart;
-  chart.description = "predicted cost per candidate layout: sectors from L2 plus half the requested lines plus requests";
-  chart.axisLabel = "cost = predicted 32-byte sectors from L2 + requested 128-byte lines / 2 + requests (lower is better)";
+  chart.description = fmt::format(
+      "predicted cost per candidate layout: sectors from L2 plus {:g} per requested line plus {:g} per request",
+      kL1WavefrontWeight, kRequestWeight);
+  chart.axisLabel = fmt::format(
+      "cost = predicted 32-byte sectors from L2 + requested 128-byte lines x {:g} + requests x {:g} (lower is better)",
+      kL1WavefrontWeight, kRequestWeight);
   auto costBar = [&](const std::string& label, Layout l, double cost) {
     return bar(label + replayed, cost, num(cost), d.layout == l ? "#2a9d5c" : "#4a7bd0", false, d.layout == l);
   };

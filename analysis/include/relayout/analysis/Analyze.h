@@ -33,13 +33,17 @@ const char* toString(AnalyzeMode mode);
 // field within one line (color_grade's 4-byte pixels, nbody's bodies): their SoA rewrites, predicted
 // cheaper, ran 5% and 20% slower on an H200.
 inline constexpr double kL1WavefrontWeight = 0.5;
-// Model mode also charges each warp-level memory instruction (request) one sector's worth, whatever
-// it moves (an L1 wavefront at least): nine scalar loads of a record cost more than three 16-byte
-// vector loads of it (a 48-byte record read whole ran 0.89x as SoA), a 4-byte pixel stored as four
-// bytes more than as one word. How many requests a site makes under each layout comes from the PTX
-// nvcc emitted for the original (Ptx.h) or, for the other layouts, from what their arrays allow. On
-// the eight samples' recorded traces, 1/3, 1 and 2 pick the same layouts.
-inline constexpr double kRequestWeight = 1.0;
+// Model mode also charges each warp-level memory instruction (request) for its issue, whatever it
+// moves: a quarter of a line's weight, as an SM's four schedulers issue four instructions in the
+// cycle its L1 returns one 128-byte wavefront. What a request costs beyond its issue is in the lines
+// it touches; nvcc's merged accesses pay their lines once between them (siteCost). How many
+// requests a site makes under each layout comes from the PTX nvcc emitted for the original (Ptx.h)
+// or, for the other layouts, from what their arrays allow. It was 1 (a sector's worth) until
+// 2026-11-30: on the two latest rounds of docs/results/selection-h200.md, rescored offline,
+// 0.125 picked within 3% of the fastest as often as 1 or more often (36 and 34 of 39, against 35
+// and 34): at 1, mesh_deform's twelve scalar stores and loads of float3 arrays outweighed the
+// sectors its SoA saves in a kernel that streams at 3 TB/s, and SoA ran 1.17x.
+inline constexpr double kRequestWeight = kL1WavefrontWeight / 4;
 // A clustered or SoA layout must predict at least this share less cost than the layout before it
 // in the order AoS, aligned, clustered, SoA to be chosen over it: the model sees memory and the
 // requests nvcc emits, not registers or DRAM pages. It was 10% before the requests came from the
