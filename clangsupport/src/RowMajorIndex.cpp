@@ -1,5 +1,8 @@
 #include "relayout/clangsupport/RowMajorIndex.h"
 
+#include "relayout/clangsupport/AstClimb.h"
+#include "relayout/clangsupport/References.h"
+
 #include <clang/AST/Decl.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/Stmt.h>
@@ -47,23 +50,11 @@ const clang::VarDecl* variableOf(clang::ASTContext& context, const clang::Expr* 
 // Whether every use of `var` in `stmt` reads its value: no assignment, increment, address or
 // reference bound to it.
 bool onlyReadIn(clang::ASTContext& context, const clang::Stmt* stmt, const clang::VarDecl* var) {
-  if (!stmt) return true;
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt); ref && ref->getDecl() == var) {
+  for (const clang::DeclRefExpr* ref : referencesTo(stmt, var)) {
     const clang::Stmt* node = ref;
-    while (true) {
-      clang::DynTypedNodeList parents = context.getParents(*node);
-      const clang::Stmt* parent = parents.empty() ? nullptr : parents[0].get<clang::Stmt>();
-      if (!parent) return false;
-      if (llvm::isa<clang::ParenExpr>(parent)) {
-        node = parent;
-        continue;
-      }
-      const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(parent);
-      return cast && cast->getCastKind() == clang::CK_LValueToRValue;
-    }
+    const auto* cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(climbPast(context, node, isParen));
+    if (!cast || cast->getCastKind() != clang::CK_LValueToRValue) return false;
   }
-  for (const clang::Stmt* child : stmt->children())
-    if (!onlyReadIn(context, child, var)) return false;
   return true;
 }
 

@@ -7,6 +7,7 @@
 // its location.
 #include "SiteCollector.h"
 #include "relayout/clangsupport/AstClimb.h"
+#include "relayout/clangsupport/References.h"
 
 #include "RecordInfo.h"
 
@@ -15,7 +16,6 @@
 #include <clang/Basic/SourceManager.h>
 #include <fmt/format.h>
 
-#include <functional>
 #include <set>
 
 namespace relayout {
@@ -76,21 +76,12 @@ std::optional<std::set<std::string>> fieldsReadOfLocalCopy(clang::ASTContext& co
       var->getType().isVolatileQualified() || !function || !function->getBody())
     return std::nullopt;
   std::set<std::string> read;
-  bool whole = false;
-  std::function<void(const clang::Stmt*)> walk = [&](const clang::Stmt* s) {
-    if (!s || whole) return;
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s); ref && ref->getDecl() == var) {
-      const clang::Stmt* use = ref;
-      const clang::Stmt* parent = climbPast(context, use, isParenOrNoOpCast);
-      const auto* member = llvm::dyn_cast_or_null<clang::MemberExpr>(parent);
-      if (member && !member->isArrow() && llvm::isa<clang::FieldDecl>(member->getMemberDecl()))
-        read.insert(member->getMemberDecl()->getNameAsString());
-      else whole = true;
-    }
-    for (const clang::Stmt* child : s->children()) walk(child);
-  };
-  walk(function->getBody());
-  if (whole) return std::nullopt;
+  for (const clang::DeclRefExpr* ref : referencesTo(function->getBody(), var)) {
+    const clang::Stmt* use = ref;
+    const auto* member = llvm::dyn_cast_or_null<clang::MemberExpr>(climbPast(context, use, isParenOrNoOpCast));
+    if (!member || member->isArrow() || !llvm::isa<clang::FieldDecl>(member->getMemberDecl())) return std::nullopt;
+    read.insert(member->getMemberDecl()->getNameAsString());
+  }
   return read;
 }
 

@@ -6,29 +6,16 @@
 // is read where the launch put it; it must be const, so only a parameter that every instantiation
 // only reads qualifies, and only where no other declaration would have to carry the annotation.
 #include "SiteCollector.h"
+#include "relayout/clangsupport/References.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 
 namespace relayout {
 
 namespace {
-
-class ReferencesTo : public clang::RecursiveASTVisitor<ReferencesTo> {
- public:
-  explicit ReferencesTo(const clang::ParmVarDecl* param) : param_(param) {}
-  std::vector<const clang::DeclRefExpr*> found;
-  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
-    if (ref->getDecl() == param_) found.push_back(ref);
-    return true;
-  }
-
- private:
-  const clang::ParmVarDecl* param_;
-};
 
 // Whether the object `use` names (the parameter or a part of it) is only read where it is used:
 // read as a value, bound to a const reference, its non-mutable members read so, a const method
@@ -94,9 +81,7 @@ bool readOnlyRecord(clang::ASTContext& context, const clang::FunctionDecl* kerne
   const clang::ParmVarDecl* param = kernel->getParamDecl(index);
   if (!param->getType()->isRecordType() || param->hasAttr<clang::CUDAGridConstantAttr>() || !kernel->getBody())
     return false;
-  ReferencesTo refs(param);
-  refs.TraverseStmt(kernel->getBody());
-  for (const clang::DeclRefExpr* ref : refs.found)
+  for (const clang::DeclRefExpr* ref : referencesTo(kernel->getBody(), param))
     if (ref->refersToEnclosingVariableOrCapture() || !onlyRead(context, ref)) return false;
   return true;
 }

@@ -10,29 +10,16 @@
 // the struct is refused with the reason.
 #include "UseCollector.h"
 #include "relayout/clangsupport/AstClimb.h"
+#include "relayout/clangsupport/References.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <algorithm>
 
 namespace relayout::rw {
 
 namespace {
-
-class RefsTo : public clang::RecursiveASTVisitor<RefsTo> {
- public:
-  explicit RefsTo(const clang::ValueDecl* var) : var_(var) {}
-  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
-    if (ref->getDecl() == var_) refs.push_back(ref);
-    return true;
-  }
-  std::vector<const clang::DeclRefExpr*> refs;
-
- private:
-  const clang::ValueDecl* var_;
-};
 
 bool isNonConstRefTo(clang::QualType type, const clang::RecordDecl* record) {
   if (!type->isLValueReferenceType() || type->getPointeeType().isConstQualified()) return false;
@@ -74,9 +61,7 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::checkRef
     std::vector<const clang::FunctionDecl*>& calls, std::vector<Edit>& edits) {
   const clang::RecordDecl* record = info.planned->definition;
   std::string name = "'" + var->getNameAsString() + "'";
-  RefsTo finder(var);
-  finder.TraverseStmt(const_cast<clang::Stmt*>(scope));
-  for (const clang::DeclRefExpr* ref : finder.refs) {
+  for (const clang::DeclRefExpr* ref : referencesTo(scope, var)) {
     const clang::Stmt* child = ref;
     const clang::Stmt* parent = climbPast(context_, child, isParenOrNoOpCast);
     auto range = ref->getSourceRange();

@@ -32,6 +32,7 @@
 // (RestrictLocals.cpp declares the locals and records both forms of each access.)
 #include "UseCollector.h"
 #include "relayout/clangsupport/AstClimb.h"
+#include "relayout/clangsupport/References.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
@@ -214,13 +215,10 @@ FieldUse UseCollector::fieldUse(const clang::Expr* lvalue, int depth) {
     if (library(sm_, callee) || !definition || !definition->getBody()) return FieldUse::kAddress;
     const clang::ParmVarDecl* own = definition->getParamDecl(param->getFunctionScopeIndex());
     FieldUse result = FieldUse::kRead;
-    std::function<void(const clang::Stmt*)> walk = [&](const clang::Stmt* s) {
-      if (!s || result == FieldUse::kAddress) return;
-      if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s); ref && ref->getDecl() == own)
-        result = std::max(result, fieldUse(ref, depth + 1));
-      for (const clang::Stmt* c : s->children()) walk(c);
-    };
-    walk(definition->getBody());
+    for (const clang::DeclRefExpr* ref : referencesTo(definition->getBody(), own)) {
+      result = std::max(result, fieldUse(ref, depth + 1));
+      if (result == FieldUse::kAddress) break;
+    }
     return constant && result == FieldUse::kWrite ? FieldUse::kAddress : result;
   };
   if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(parent)) {

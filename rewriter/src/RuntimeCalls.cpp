@@ -5,6 +5,7 @@
 // around them; a cudaFree loop over `void*` casts of several arrays loses the entity to a
 // statement of its own.
 #include "UseCollector.h"
+#include "relayout/clangsupport/References.h"
 
 #include <clang/AST/ExprCXX.h>
 
@@ -243,12 +244,10 @@ const clang::InitListExpr* initializerList(const clang::Expr* expr) {
   }
 }
 
-void findRefs(const clang::Stmt* stmt, const clang::VarDecl* var, std::vector<const clang::DeclRefExpr*>& refs,
-              std::vector<const clang::CallExpr*>& calls) {
+void findCalls(const clang::Stmt* stmt, std::vector<const clang::CallExpr*>& calls) {
   if (!stmt) return;
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt); ref && ref->getDecl() == var) refs.push_back(ref);
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(stmt)) calls.push_back(call);
-  for (const clang::Stmt* child : stmt->children()) findRefs(child, var, refs, calls);
+  for (const clang::Stmt* child : stmt->children()) findCalls(child, calls);
 }
 
 }  // namespace
@@ -265,9 +264,9 @@ bool UseCollector::handleFreeLoop(const clang::CXXForRangeStmt* loop) {
   const clang::InitListExpr* list = initializerList(loop->getRangeInit());
   const clang::VarDecl* var = loop->getLoopVariable();
   if (!list || !var || !var->getType()->isVoidPointerType()) return false;
-  std::vector<const clang::DeclRefExpr*> uses;
+  const std::vector<const clang::DeclRefExpr*> uses = referencesTo(loop->getBody(), var);
   std::vector<const clang::CallExpr*> calls;
-  findRefs(loop->getBody(), var, uses, calls);
+  findCalls(loop->getBody(), calls);
   const clang::CallExpr* free = nullptr;
   for (const clang::CallExpr* call : calls)
     if (const clang::FunctionDecl* callee = call->getDirectCallee();

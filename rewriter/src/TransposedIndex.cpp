@@ -7,9 +7,8 @@
 #include "UseCollector.h"
 
 #include "relayout/clangsupport/AstClimb.h"
+#include "relayout/clangsupport/References.h"
 #include "relayout/clangsupport/RowMajorIndex.h"
-
-#include <functional>
 
 namespace relayout::rw {
 
@@ -26,26 +25,20 @@ std::string placeText(const std::string& base, const std::string& rowsMember, co
 bool UseCollector::indexesOnlyFieldsOf(const clang::VarDecl* local, const clang::ValueDecl* array) {
   const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(local->getParentFunctionOrMethod());
   if (!function || !function->getBody()) return false;
-  bool only = true;
-  std::function<void(const clang::Stmt*)> visit = [&](const clang::Stmt* stmt) {
-    if (!stmt || !only) return;
-    if (const auto* use = llvm::dyn_cast<clang::DeclRefExpr>(stmt); use && use->getDecl() == local) {
-      const clang::Stmt* node = use;
-      const clang::Stmt* parent = climbPast(context_, node, isParenOrImplicitCast);
-      const auto* subscript = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(parent);
-      const clang::Stmt* base = subscript ? subscript->getBase()->IgnoreParenImpCasts() : nullptr;
-      const auto* baseRef = llvm::dyn_cast_or_null<clang::DeclRefExpr>(base);
-      const clang::Stmt* element = subscript;
-      const auto* member =
-          subscript ? llvm::dyn_cast_or_null<clang::MemberExpr>(climbPast(context_, element, isParen)) : nullptr;
-      only = subscript && subscript->getIdx()->IgnoreParenImpCasts() == use && baseRef && baseRef->getDecl() == array &&
-             member && llvm::isa<clang::FieldDecl>(member->getMemberDecl());
-      return;
-    }
-    for (const clang::Stmt* child : stmt->children()) visit(child);
-  };
-  visit(function->getBody());
-  return only;
+  for (const clang::DeclRefExpr* use : referencesTo(function->getBody(), local)) {
+    const clang::Stmt* node = use;
+    const clang::Stmt* parent = climbPast(context_, node, isParenOrImplicitCast);
+    const auto* subscript = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(parent);
+    const clang::Stmt* base = subscript ? subscript->getBase()->IgnoreParenImpCasts() : nullptr;
+    const auto* baseRef = llvm::dyn_cast_or_null<clang::DeclRefExpr>(base);
+    const clang::Stmt* element = subscript;
+    const auto* member =
+        subscript ? llvm::dyn_cast_or_null<clang::MemberExpr>(climbPast(context_, element, isParen)) : nullptr;
+    if (!subscript || subscript->getIdx()->IgnoreParenImpCasts() != use || !baseRef || baseRef->getDecl() != array ||
+        !member || !llvm::isa<clang::FieldDecl>(member->getMemberDecl()))
+      return false;
+  }
+  return true;
 }
 
 bool UseCollector::transposedIndex(const clang::ArraySubscriptExpr* subscript, const clang::Expr* ref,

@@ -4,27 +4,13 @@
 // goes, relayoutFree(buf)) linked to the parameter it reaches; any other use is refused by name.
 #include "UseCollector.h"
 #include "relayout/clangsupport/AstClimb.h"
+#include "relayout/clangsupport/References.h"
 
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 
 namespace relayout::rw {
 
 namespace {
-
-// Every reference to `var` inside `body`.
-class RefFinder : public clang::RecursiveASTVisitor<RefFinder> {
- public:
-  RefFinder(const clang::VarDecl* var, std::vector<const clang::DeclRefExpr*>& out) : var_(var), out_(out) {}
-  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
-    if (ref->getDecl() == var_) out_.push_back(ref);
-    return true;
-  }
-
- private:
-  const clang::VarDecl* var_;
-  std::vector<const clang::DeclRefExpr*>& out_;
-};
 
 bool isBytePointer(clang::QualType type) {
   if (!type->isPointerType()) return false;
@@ -99,8 +85,7 @@ bool UseCollector::handleBufferCast(const clang::Expr* arg, const EntityInfo& pa
 
   // Its uses: cudaMalloc(&buf) or cudaMalloc((void**)&buf), cudaFree(buf), and casts to S* passed
   // to an S* parameter of a plain function.
-  std::vector<const clang::DeclRefExpr*> refs;
-  RefFinder(var, refs).TraverseStmt(function->getBody());
+  const std::vector<const clang::DeclRefExpr*> refs = referencesTo(function->getBody(), var);
   unsigned helpers = 0;
   for (const clang::DeclRefExpr* use : refs) {
     const clang::Stmt* node = use;

@@ -302,6 +302,30 @@ TEST(VerifySpeedTest, FasterOrSlowerOnlyBeyondTheRunsSpread) {
   EXPECT_EQ(judgeSpeed(original, {}).speed, Speed::Unmeasured);
 }
 
+TEST(VerifySpeedTest, RunsApartDecideWithThreeRunsOrMore) {
+  // epidemic's aligned record on an H200: each run faster than each of the original's, whose one
+  // stray run (4.12 ms) widened its spread to 12%, past the 9% median gain.
+  const std::vector<RunTime> original = kernelRuns({3.804, 4.124, 3.664});
+  SpeedJudgement apart = judgeSpeed(original, kernelRuns({3.591, 3.408, 3.490}));
+  EXPECT_EQ(apart.speed, Speed::Faster);
+  EXPECT_TRUE(apart.runsApart);
+  EXPECT_GT(apart.margin, apart.speedup->median - 1);  // the spread alone would not have told it
+  // One candidate run inside the original's range: the spread decides, and it is not cleared.
+  SpeedJudgement overlap = judgeSpeed(original, kernelRuns({3.591, 3.408, 3.700}));
+  EXPECT_EQ(overlap.speed, Speed::Same);
+  EXPECT_FALSE(overlap.runsApart);
+  // Two runs each are too few: apart by chance one round in six.
+  EXPECT_EQ(judgeSpeed(kernelRuns({100, 112}), kernelRuns({97, 98})).speed, Speed::Same);
+  // Apart but under 1%: no gain worth a rewrite.
+  EXPECT_EQ(judgeSpeed(kernelRuns({100, 100.2, 101}), kernelRuns({99.3, 99.4, 99.5})).speed, Speed::Same);
+  // Slower the same way: each run slower than each of the original's, one of which strayed low.
+  SpeedJudgement slower = judgeSpeed(kernelRuns({100, 100, 90}), kernelRuns({104, 104, 104}));
+  EXPECT_EQ(slower.speed, Speed::Slower);
+  EXPECT_TRUE(slower.runsApart);
+  // Decided by the spread: not marked as runs apart.
+  EXPECT_FALSE(judgeSpeed(kernelRuns({100, 99, 101}), kernelRuns({90, 90, 90})).runsApart);
+}
+
 TEST(VerifySpeedTest, FasterKernelsInASlowerRunAreSlower) {
   // stencil25's SoA on an H200: kernels 1.15x faster, the whole run 0.64x (host transposition).
   auto runs = [](std::initializer_list<std::pair<double, double>> wallAndKernel) {

@@ -72,7 +72,8 @@ std::string selectionMarkdown(const nlohmann::json& s) {
   md += fmt::format(
       "Predicted: the analysis's cost of the candidate over the original's (lower is better). Measured: the "
       "original's median {} time over the candidate's (higher is better), with its range over the interleaved run "
-      "pairs; faster or slower only beyond the larger spread of the two programs' runs, and by at least 1%.\n\n",
+      "pairs; faster or slower only beyond the larger spread of the two programs' runs, or with every run of one "
+      "faster than every run of the other (three runs or more each), and by at least 1%.\n\n",
       s.value("basis", "kernel"));
   md += fmt::format(
       "| candidate | layouts | predicted cost | measured time | speed-up | outputs | speed |\n"
@@ -288,9 +289,14 @@ llvm::Expected<Selection> applySelection(const std::string& outDir) {
     selection.applied = chosen;
     const nlohmann::json* m = measuredCandidate(verify, chosen);
     selection.message = fmt::format(
-        "applied candidate {} ({}): {} time {} the original's, beyond the runs' spread of {:.1f}%{}; {} holds it",
-        chosen, describeLayouts(CandidatePlan{chosen, {}, it->layouts, 0, 0, it->pick, it->transposed}), basis,
-        m ? ratio(speedupMedian(*m, basis)) : "-", m ? 100 * m->value("margin", 0.0) : 0.0, measuredText, rewritten);
+        "applied candidate {} ({}): {} time {} the original's, {}{}; {} holds it", chosen,
+        describeLayouts(CandidatePlan{chosen, {}, it->layouts, 0, 0, it->pick, it->transposed}), basis,
+        m ? ratio(speedupMedian(*m, basis)) : "-",
+        m && m->value("runs_apart", false)
+            ? fmt::format("each of its runs faster than each of the original's (spread {:.1f}%)",
+                          100 * m->value("margin", 0.0))
+            : fmt::format("beyond the runs' spread of {:.1f}%", m ? 100 * m->value("margin", 0.0) : 0.0),
+        measuredText, rewritten);
   } else {
     const bool anyEqual = verdict == "equal";
     const std::string speed = verify["speed"].is_string() ? verify["speed"].get<std::string>() : "";

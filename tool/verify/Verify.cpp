@@ -399,6 +399,14 @@ SpeedJudgement judgeSpeed(const std::vector<RunTime>& original, const std::vecto
   j.speed = j.speedup->median > 1 + j.margin         ? Speed::Faster
             : j.speedup->median * (1 + j.margin) < 1 ? Speed::Slower
                                                      : Speed::Same;
+  if (j.speed == Speed::Same && paired.original.size() >= kMinRunsApart) {
+    const auto [originalMin, originalMax] = std::minmax_element(paired.original.begin(), paired.original.end());
+    const auto [candidateMin, candidateMax] = std::minmax_element(paired.candidate.begin(), paired.candidate.end());
+    if (*candidateMax < *originalMin && j.speedup->median > 1 + kMinSpeedMargin)
+      j.speed = Speed::Faster, j.runsApart = true;
+    else if (*candidateMin > *originalMax && j.speedup->median * (1 + kMinSpeedMargin) < 1)
+      j.speed = Speed::Slower, j.runsApart = true;
+  }
   if (j.speed == Speed::Faster && j.kernel) {
     // Faster kernels do not make a faster program when copies into the new layout cost more.
     Paired wall = pairedTimes(original, candidate, false);
@@ -451,8 +459,8 @@ std::string renderTable(const Outcome& outcome) {
     std::string verdict = c.verdict == Verdict::Equal ? "equal" : "differ";
     if (c.verdict == Verdict::Equal && j.speed != Speed::Unmeasured)
       verdict += j.slowerRun ? fmt::format(", slower (whole run, though faster kernels)")
-                             : fmt::format(", {} ({} time, margin {:.1f}%)", speedName(j.speed),
-                                           j.kernel ? "kernel" : "wall", 100 * j.margin);
+                             : fmt::format(", {} ({} time, margin {:.1f}%{})", speedName(j.speed),
+                                           j.kernel ? "kernel" : "wall", 100 * j.margin, j.runsApart ? ", runs apart" : "");
     out +=
         fmt::format("{:<{}}{:>22}{:>22}{:>22}{:>22}  {}\n", c.name, width, timeCell(programSpread(c.runs, true)),
                     timeCell(programSpread(c.runs, false)), speedupCell(speedupOf(kernel.original, kernel.candidate)),
@@ -461,8 +469,9 @@ std::string renderTable(const Outcome& outcome) {
   }
   out += fmt::format(
       "({} of {} runs of each, interleaved; speed-up = original / candidate, median (range over run pairs); "
-      "faster or slower only beyond the larger spread of the two programs' runs, and at least {:.0f}%)\n",
-      pairs, outcome.repeat, 100 * kMinSpeedMargin);
+      "faster or slower only beyond the larger spread of the two programs' runs, or with every run of one faster "
+      "than every run of the other ({} runs or more each), and by at least {:.0f}%)\n",
+      pairs, outcome.repeat, kMinRunsApart, 100 * kMinSpeedMargin);
   return out;
 }
 
@@ -489,6 +498,7 @@ nlohmann::json renderJson(const Outcome& outcome, const Tolerance& tolerance, co
     one["difference"] = differenceJson(c.difference);
     one["speedup"] = speedupJson(outcome.original, c.runs);
     one["speed"] = c.verdict == Verdict::Equal ? nlohmann::json(speedName(j.speed)) : nlohmann::json(nullptr);
+    one["runs_apart"] = j.runsApart;
     one["speed_basis"] = !j.speedup    ? nlohmann::json(nullptr)
                          : j.slowerRun ? nlohmann::json("wall")
                                        : nlohmann::json(j.kernel ? "kernel" : "wall");

@@ -104,14 +104,21 @@ const char* speedName(Speed speed);  // faster, same, slower, unmeasured
 // A candidate is faster (slower) when the ratio of the medians, original over candidate, is above
 // 1 + margin (below 1 - margin), where the margin is the larger spread of the two programs' own
 // runs ((max - min) / median), and at least kMinSpeedMargin: a gain smaller than the runs' own
-// variation is not told from noise, and one under 1% is not worth a rewrite.
+// variation is not told from noise, and one under 1% is not worth a rewrite. With at least
+// kMinRunsApart runs of each, the runs apart also tell it (a gain of kMinSpeedMargin still needed):
+// the candidate's slowest run beat the original's fastest (faster), or its fastest lost to the
+// original's slowest (slower). Two equal programs come out so, one way, in one of 20 rounds of
+// three runs each; a median asked to clear the wider spread misses a gain of 9% in every run when
+// one of the original's runs strays by 12% (epidemic, docs/results/selection-h200.md).
 inline constexpr double kMinSpeedMargin = 0.01;
+inline constexpr size_t kMinRunsApart = 3;
 
 struct SpeedJudgement {
   Speed speed = Speed::Unmeasured;
   bool kernel = false;            // judged on kernel times (every run of both measured them), else wall times
   std::optional<Spread> speedup;  // on that basis: original / candidate
   double margin = 0;              // the relative spread the speed-up had to leave behind
+  bool runsApart = false;         // decided by runs apart: every candidate run beat (lost to) every original run
   // Kernel time faster, but the whole run slower beyond its wall times' spread (the layout's host
   // conversions cost more than its kernels saved): judged slower, as the program is as run.
   std::optional<Spread> slowerRun;  // the wall speed-up that overruled the kernels' then

@@ -441,6 +441,9 @@ std::string speedWords(const SpeedJudgement& j) {
   const char* basis = j.kernel ? "kernel" : "wall";
   switch (j.speed) {
     case Speed::Faster:
+      if (j.runsApart)
+        return fmt::format("faster: {:.2f}x {} time, each of its runs faster than each of the original's (spread {:.1f}%)",
+                           j.speedup->median, basis, 100 * j.margin);
       return fmt::format("faster: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
                          100 * j.margin);
     case Speed::Slower:
@@ -449,6 +452,9 @@ std::string speedWords(const SpeedJudgement& j) {
             "slower: {:.2f}x wall time for the whole run, though {:.2f}x kernel time (the layout's "
             "copies cost more than its kernels save in this run)",
             j.slowerRun->median, j.speedup->median);
+      if (j.runsApart)
+        return fmt::format("slower: {:.2f}x {} time, each of its runs slower than each of the original's (spread {:.1f}%)",
+                           j.speedup->median, basis, 100 * j.margin);
       return fmt::format("slower: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
                          100 * j.margin);
     case Speed::Same:
