@@ -292,7 +292,10 @@ TEST(VerifySpeedTest, FasterOrSlowerOnlyBeyondTheRunsSpread) {
   EXPECT_TRUE(faster.kernel);
   EXPECT_NEAR(faster.margin, 0.02, 1e-9);
   EXPECT_NEAR(faster.speedup->median, 100.0 / 90.0, 1e-9);
-  EXPECT_EQ(judgeSpeed(original, kernelRuns({98.5, 98.6, 98.4, 98.5, 98.5})).speed, Speed::Same);  // 1.5% < 2%
+  // 1.5% < 2%, and one run (99.5) inside the original's range.
+  EXPECT_EQ(judgeSpeed(original, kernelRuns({98.5, 98.6, 99.5, 98.5, 98.5})).speed, Speed::Same);
+  // 1.5% < 2%, but each run faster than each of the original's: runs apart (RunsApartDecide... below).
+  EXPECT_TRUE(judgeSpeed(original, kernelRuns({98.5, 98.6, 98.4, 98.5, 98.5})).runsApart);
   EXPECT_EQ(judgeSpeed(original, kernelRuns({112, 111, 113, 112, 112})).speed, Speed::Slower);
   // A candidate whose own runs spread widely is not called faster on a lucky median.
   EXPECT_EQ(judgeSpeed(original, kernelRuns({90, 70, 110, 90, 90})).speed, Speed::Same);

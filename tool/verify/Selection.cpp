@@ -288,15 +288,15 @@ llvm::Expected<Selection> applySelection(const std::string& outDir) {
     selection.result = SelectionResult::Applied;
     selection.applied = chosen;
     const nlohmann::json* m = measuredCandidate(verify, chosen);
-    selection.message = fmt::format(
-        "applied candidate {} ({}): {} time {} the original's, {}{}; {} holds it", chosen,
-        describeLayouts(CandidatePlan{chosen, {}, it->layouts, 0, 0, it->pick, it->transposed}), basis,
-        m ? ratio(speedupMedian(*m, basis)) : "-",
-        m && m->value("runs_apart", false)
-            ? fmt::format("each of its runs faster than each of the original's (spread {:.1f}%)",
-                          100 * m->value("margin", 0.0))
-            : fmt::format("beyond the runs' spread of {:.1f}%", m ? 100 * m->value("margin", 0.0) : 0.0),
-        measuredText, rewritten);
+    selection.message =
+        fmt::format("applied candidate {} ({}): {} time {} the original's, {}{}; {} holds it", chosen,
+                    describeLayouts(CandidatePlan{chosen, {}, it->layouts, 0, 0, it->pick, it->transposed}), basis,
+                    m ? ratio(speedupMedian(*m, basis)) : "-",
+                    m && m->value("runs_apart", false)
+                        ? fmt::format("each of its runs faster than each of the original's (spread {:.1f}%)",
+                                      100 * m->value("margin", 0.0))
+                        : fmt::format("beyond the runs' spread of {:.1f}%", m ? 100 * m->value("margin", 0.0) : 0.0),
+                    measuredText, rewritten);
   } else {
     const bool anyEqual = verdict == "equal";
     const std::string speed = verify["speed"].is_string() ? verify["speed"].get<std::string>() : "";

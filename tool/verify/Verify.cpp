@@ -458,9 +458,10 @@ std::string renderTable(const Outcome& outcome) {
     SpeedJudgement j = judgeSpeed(outcome.original, c.runs);
     std::string verdict = c.verdict == Verdict::Equal ? "equal" : "differ";
     if (c.verdict == Verdict::Equal && j.speed != Speed::Unmeasured)
-      verdict += j.slowerRun ? fmt::format(", slower (whole run, though faster kernels)")
-                             : fmt::format(", {} ({} time, margin {:.1f}%{})", speedName(j.speed),
-                                           j.kernel ? "kernel" : "wall", 100 * j.margin, j.runsApart ? ", runs apart" : "");
+      verdict += j.slowerRun
+                     ? fmt::format(", slower (whole run, though faster kernels)")
+                     : fmt::format(", {} ({} time, margin {:.1f}%{})", speedName(j.speed), j.kernel ? "kernel" : "wall",
+                                   100 * j.margin, j.runsApart ? ", runs apart" : "");
     out +=
         fmt::format("{:<{}}{:>22}{:>22}{:>22}{:>22}  {}\n", c.name, width, timeCell(programSpread(c.runs, true)),
                     timeCell(programSpread(c.runs, false)), speedupCell(speedupOf(kernel.original, kernel.candidate)),

@@ -442,8 +442,9 @@ std::string speedWords(const SpeedJudgement& j) {
   switch (j.speed) {
     case Speed::Faster:
       if (j.runsApart)
-        return fmt::format("faster: {:.2f}x {} time, each of its runs faster than each of the original's (spread {:.1f}%)",
-                           j.speedup->median, basis, 100 * j.margin);
+        return fmt::format(
+            "faster: {:.2f}x {} time, each of its runs faster than each of the original's (spread {:.1f}%)",
+            j.speedup->median, basis, 100 * j.margin);
       return fmt::format("faster: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
                          100 * j.margin);
     case Speed::Slower:
@@ -453,8 +454,9 @@ std::string speedWords(const SpeedJudgement& j) {
             "copies cost more than its kernels save in this run)",
             j.slowerRun->median, j.speedup->median);
       if (j.runsApart)
-        return fmt::format("slower: {:.2f}x {} time, each of its runs slower than each of the original's (spread {:.1f}%)",
-                           j.speedup->median, basis, 100 * j.margin);
+        return fmt::format(
+            "slower: {:.2f}x {} time, each of its runs slower than each of the original's (spread {:.1f}%)",
+            j.speedup->median, basis, 100 * j.margin);
       return fmt::format("slower: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
                          100 * j.margin);
     case Speed::Same:
