@@ -36,7 +36,6 @@
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Lex/Lexer.h>
 
@@ -355,7 +354,8 @@ std::optional<std::string> UseCollector::restrictRefusal(const clang::ParmVarDec
     // A whole element: only a copy of it (relayoutLoad) reads the arrays past the locals.
     auto element = [&](const clang::Expr* whole) {
       const clang::Stmt* c = whole;
-      const clang::Stmt* p = climbPast(context_, c, isElementWrapper);
+      const clang::Decl* declared = nullptr;
+      const clang::Stmt* p = climbPast(context_, c, isElementWrapper, &declared);
       bool load = false;
       if (const auto* construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(p)) {
         load = construct->getNumArgs() == 1 && construct->getConstructor()->isCopyOrMoveConstructor();
@@ -372,10 +372,8 @@ std::optional<std::string> UseCollector::restrictRefusal(const clang::ParmVarDec
       } else if (const auto* member = llvm::dyn_cast_or_null<clang::MemberExpr>(p)) {
         const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(member->getMemberDecl());
         load = method && method->isConst() && !method->isStatic();
-      } else if (!p) {
-        auto parents = context_.getParents(*c);
-        const auto* var = parents.empty() ? nullptr : parents[0].get<clang::VarDecl>();
-        load = var && var->getType()->isLValueReferenceType() && var->getType()->getPointeeType().isConstQualified();
+      } else if (const auto* var = llvm::dyn_cast_or_null<clang::VarDecl>(declared); !p && var) {
+        load = var->getType()->isLValueReferenceType() && var->getType()->getPointeeType().isConstQualified();
       }
       if (!load) return void(why = "a whole element of it is written or referenced");
       loads = true;

@@ -16,7 +16,6 @@
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/ParentMapContext.h>
 #include <clang/Lex/Lexer.h>
 
 namespace relayout::rw {
@@ -154,13 +153,9 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
   const clang::Expr* whole = element.expr;
   // Up through parentheses and no-op conversions to what uses the element.
   const clang::Stmt* child = whole;
-  const clang::Stmt* parent = climbPast(context_, child, isElementWrapper);
-  const clang::Decl* parentDecl = nullptr;
-  if (!parent) {
-    auto parents = context_.getParents(*child);
-    if (!parents.empty()) parentDecl = parents[0].get<clang::Decl>();
-    if (!parentDecl) return false;
-  }
+  const clang::Decl* parentDecl = nullptr;  // `S e = p[i];`: the element initializes a declaration
+  const clang::Stmt* parent = climbPast(context_, child, isElementWrapper, &parentDecl);
+  if (!parent && !parentDecl) return false;
   bool load = false, store = false, reference = false, update = false, proxyForConstRef = false;
   const clang::Expr* value = nullptr;  // what a store writes
   const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(parent);
