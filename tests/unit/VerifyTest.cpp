@@ -292,10 +292,10 @@ TEST(VerifySpeedTest, FasterOrSlowerOnlyBeyondTheRunsSpread) {
   EXPECT_TRUE(faster.kernel);
   EXPECT_NEAR(faster.margin, 0.02, 1e-9);
   EXPECT_NEAR(faster.speedup->median, 100.0 / 90.0, 1e-9);
-  // 1.5% < 2%, and one run (99.5) inside the original's range.
-  EXPECT_EQ(judgeSpeed(original, kernelRuns({98.5, 98.6, 99.5, 98.5, 98.5})).speed, Speed::Same);
-  // 1.5% < 2%, but each run faster than each of the original's: runs apart (RunsApartDecide... below).
-  EXPECT_TRUE(judgeSpeed(original, kernelRuns({98.5, 98.6, 98.4, 98.5, 98.5})).runsApart);
+  // 1.5% < 2%, and two runs among the original's: the ranks do not tell it either (U = 5, p 0.075).
+  EXPECT_EQ(judgeSpeed(original, kernelRuns({98.5, 99.5, 100.5, 98.5, 98.5})).speed, Speed::Same);
+  // 1.5% < 2%, but each run faster than each of the original's: decided by the ranks (below).
+  EXPECT_TRUE(judgeSpeed(original, kernelRuns({98.5, 98.6, 98.4, 98.5, 98.5})).byRanks);
   EXPECT_EQ(judgeSpeed(original, kernelRuns({112, 111, 113, 112, 112})).speed, Speed::Slower);
   // A candidate whose own runs spread widely is not called faster on a lucky median.
   EXPECT_EQ(judgeSpeed(original, kernelRuns({90, 70, 110, 90, 90})).speed, Speed::Same);
@@ -305,28 +305,59 @@ TEST(VerifySpeedTest, FasterOrSlowerOnlyBeyondTheRunsSpread) {
   EXPECT_EQ(judgeSpeed(original, {}).speed, Speed::Unmeasured);
 }
 
-TEST(VerifySpeedTest, RunsApartDecideWithThreeRunsOrMore) {
+TEST(VerifySpeedTest, RankTestIsTheExactMannWhitneyTail) {
+  // Three runs each, all of the first shorter: one way in C(6, 3) = 20.
+  EXPECT_NEAR(rankTestP({1, 2, 3}, {4, 5, 6}), 1.0 / 20, 1e-12);
+  EXPECT_NEAR(rankTestP({4, 5, 6}, {1, 2, 3}), 1.0, 1e-12);
+  // Five each: U = 1 (one pair the other way) in 2 of C(10, 5) = 252 ways at most; U <= 4 in 12.
+  EXPECT_NEAR(rankTestP({1, 2, 3, 4, 6}, {5, 7, 8, 9, 10}), 2.0 / 252, 1e-12);
+  EXPECT_NEAR(rankTestP({1, 2, 3, 4, 9}, {5, 6, 7, 8, 10}), 12.0 / 252, 1e-12);  // U = 4: p 0.048
+  // A tie counts against the first.
+  EXPECT_NEAR(rankTestP({1, 2, 4}, {4, 5, 6}), 2.0 / 20, 1e-12);
+  // Unequal sizes: 2 and 3, all apart, 1 of C(5, 2) = 10.
+  EXPECT_NEAR(rankTestP({1, 2}, {3, 4, 5}), 0.1, 1e-12);
+  EXPECT_EQ(rankTestP({}, {1, 2}), 1.0);
+}
+
+TEST(VerifySpeedTest, RanksDecideWithThreeRunsOrMore) {
   // epidemic's aligned record on an H200: each run faster than each of the original's, whose one
   // stray run (4.12 ms) widened its spread to 12%, past the 9% median gain.
   const std::vector<RunTime> original = kernelRuns({3.804, 4.124, 3.664});
   SpeedJudgement apart = judgeSpeed(original, kernelRuns({3.591, 3.408, 3.490}));
   EXPECT_EQ(apart.speed, Speed::Faster);
-  EXPECT_TRUE(apart.runsApart);
+  EXPECT_TRUE(apart.byRanks);
+  EXPECT_NEAR(apart.rankP, 0.05, 1e-12);
   EXPECT_GT(apart.margin, apart.speedup->median - 1);  // the spread alone would not have told it
-  // One candidate run inside the original's range: the spread decides, and it is not cleared.
-  SpeedJudgement overlap = judgeSpeed(original, kernelRuns({3.591, 3.408, 3.700}));
-  EXPECT_EQ(overlap.speed, Speed::Same);
-  EXPECT_FALSE(overlap.runsApart);
-  // Two runs each are too few: apart by chance one round in six.
+  // One candidate run inside the original's range: undecided, and more runs may tell.
+  CandidateRuns overlap{"aligned", "aligned"};
+  overlap.runs = kernelRuns({3.591, 3.408, 3.700});
+  EXPECT_EQ(judgeSpeed(original, overlap.runs).speed, Speed::Same);
+  EXPECT_FALSE(judgeSpeed(original, overlap.runs).byRanks);
+  EXPECT_TRUE(undecidedCandidate(original, overlap));
+  // Two more runs each, both faster: U = 1 of 25, p = 2/252.
+  std::vector<RunTime> longer = original;
+  for (RunTime r : kernelRuns({3.8, 3.75})) longer.push_back(r);
+  for (RunTime r : kernelRuns({3.45, 3.5})) overlap.runs.push_back(r);
+  SpeedJudgement decided = judgeSpeed(longer, overlap.runs);
+  EXPECT_EQ(decided.speed, Speed::Faster);
+  EXPECT_NEAR(decided.rankP, 2.0 / 252, 1e-12);
+  EXPECT_FALSE(undecidedCandidate(longer, overlap));
+  // A candidate whose outputs differed, or one not 1% faster by the medians, is not run further.
+  overlap.verdict = Verdict::Mismatch;
+  EXPECT_FALSE(undecidedCandidate(original, overlap));
+  CandidateRuns even{"soa", "soa"};
+  even.runs = kernelRuns({3.80, 3.81, 3.79});
+  EXPECT_FALSE(undecidedCandidate(original, even));
+  // Two runs each are too few for the ranks: apart by chance one round in six.
   EXPECT_EQ(judgeSpeed(kernelRuns({100, 112}), kernelRuns({97, 98})).speed, Speed::Same);
   // Apart but under 1%: no gain worth a rewrite.
   EXPECT_EQ(judgeSpeed(kernelRuns({100, 100.2, 101}), kernelRuns({99.3, 99.4, 99.5})).speed, Speed::Same);
   // Slower the same way: each run slower than each of the original's, one of which strayed low.
   SpeedJudgement slower = judgeSpeed(kernelRuns({100, 100, 90}), kernelRuns({104, 104, 104}));
   EXPECT_EQ(slower.speed, Speed::Slower);
-  EXPECT_TRUE(slower.runsApart);
-  // Decided by the spread: not marked as runs apart.
-  EXPECT_FALSE(judgeSpeed(kernelRuns({100, 99, 101}), kernelRuns({90, 90, 90})).runsApart);
+  EXPECT_TRUE(slower.byRanks);
+  // Decided by the spread: not marked as by ranks.
+  EXPECT_FALSE(judgeSpeed(kernelRuns({100, 99, 101}), kernelRuns({90, 90, 90})).byRanks);
 }
 
 TEST(VerifySpeedTest, FasterKernelsInASlowerRunAreSlower) {

@@ -399,13 +399,14 @@ SpeedJudgement judgeSpeed(const std::vector<RunTime>& original, const std::vecto
   j.speed = j.speedup->median > 1 + j.margin         ? Speed::Faster
             : j.speedup->median * (1 + j.margin) < 1 ? Speed::Slower
                                                      : Speed::Same;
-  if (j.speed == Speed::Same && paired.original.size() >= kMinRunsApart) {
-    const auto [originalMin, originalMax] = std::minmax_element(paired.original.begin(), paired.original.end());
-    const auto [candidateMin, candidateMax] = std::minmax_element(paired.candidate.begin(), paired.candidate.end());
-    if (*candidateMax < *originalMin && j.speedup->median > 1 + kMinSpeedMargin)
-      j.speed = Speed::Faster, j.runsApart = true;
-    else if (*candidateMin > *originalMax && j.speedup->median * (1 + kMinSpeedMargin) < 1)
-      j.speed = Speed::Slower, j.runsApart = true;
+  if (j.speed == Speed::Same && paired.original.size() >= kMinRankedRuns) {
+    const double faster = rankTestP(paired.candidate, paired.original);
+    const double slower = rankTestP(paired.original, paired.candidate);
+    // 1e-12: p = 1/20 is kRankLevel itself, whatever the rounding of the division.
+    if (faster <= kRankLevel + 1e-12 && j.speedup->median > 1 + kMinSpeedMargin)
+      j.speed = Speed::Faster, j.byRanks = true, j.rankP = faster;
+    else if (slower <= kRankLevel + 1e-12 && j.speedup->median * (1 + kMinSpeedMargin) < 1)
+      j.speed = Speed::Slower, j.byRanks = true, j.rankP = slower;
   }
   if (j.speed == Speed::Faster && j.kernel) {
     // Faster kernels do not make a faster program when copies into the new layout cost more.
@@ -416,6 +417,34 @@ SpeedJudgement judgeSpeed(const std::vector<RunTime>& original, const std::vecto
     if (whole && whole->median * (1 + wallMargin) < 1) j.speed = Speed::Slower, j.slowerRun = whole;
   }
   return j;
+}
+
+double rankTestP(const std::vector<double>& first, const std::vector<double>& second) {
+  const size_t m = first.size(), n = second.size();
+  if (m == 0 || n == 0) return 1;
+  unsigned observed = 0;
+  for (double a : first)
+    for (double b : second) observed += a >= b;
+  // ways[j][u]: the orderings of i runs of the first and j of the second with U = u, row i at a
+  // time (adding a first-group run above all j others adds j to U).
+  std::vector<std::vector<double>> ways(n + 1);
+  for (size_t j = 0; j <= n; ++j) ways[j].assign(m * n + 1, 0), ways[j][0] = 1;  // i = 0
+  for (size_t i = 1; i <= m; ++i) {
+    std::vector<std::vector<double>> next(n + 1, std::vector<double>(m * n + 1, 0));
+    next[0][0] = 1;
+    for (size_t j = 1; j <= n; ++j)
+      for (size_t u = 0; u <= m * n; ++u) next[j][u] = next[j - 1][u] + (u >= j ? ways[j][u - j] : 0);
+    ways = std::move(next);
+  }
+  double atMost = 0, all = 0;
+  for (size_t u = 0; u <= m * n; ++u) (u <= observed ? atMost : all) += ways[n][u];
+  return atMost / (atMost + all);
+}
+
+bool undecidedCandidate(const std::vector<RunTime>& original, const CandidateRuns& candidate) {
+  if (candidate.verdict != Verdict::Equal) return false;
+  const SpeedJudgement j = judgeSpeed(original, candidate.runs);
+  return j.speed == Speed::Same && j.speedup && j.speedup->median > 1 + kMinSpeedMargin;
 }
 
 std::optional<size_t> chooseCandidate(const Outcome& outcome) {
@@ -461,7 +490,7 @@ std::string renderTable(const Outcome& outcome) {
       verdict += j.slowerRun
                      ? fmt::format(", slower (whole run, though faster kernels)")
                      : fmt::format(", {} ({} time, margin {:.1f}%{})", speedName(j.speed), j.kernel ? "kernel" : "wall",
-                                   100 * j.margin, j.runsApart ? ", runs apart" : "");
+                                   100 * j.margin, j.byRanks ? fmt::format(", by ranks p = {:.3f}", j.rankP) : "");
     out +=
         fmt::format("{:<{}}{:>22}{:>22}{:>22}{:>22}  {}\n", c.name, width, timeCell(programSpread(c.runs, true)),
                     timeCell(programSpread(c.runs, false)), speedupCell(speedupOf(kernel.original, kernel.candidate)),
@@ -470,9 +499,12 @@ std::string renderTable(const Outcome& outcome) {
   }
   out += fmt::format(
       "({} of {} runs of each, interleaved; speed-up = original / candidate, median (range over run pairs); "
-      "faster or slower only beyond the larger spread of the two programs' runs, or with every run of one faster "
-      "than every run of the other ({} runs or more each), and by at least {:.0f}%)\n",
-      pairs, outcome.repeat, kMinRunsApart, 100 * kMinSpeedMargin);
+      "faster or slower only beyond the larger spread of the two programs' runs, or by their ranks (one-sided "
+      "Mann-Whitney, p <= {:g}, {} runs or more each), and by at least {:.0f}%{})\n",
+      pairs, outcome.repeat + outcome.extraRounds, kRankLevel, kMinRankedRuns, 100 * kMinSpeedMargin,
+      outcome.extraRounds
+          ? fmt::format("; {} rounds past --repeat {} for undecided candidates", outcome.extraRounds, outcome.repeat)
+          : std::string());
   return out;
 }
 
@@ -499,7 +531,8 @@ nlohmann::json renderJson(const Outcome& outcome, const Tolerance& tolerance, co
     one["difference"] = differenceJson(c.difference);
     one["speedup"] = speedupJson(outcome.original, c.runs);
     one["speed"] = c.verdict == Verdict::Equal ? nlohmann::json(speedName(j.speed)) : nlohmann::json(nullptr);
-    one["runs_apart"] = j.runsApart;
+    one["by_ranks"] = j.byRanks;
+    one["rank_p"] = j.byRanks ? nlohmann::json(j.rankP) : nlohmann::json(nullptr);
     one["speed_basis"] = !j.speedup    ? nlohmann::json(nullptr)
                          : j.slowerRun ? nlohmann::json("wall")
                                        : nlohmann::json(j.kernel ? "kernel" : "wall");
@@ -529,6 +562,7 @@ nlohmann::json renderJson(const Outcome& outcome, const Tolerance& tolerance, co
             {"atol", tolerance.atol},
             {"ignore_lines", tolerance.ignoreLines}}},
           {"repeat", outcome.repeat},
+          {"extra_rounds", outcome.extraRounds},
           {"original", programJson(outcome.original)},
           {"rewritten", programJson(r ? r->runs : none)},
           {"speedup", speedupJson(outcome.original, r ? r->runs : none)},

@@ -105,20 +105,33 @@ const char* speedName(Speed speed);  // faster, same, slower, unmeasured
 // 1 + margin (below 1 - margin), where the margin is the larger spread of the two programs' own
 // runs ((max - min) / median), and at least kMinSpeedMargin: a gain smaller than the runs' own
 // variation is not told from noise, and one under 1% is not worth a rewrite. With at least
-// kMinRunsApart runs of each, the runs apart also tell it (a gain of kMinSpeedMargin still needed):
-// the candidate's slowest run beat the original's fastest (faster), or its fastest lost to the
-// original's slowest (slower). Two equal programs come out so, one way, in one of 20 rounds of
-// three runs each; a median asked to clear the wider spread misses a gain of 9% in every run when
-// one of the original's runs strays by 12% (epidemic, docs/results/selection-h200.md).
+// kMinRankedRuns runs of each, the runs' ranks also tell it (a gain of kMinSpeedMargin still
+// needed): a one-sided Mann-Whitney test of the candidate's runs against the original's at level
+// kRankLevel (rankTestP) — with three runs each, the candidate's slowest run beat the original's
+// fastest, which two equal programs do one round in 20. A median asked to clear the wider spread
+// misses a gain of 9% in every run when one of the original's runs strays by 12% (epidemic,
+// docs/results/selection-h200.md).
 inline constexpr double kMinSpeedMargin = 0.01;
-inline constexpr size_t kMinRunsApart = 3;
+inline constexpr size_t kMinRankedRuns = 3;
+inline constexpr double kRankLevel = 0.05;
+// Rounds run past --repeat (3 or more) while a candidate is undecided (undecidedCandidate): only
+// the original and those candidates run in them. Five runs each let the ranks tolerate a stray run
+// of either program (U up to 4 of 25 at the 5% level).
+inline constexpr unsigned kExtraRounds = 4;
+
+// The one-sided exact Mann-Whitney p-value that the `first` runs are shorter than the `second`:
+// the share of the ways to deal the pooled runs into groups of these sizes whose U (pairs with the
+// first's run the longer; a tie counts as one) is at most the one observed.
+double rankTestP(const std::vector<double>& first, const std::vector<double>& second);
 
 struct SpeedJudgement {
   Speed speed = Speed::Unmeasured;
   bool kernel = false;            // judged on kernel times (every run of both measured them), else wall times
   std::optional<Spread> speedup;  // on that basis: original / candidate
   double margin = 0;              // the relative spread the speed-up had to leave behind
-  bool runsApart = false;         // decided by runs apart: every candidate run beat (lost to) every original run
+  // Decided by the runs' ranks (rankTestP at kRankLevel), not by the spread; its p-value then.
+  bool byRanks = false;
+  double rankP = 1;
   // Kernel time faster, but the whole run slower beyond its wall times' spread (the layout's host
   // conversions cost more than its kernels saved): judged slower, as the program is as run.
   std::optional<Spread> slowerRun;  // the wall speed-up that overruled the kernels' then
@@ -143,11 +156,16 @@ struct Outcome {
   std::string why;
   std::vector<RunTime> original;  // runs done, in order
   std::vector<CandidateRuns> candidates;
-  unsigned repeat = 0;  // runs of each program asked for
+  unsigned repeat = 0;       // runs of each program asked for
+  unsigned extraRounds = 0;  // rounds run past them for undecided candidates (kExtraRounds at most)
   // Where the original's own outputs differed between two of its runs ("standard output, line 4:
   // ..."), when they did: a difference from a candidate then says nothing about the rewrite.
   std::optional<std::string> originalUnsteady;
 };
+
+// Whether more runs may decide a candidate: its outputs equal so far, judged the same, though its
+// median gain is above kMinSpeedMargin (the spread or too few runs held it back).
+bool undecidedCandidate(const std::vector<RunTime>& original, const CandidateRuns& candidate);
 
 // The candidate to apply: outputs equal to the original's and faster (judgeSpeed), the greatest
 // median speed-up among those; none when no candidate is both.

@@ -371,7 +371,13 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
                   "set RELAYOUT_KERNELTIME_LIBRARY to it); wall times are");
   std::optional<RecordedRun> firstOriginal;
   const size_t n = programs.candidates.size();
-  for (unsigned k = 1; k <= options.repeat; ++k) {
+  // One round: the original, then each candidate still running (in the rounds past --repeat, those
+  // undecided). False when it ended the runs (the original failed, or no candidate is
+  // left with equal outputs).
+  auto runRound = [&](unsigned k, bool extra) -> llvm::Expected<bool> {
+    std::vector<bool> runs(n, true);
+    if (extra)
+      for (size_t i = 0; i < n; ++i) runs[i] = undecidedCandidate(outcome.original, outcome.candidates[i]);
     std::string runDir = fmt::format("run-{}", k);
     auto a = runOnce(programs.original, programs.original, programs.runArgs, originalDir + "/" + runDir,
                      options.compare, programs.kernelTimeLibrary);
@@ -382,14 +388,17 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
       result.failedStderr = stderrTail(originalDir + "/" + runDir + "/stderr");
       outcome.verdict = pair.verdict;
       outcome.why = pair.why;
-      break;
+      return false;
     }
-    std::string line = fmt::format("{}: verify run {}/{}: original {}", gTool, k, options.repeat, timeText(a->time));
+    std::string line =
+        extra ? fmt::format("{}: verify run {} (past --repeat {}, for undecided candidates): original {}", gTool, k,
+                            options.repeat, timeText(a->time))
+              : fmt::format("{}: verify run {}/{}: original {}", gTool, k, options.repeat, timeText(a->time));
     // Each round starts one candidate further, so that no candidate always runs right after the original.
     for (size_t step = 0; step < n; ++step) {
       const size_t i = (step + k - 1) % n;
       CandidateRuns& c = outcome.candidates[i];
-      if (c.verdict != Verdict::Equal) continue;
+      if (c.verdict != Verdict::Equal || !runs[i]) continue;
       const std::string dir = dirs[i + 1] + "/" + runDir;
       auto b =
           runOnce(c.program, programs.original, programs.runArgs, dir, options.compare, programs.kernelTimeLibrary);
@@ -410,9 +419,26 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
     if (!firstOriginal) firstOriginal = std::move(a->recorded);
     else if (!outcome.originalUnsteady)
       noteUnsteadyOriginal(*firstOriginal, a->recorded, k, compared, tolerance, outcome);
-    if (std::none_of(outcome.candidates.begin(), outcome.candidates.end(),
-                     [](const CandidateRuns& c) { return c.verdict == Verdict::Equal; }))
-      break;
+    return std::any_of(outcome.candidates.begin(), outcome.candidates.end(),
+                       [](const CandidateRuns& c) { return c.verdict == Verdict::Equal; });
+  };
+  bool going = true;
+  for (unsigned k = 1; going && k <= options.repeat; ++k) {
+    llvm::Expected<bool> more = runRound(k, false);
+    if (!more) return more.takeError();
+    going = *more;
+  }
+  // A candidate faster by the medians that neither the spread nor the ranks decide gets more runs,
+  // when --repeat asked for enough to judge by (kMinRankedRuns).
+  auto undecided = [&] {
+    return std::any_of(outcome.candidates.begin(), outcome.candidates.end(),
+                       [&](const CandidateRuns& c) { return undecidedCandidate(outcome.original, c); });
+  };
+  while (going && options.repeat >= kMinRankedRuns && outcome.extraRounds < kExtraRounds && undecided()) {
+    ++outcome.extraRounds;
+    llvm::Expected<bool> more = runRound(options.repeat + outcome.extraRounds, true);
+    if (!more) return more.takeError();
+    going = *more;
   }
   // A candidate differed before the original ran twice: one more run of the original tells a
   // rewrite that changed the output from an original whose output changes from run to run.
@@ -441,10 +467,10 @@ std::string speedWords(const SpeedJudgement& j) {
   const char* basis = j.kernel ? "kernel" : "wall";
   switch (j.speed) {
     case Speed::Faster:
-      if (j.runsApart)
+      if (j.byRanks)
         return fmt::format(
-            "faster: {:.2f}x {} time, each of its runs faster than each of the original's (spread {:.1f}%)",
-            j.speedup->median, basis, 100 * j.margin);
+            "faster: {:.2f}x {} time, by the runs' ranks (one-sided Mann-Whitney p = {:.3f}; spread {:.1f}%)",
+            j.speedup->median, basis, j.rankP, 100 * j.margin);
       return fmt::format("faster: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
                          100 * j.margin);
     case Speed::Slower:
@@ -453,10 +479,10 @@ std::string speedWords(const SpeedJudgement& j) {
             "slower: {:.2f}x wall time for the whole run, though {:.2f}x kernel time (the layout's "
             "copies cost more than its kernels save in this run)",
             j.slowerRun->median, j.speedup->median);
-      if (j.runsApart)
+      if (j.byRanks)
         return fmt::format(
-            "slower: {:.2f}x {} time, each of its runs slower than each of the original's (spread {:.1f}%)",
-            j.speedup->median, basis, 100 * j.margin);
+            "slower: {:.2f}x {} time, by the runs' ranks (one-sided Mann-Whitney p = {:.3f}; spread {:.1f}%)",
+            j.speedup->median, basis, j.rankP, 100 * j.margin);
       return fmt::format("slower: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
                          100 * j.margin);
     case Speed::Same:
