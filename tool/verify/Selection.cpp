@@ -1,5 +1,7 @@
 #include "verify/Selection.h"
 
+#include "verify/Verify.h"
+
 #include "relayout/core/Files.h"
 
 #include <fmt/format.h>
@@ -72,9 +74,8 @@ std::string selectionMarkdown(const nlohmann::json& s) {
   md += fmt::format(
       "Predicted: the analysis's cost of the candidate over the original's (lower is better). Measured: the "
       "original's median {} time over the candidate's (higher is better), with its range over the interleaved run "
-      "pairs; faster or slower only beyond the larger spread of the two programs' runs, or by their ranks "
-      "(one-sided Mann-Whitney, p <= 0.05, three runs or more each), and by at least 1%.\n\n",
-      s.value("basis", "kernel"));
+      "pairs; {}.\n\n",
+      s.value("basis", "kernel"), verify::speedRuleText());
   md += fmt::format(
       "| candidate | layouts | predicted cost | measured time | speed-up | outputs | speed |\n"
       "|---|---|---|---|---|---|---|\n| original | as written | 1.00 | {:.3f} ms | | | |\n",
@@ -293,8 +294,7 @@ llvm::Expected<Selection> applySelection(const std::string& outDir) {
                     describeLayouts(CandidatePlan{chosen, {}, it->layouts, 0, 0, it->pick, it->transposed}), basis,
                     m ? ratio(speedupMedian(*m, basis)) : "-",
                     m && m->value("by_ranks", false)
-                        ? fmt::format("faster by its runs' ranks (one-sided Mann-Whitney p = {:.3f}; spread {:.1f}%)",
-                                      m->value("rank_p", 1.0), 100 * m->value("margin", 0.0))
+                        ? "faster " + verify::byRanksText(m->value("rank_p", 1.0), m->value("margin", 0.0))
                         : fmt::format("beyond the runs' spread of {:.1f}%", m ? 100 * m->value("margin", 0.0) : 0.0),
                     measuredText, rewritten);
   } else {

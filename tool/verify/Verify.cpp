@@ -419,6 +419,17 @@ SpeedJudgement judgeSpeed(const std::vector<RunTime>& original, const std::vecto
   return j;
 }
 
+std::string speedRuleText() {
+  return fmt::format(
+      "faster or slower only beyond the larger spread of the two programs' runs, or by their ranks (one-sided "
+      "Mann-Whitney, p <= {:g}, {} runs or more each), and by at least {:.0f}%",
+      kRankLevel, kMinRankedRuns, 100 * kMinSpeedMargin);
+}
+
+std::string byRanksText(double rankP, double margin) {
+  return fmt::format("by the runs' ranks (one-sided Mann-Whitney p = {:.3f}; spread {:.1f}%)", rankP, 100 * margin);
+}
+
 double rankTestP(const std::vector<double>& first, const std::vector<double>& second) {
   const size_t m = first.size(), n = second.size();
   if (m == 0 || n == 0) return 1;
@@ -490,7 +501,7 @@ std::string renderTable(const Outcome& outcome) {
       verdict += j.slowerRun
                      ? fmt::format(", slower (whole run, though faster kernels)")
                      : fmt::format(", {} ({} time, margin {:.1f}%{})", speedName(j.speed), j.kernel ? "kernel" : "wall",
-                                   100 * j.margin, j.byRanks ? fmt::format(", by ranks p = {:.3f}", j.rankP) : "");
+                                   100 * j.margin, j.byRanks ? ", " + byRanksText(j.rankP, j.margin) : "");
     out +=
         fmt::format("{:<{}}{:>22}{:>22}{:>22}{:>22}  {}\n", c.name, width, timeCell(programSpread(c.runs, true)),
                     timeCell(programSpread(c.runs, false)), speedupCell(speedupOf(kernel.original, kernel.candidate)),
@@ -498,10 +509,8 @@ std::string renderTable(const Outcome& outcome) {
     pairs = std::max(pairs, std::min(outcome.original.size(), c.runs.size()));
   }
   out += fmt::format(
-      "({} of {} runs of each, interleaved; speed-up = original / candidate, median (range over run pairs); "
-      "faster or slower only beyond the larger spread of the two programs' runs, or by their ranks (one-sided "
-      "Mann-Whitney, p <= {:g}, {} runs or more each), and by at least {:.0f}%{})\n",
-      pairs, outcome.repeat + outcome.extraRounds, kRankLevel, kMinRankedRuns, 100 * kMinSpeedMargin,
+      "({} of {} runs of each, interleaved; speed-up = original / candidate, median (range over run pairs); {}{})\n",
+      pairs, outcome.repeat + outcome.extraRounds, speedRuleText(),
       outcome.extraRounds
           ? fmt::format("; {} rounds past --repeat {} for undecided candidates", outcome.extraRounds, outcome.repeat)
           : std::string());

@@ -124,6 +124,12 @@ inline constexpr unsigned kExtraRounds = 4;
 // first's run the longer; a tie counts as one) is at most the one observed.
 double rankTestP(const std::vector<double>& first, const std::vector<double>& second);
 
+// The rule above in words, as the table, verify's messages and selection.md state it: "faster or
+// slower only beyond the larger spread ..., or by their ranks (...), and by at least 1%".
+std::string speedRuleText();
+// How a judgement by ranks reads: "by the runs' ranks (one-sided Mann-Whitney p = 0.048; spread 30.0%)".
+std::string byRanksText(double rankP, double margin);
+
 struct SpeedJudgement {
   Speed speed = Speed::Unmeasured;
   bool kernel = false;            // judged on kernel times (every run of both measured them), else wall times

@@ -375,9 +375,9 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
   // undecided). False when it ended the runs (the original failed, or no candidate is
   // left with equal outputs).
   auto runRound = [&](unsigned k, bool extra) -> llvm::Expected<bool> {
-    std::vector<bool> runs(n, true);
+    std::vector<bool> running(n, true);
     if (extra)
-      for (size_t i = 0; i < n; ++i) runs[i] = undecidedCandidate(outcome.original, outcome.candidates[i]);
+      for (size_t i = 0; i < n; ++i) running[i] = undecidedCandidate(outcome.original, outcome.candidates[i]);
     std::string runDir = fmt::format("run-{}", k);
     auto a = runOnce(programs.original, programs.original, programs.runArgs, originalDir + "/" + runDir,
                      options.compare, programs.kernelTimeLibrary);
@@ -398,7 +398,7 @@ llvm::Expected<RunResult> runPrograms(const Programs& programs, const Options& o
     for (size_t step = 0; step < n; ++step) {
       const size_t i = (step + k - 1) % n;
       CandidateRuns& c = outcome.candidates[i];
-      if (c.verdict != Verdict::Equal || !runs[i]) continue;
+      if (c.verdict != Verdict::Equal || !running[i]) continue;
       const std::string dir = dirs[i + 1] + "/" + runDir;
       auto b =
           runOnce(c.program, programs.original, programs.runArgs, dir, options.compare, programs.kernelTimeLibrary);
@@ -468,9 +468,7 @@ std::string speedWords(const SpeedJudgement& j) {
   switch (j.speed) {
     case Speed::Faster:
       if (j.byRanks)
-        return fmt::format(
-            "faster: {:.2f}x {} time, by the runs' ranks (one-sided Mann-Whitney p = {:.3f}; spread {:.1f}%)",
-            j.speedup->median, basis, j.rankP, 100 * j.margin);
+        return fmt::format("faster: {:.2f}x {} time, {}", j.speedup->median, basis, byRanksText(j.rankP, j.margin));
       return fmt::format("faster: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
                          100 * j.margin);
     case Speed::Slower:
@@ -480,9 +478,7 @@ std::string speedWords(const SpeedJudgement& j) {
             "copies cost more than its kernels save in this run)",
             j.slowerRun->median, j.speedup->median);
       if (j.byRanks)
-        return fmt::format(
-            "slower: {:.2f}x {} time, by the runs' ranks (one-sided Mann-Whitney p = {:.3f}; spread {:.1f}%)",
-            j.speedup->median, basis, j.rankP, 100 * j.margin);
+        return fmt::format("slower: {:.2f}x {} time, {}", j.speedup->median, basis, byRanksText(j.rankP, j.margin));
       return fmt::format("slower: {:.2f}x {} time, beyond the runs' spread of {:.1f}%", j.speedup->median, basis,
                          100 * j.margin);
     case Speed::Same:
