@@ -298,6 +298,7 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteE
   }
   if (!elementCall(element, "relayoutRef", mine))
     return std::pair{"this element is not written out in the file (it comes from a macro body)", here};
+  if (indexByRow(element.index, info, mine)) entity(info).helpers |= kRefByRow;
   keepFieldsWhole(info, element.expr, "is bound to a reference ('relayoutRef' needs one per element)");
   out.insert(out.end(), mine.begin(), mine.end());
   return std::nullopt;

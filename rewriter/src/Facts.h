@@ -62,6 +62,10 @@ enum Helper : unsigned {
   kConstView = 4194304,     // the read-only view a `const S*` becomes, which the reading helpers take
   kConstOffset = 8388608,   // relayoutOffset of the read-only view (see readOnlyHelpers)
   kConstRef = 16777216,     // relayoutRef of the read-only view: `const S&` bound to its element
+  // Transposed layouts: relayoutLoad, relayoutStore, relayoutRef called by row and entry (indexByRow).
+  kLoadByRow = 33554432,
+  kStoreByRow = 67108864,
+  kRefByRow = 134217728,  // of the view kRef or kConstRef emits
 };
 
 // An entity's helpers as the layout emits them: kConstView marks an entity declared `const S*`,

@@ -93,6 +93,7 @@ EmittedLayout Emitter::run(unsigned helpers) {
   if (helpers & kStoreRange) storeRange();
   if (helpers & kRef) reference(false);
   if (helpers & kConstRef) reference(true);
+  if (transposed() && (helpers & (kLoadByRow | kStoreByRow | kRefByRow))) byRowOverloads();
   if (section) line("#endif  // the CUDA runtime is declared");
   std::set<std::string> headers = {"cstddef"};
   if (usesMemcpy_) headers.insert("cstring");
@@ -356,7 +357,8 @@ std::string Emitter::clusterLocal(const DeviceArray& array) {
 void Emitter::load() {
   line();
   line("// A copy of p[i] as the original " + s() + ": gathers its fields from the arrays.");
-  line("static __host__ __device__ inline " + s() + " relayoutLoad(" + readParam() + " p, ptrdiff_t i) {");
+  byRowNote();
+  line("static __host__ __device__ inline " + s() + " relayoutLoad(" + readParam() + " p, " + indexParams() + ") {");
   line("  " + s() + " v;");
   for (const ArrayText& a : arrays_) {
     const DeviceArray& array = *a.array;
@@ -402,7 +404,9 @@ void Emitter::storeRange() {
 void Emitter::store() {
   line();
   line("// p[i] = v for the original " + s() + " v: scatters its fields into the arrays.");
-  line("static __host__ __device__ inline void relayoutStore(" + d() + " p, ptrdiff_t i, const " + s() + "& v) {");
+  byRowNote();
+  line("static __host__ __device__ inline void relayoutStore(" + d() + " p, " + indexParams() + ", const " + s() +
+       "& v) {");
   for (const ArrayText& a : arrays_) {
     const DeviceArray& array = *a.array;
     if (a.array->split) {
@@ -435,12 +439,6 @@ void Emitter::reference(bool readOnly) {
     line("// " + s() + " (a gathered copy) and takes one by assignment (a scatter).");
   }
   line("struct " + ref + " {");
-  std::map<std::string, std::string> where;  // field -> its lvalue in p at i
-  for (const ArrayText& a : arrays_) {
-    const DeviceArray& array = *a.array;
-    for (const std::string& f : array.fields)
-      where[f] = "p." + array.member + "[" + elementAt("p") + "]" + (array.clusterStruct.empty() ? "" : "." + f);
-  }
   for (const FieldFacts& f : def_.fields) {
     const std::string type = readOnly ? "const " + f.type : f.type;
     const std::string& decl = readOnly ? f.constValueDecl : f.valueDecl;
@@ -477,16 +475,45 @@ void Emitter::reference(bool readOnly) {
          ">(r); }");
   }
   line("};");
+  referenceFunction(readOnly);
+}
+
+void Emitter::referenceFunction(bool readOnly) {
+  const std::string& view = readOnly ? layout_.constName : d();
+  std::string ref = view + "Ref";
+  std::map<std::string, std::string> where;  // field -> its lvalue in p at i
+  for (const ArrayText& a : arrays_) {
+    const DeviceArray& array = *a.array;
+    for (const std::string& f : array.fields)
+      where[f] = "p." + array.member + "[" + elementAt("p") + "]" + (array.clusterStruct.empty() ? "" : "." + f);
+  }
   line();
   line("// p[i] by reference, for code that took a " + std::string(readOnly ? "const " : "") + s() + "&.");
-  line("static __host__ __device__ inline " + ref + " relayoutRef(" + (readOnly ? view : "const " + view) +
-       " p, ptrdiff_t i) {");
+  byRowNote();
+  line("static __host__ __device__ inline " + ref + " relayoutRef(" + (readOnly ? view : "const " + view) + " p, " +
+       indexParams() + ") {");
   std::vector<std::string> fields;
   for (const FieldFacts& f : def_.fields) fields.push_back(where[f.name]);
   for (const ArrayText& a : arrays_)
     if (!a.array->clusterStruct.empty()) fields.push_back("p." + a.array->member + "[" + elementAt("p") + "]");
   line("  return {" + llvm::join(fields, ", ") + "};");
   line("}");
+}
+
+void Emitter::byRowNote() {
+  if (!byRow_) return;
+  const std::string w = std::to_string(layout_.transposeWidth);
+  line("// By row and entry: i = row * " + w + " + k, held at k * p." + layout_.rowsMember + " + row (no division by " +
+       w + ").");
+}
+
+void Emitter::byRowOverloads() {
+  byRow_ = true;
+  if (helpers_ & kLoadByRow) load();
+  if (helpers_ & kStoreByRow) store();
+  if ((helpers_ & kRefByRow) && (helpers_ & kRef)) referenceFunction(false);
+  if ((helpers_ & kRefByRow) && (helpers_ & kConstRef)) referenceFunction(true);
+  byRow_ = false;
 }
 
 }  // namespace emit

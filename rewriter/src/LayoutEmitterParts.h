@@ -60,10 +60,14 @@ class Emitter {
   std::string capacity(const std::string& n) const {
     return transposed() ? rowsFor(n) + " * " + std::to_string(layout_.transposeWidth) : n;
   }
-  // Where the arrays of `p` hold element `i`: i, or its transposed place.
+  // Where the arrays of `p` hold element `i`: i, or its transposed place; in the by-row overloads
+  // of a transposed layout, entry k of row `row`.
   std::string elementAt(const std::string& p, const std::string& i = "i") const {
+    if (byRow_) return "k * " + p + "." + layout_.rowsMember + " + row";
     return transposed() ? "relayoutTransposed(" + p + ", " + i + ")" : i;
   }
+  // The element helpers' index parameters: `ptrdiff_t i`, or `size_t row, size_t k` (byRow_).
+  std::string indexParams() const { return byRow_ ? "size_t row, size_t k" : "ptrdiff_t i"; }
   // Bytes of the block that holds n elements: the arrays and the gaps between them.
   std::string blockBytes() const {
     size_t gaps = placed_.size() - 1;
@@ -190,14 +194,23 @@ class Emitter {
   void store();
 
   // p[i] bound to a reference: a reference to each field where the arrays hold it; const ones
-  // where p is the read-only view.
+  // where p is the read-only view. The proxy struct, then relayoutRef.
   void reference(bool readOnly);
+  void referenceFunction(bool readOnly);
+
+  // Transposed layouts, where the rewrite found an element's index written `row * W + k`
+  // (kLoadByRow, kStoreByRow, kRefByRow): relayoutLoad, relayoutStore and relayoutRef by row and
+  // entry, which index the arrays at `k * p.rows + row` without dividing by W as relayoutTransposed must.
+  void byRowOverloads();
+  // In a by-row overload, the comment line that says so.
+  void byRowNote();
 
   const DeviceLayout& layout_;
   const StructDef& def_;
   std::vector<ArrayText> arrays_, placed_;
   unsigned helpers_ = 0;
   bool anySplit_ = false, usesMemcpy_ = false;
+  bool byRow_ = false;  // emitting the by-row overloads (byRowOverloads)
   std::string out_;
 };
 

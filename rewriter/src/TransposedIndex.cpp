@@ -20,6 +20,18 @@ std::string placeText(const std::string& base, const std::string& rowsMember, co
   return "(size_t)(" + column + ") * " + base + "." + rowsMember + " + (" + row + ")";
 }
 
+// Integer arithmetic on variables and constants only: no access that another rewrite could edit
+// inside the index, which a by-row index replaces whole.
+bool plainArithmetic(const clang::Stmt* stmt) {
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) return ref->getType()->isIntegerType();
+  if (!llvm::isa<clang::IntegerLiteral, clang::BinaryOperator, clang::UnaryOperator, clang::CastExpr, clang::ParenExpr>(
+          stmt))
+    return false;
+  for (const clang::Stmt* child : stmt->children())
+    if (!child || !plainArithmetic(child)) return false;
+  return true;
+}
+
 }  // namespace
 
 bool UseCollector::indexesOnlyFieldsOf(const clang::VarDecl* local, const clang::ValueDecl* array) {
@@ -67,6 +79,18 @@ bool UseCollector::transposedIndex(const clang::ArraySubscriptExpr* subscript, c
       return edits_.replaceTokens(local->getInit()->getSourceRange(), place(*form), out);
   return edits_.insertBefore(index->getBeginLoc(), "relayoutTransposed(" + base + ", ", out) &&
          edits_.insertAfter(index->getEndLoc(), ")", out);
+}
+
+bool UseCollector::indexByRow(const clang::Expr* index, const EntityInfo& info, std::vector<Edit>& out) {
+  const uint64_t width = info.planned->layout->transposeWidth;
+  if (!index || !width) return false;
+  auto form = rowMajorIndex(context_, index);
+  if (!form || form->width != width || !plainArithmetic(index) || !edits_.writtenRange(index->getSourceRange()) ||
+      !edits_.writtenRange(form->row->getSourceRange()) || !edits_.writtenRange(form->column->getSourceRange()))
+    return false;
+  const std::string byRow =
+      edits_.text(form->row->getSourceRange()) + ", " + edits_.text(form->column->getSourceRange());
+  return edits_.replaceTokens(index->getSourceRange(), byRow, out);
 }
 
 }  // namespace relayout::rw

@@ -235,9 +235,11 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
     addEdits(info, out, helpers);
     return true;
   }
+  unsigned helper = load ? kLoad : kStore;  // or the by-row overload (indexByRow)
   if (load) {
     // p[i] -> relayoutLoad(p, i)
     if (!elementCall(element, "relayoutLoad", out)) return fail();
+    if (indexByRow(element.index, info, out)) helper = kLoadByRow;
     // `const S& e = p[i]` -> `const S e = relayoutLoad(p, i)`: the copy is the variable, not a
     // temporary a reference is bound to (which a reviewer reads as a dangling reference).
     if (var && isConstLvalueRef(var->getType()) && var->getTypeSourceInfo())
@@ -262,6 +264,7 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
       out.push_back(edits_.rawEdit(afterBase, open->size(), ", "));
       afterElement = indexEnd->getLocWithOffset(edits_.tokenLength(*indexEnd));
       expectedGap = "]=", between = ", ";
+      if (indexByRow(element.index, info, out)) helper = kStoreByRow;
     } else {
       auto star = edits_.written(element.expr->getBeginLoc());
       auto gap = star ? edits_.between(*star, *baseBegin) : std::nullopt;
@@ -277,7 +280,7 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
     out.push_back(edits_.rawEdit(afterElement, middle->size(), between));
   }
   consume(ref);
-  addEdits(info, out, load ? unsigned(kLoad) : unsigned(kStore));
+  addEdits(info, out, helper);
   return true;
 }
 
