@@ -124,7 +124,7 @@ std::string renderTerminalReport(const Analysis& analysis, size_t sitesPerStruct
   std::string out = fmt::format("relayout analysis ({}) of a profile recorded on {}\n", ruleName(analysis),
                                 analysis.profileDevice.empty() ? "an unknown device" : analysis.profileDevice);
   for (const StructDecision& d : analysis.structs) {
-    out += fmt::format("\nstruct {}: {} ({} sites)\n  {}\n", d.name, reportLayoutName(d.layout), d.sites.size(),
+    out += fmt::format("\nstruct {}: {} ({} sites)\n  {}\n", d.name, decisionLayoutName(d), d.sites.size(),
                        decisionLine(analysis, d));
     for (size_t i = 0; i < d.sites.size() && i < sitesPerStruct; ++i) {
       const SiteEvidence& e = d.sites[i];
@@ -157,7 +157,7 @@ std::string renderMarkdownReport(const Analysis& analysis, size_t sitesPerStruct
   if (analysis.forced) out += "Layouts forced by `--layout`.\n";
   for (const StructDecision& d : analysis.structs) {
     out += fmt::format("\n## struct `{}`: {}\n\nDecision: {} ({} sites; the paper rule's weighted sum {:+.6g}).\n\n",
-                       d.name, reportLayoutName(d.layout), decisionLine(analysis, d), d.sites.size(), d.score);
+                       d.name, decisionLayoutName(d), decisionLine(analysis, d), d.sites.size(), d.score);
     if (auto r = analysis.rewrite.find(d.name); r != analysis.rewrite.end()) {
       if (r->second.applied) {
         out += "Rewrite: applied.\n\n";

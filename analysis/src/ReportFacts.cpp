@@ -23,6 +23,12 @@ const char* reportLayoutName(Layout layout) {
   return "AoS (unchanged)";
 }
 
+std::string decisionLayoutName(const StructDecision& d) {
+  std::string name = reportLayoutName(d.layout);
+  if (d.layout == Layout::SoA && d.transposed) name += fmt::format(" stored transposed (rows of {})", d.transposeWidth);
+  return name;
+}
+
 bool executed(const StructDecision& d) {
   return !d.sites.empty() && d.sites.front().verdict.cls != AccessClass::NotExecuted;
 }
@@ -52,7 +58,9 @@ std::string decisionLine(const Analysis& a, const StructDecision& d) {
   if (other == Layout::AoS)
     other = hasClusters(d) && measure.under(Layout::Clustered) < measure.under(Layout::SoA) ? Layout::Clustered
                                                                                             : Layout::SoA;
-  std::string margin = against(measure.under(other), measure.under(Layout::AoS), what, model ? "less" : "fewer");
+  // SoA stored transposed is priced apart from SoA (StructDecision::transposedCost).
+  const double chosen = model && other == Layout::SoA && d.transposed ? d.transposedCost : measure.under(other);
+  std::string margin = against(chosen, measure.under(Layout::AoS), what, model ? "less" : "fewer");
   if (!model) {
     double together = 0, apart = 0;
     for (const SiteEvidence& e : d.sites) (e.verdict.weight > 0 ? together : apart) += std::fabs(e.verdict.weight);
@@ -65,7 +73,7 @@ std::string decisionLine(const Analysis& a, const StructDecision& d) {
     if (d.layout == Layout::AoS) return fmt::format("AoS kept{}: {}; {}: {}", forced, votes, shortName(other), margin);
     return fmt::format("{}{}: {}; {}", shortName(d.layout), forced, votes, margin);
   }
-  if (d.layout != Layout::AoS) return fmt::format("{}{}: {}", shortName(d.layout), forced, margin);
+  if (d.layout != Layout::AoS) return fmt::format("{}{}: {}", decisionLayoutName(d), forced, margin);
   const double aos = measure.under(Layout::AoS), best = measure.under(other);
   if (a.forced || best >= aos) return fmt::format("AoS kept{}: {} would have {}", forced, shortName(other), margin);
   return fmt::format("AoS kept: {} would have {}, short of the {:.0f}% a change needs", shortName(other), margin,

@@ -13,6 +13,9 @@ namespace relayout {
 
 // "AoS (unchanged)", "SoA", "clustered": a struct's layout as the reports name it.
 const char* reportLayoutName(Layout layout);
+// The struct's decided layout as the reports name it: reportLayoutName, and for SoA stored
+// transposed, "SoA stored transposed (rows of W)".
+std::string decisionLayoutName(const StructDecision& d);
 // Whether any of the struct's sites executed (sites are sorted by weight, executed ones first).
 bool executed(const StructDecision& d);
 

@@ -117,9 +117,9 @@ data summaryTable(const Analysis& a) {
                                                                       "clustered (estimate)"};
   std::vector<std::vector<Cell>> rows;
   for (const StructDecision& d : a.structs) {
-    std::vector<Cell> row{
-        {d.name, false, true, true}, {reportLayoutName(d.layout)},     {decisionLine(a, d)},
-        {num(d.sectors.aos), true},  {num(d.sectors.soa), true}, {d.clustering ? num(d.sectors.clustered) : "–", true}};
+    std::vector<Cell> row{{d.name, false, true, true}, {decisionLayoutName(d)},
+                          {decisionLine(a, d)},        {num(d.sectors.aos), true},
+                          {num(d.sectors.soa), true},  {d.clustering ? num(d.sectors.clustered) : "–", true}};
     if (model) row.push_back({num(d.sectors.aosoa), true});
     rows.push_back(std::move(row));
   }
@@ -477,7 +477,7 @@ data picks(const Analysis& a, const StructDecision& d) {
 data structData(const Analysis& a, const StructDecision& d, size_t sitesPerStruct, SourceLines& sources) {
   data s;
   s.set("name", d.name);
-  s.set("layout", reportLayoutName(d.layout));
+  s.set("layout", decisionLayoutName(d));
   const StructPlan* plan = a.plan.findStruct(d.name);
   setIf(s, "reason", plan ? plan->reason : "");
   s.set("picks", picks(a, d));
