@@ -5,6 +5,7 @@
 // runs on a GPU machine that has nvcc and the CUDA driver but no LLVM.
 #include "verify/VerifyPrograms.h"
 
+#include <fmt/format.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/InitLLVM.h>
@@ -41,19 +42,38 @@ static cl::opt<std::string> outDir("o",
                                             "NAME/run-K/ per candidate) and verify.json"),
                                    cl::value_desc("DIR"), cl::cat(category));
 
-static const char kOverview[] =
-    "relayout-verify: runs the original and the rewritten program (or several --candidate rewrites) --repeat\n"
-    "times each, interleaved, in this folder with --run's arguments, compares their standard output (and\n"
-    "--compare files) byte for byte or, with --rtol/--atol, number by number, and times their kernels. A\n"
-    "rewrite is faster (or slower) only when its median time leaves the original's behind by more than the\n"
-    "spread of either program's runs, or the runs' ranks say so (one-sided Mann-Whitney, p <= 0.05, with\n"
-    "three runs or more; up to 4 more rounds for a candidate 1% faster by the medians but undecided), and\n"
-    "by at least 1%. Prints a table, writes DIR/verify.json.\n"
-    "`relayout optimize --verify` builds the programs (DIR/verify/original/program and one per candidate) and\n"
-    "does the same where there is a GPU; without one it prints this command.\n"
-    "Exit status: 0 a rewrite's outputs equal the original's, 3 every rewrite's differ (or it fails), 1 the\n"
-    "original program fails, or a usage error; 4 under --require-speedup when the outputs are equal but no\n"
-    "rewrite is faster.\n";
+// Words wrapped into lines of at most `width` characters.
+static std::string wrapped(const std::string& text, size_t width = 104) {
+  std::string out, line;
+  for (llvm::StringRef rest = text; !rest.empty();) {
+    auto [word, after] = rest.split(' ');
+    rest = after;
+    if (word.empty()) continue;
+    if (!line.empty() && line.size() + 1 + word.size() > width) out += line + "\n", line.clear();
+    line += (line.empty() ? "" : " ") + word.str();
+  }
+  return out + line + "\n";
+}
+
+// The overview, its speed rule spelled from the constants that decide it (Verify.h).
+static std::string overview() {
+  return wrapped(
+             "relayout-verify: runs the original and the rewritten program (or several --candidate rewrites) "
+             "--repeat times each, interleaved, in this folder with --run's arguments, compares their standard "
+             "output (and --compare files) byte for byte or, with --rtol/--atol, number by number, and times "
+             "their kernels. A rewrite is " +
+             verify::speedRuleText() +
+             fmt::format("; a candidate {:.0f}% faster by the medians that neither rule decides runs up to {} "
+                         "more rounds. Prints a table, writes DIR/verify.json.",
+                         100 * verify::kMinSpeedMargin, verify::kExtraRounds)) +
+         wrapped(
+             "`relayout optimize --verify` builds the programs (DIR/verify/original/program and one per "
+             "candidate) and does the same where there is a GPU; without one it prints this command.") +
+         wrapped(
+             "Exit status: 0 a rewrite's outputs equal the original's, 3 every rewrite's differ (or it fails), 1 "
+             "the original program fails, or a usage error; 4 under --require-speedup when the outputs are "
+             "equal but no rewrite is faster.");
+}
 
 static int usage(const std::string& message) {
   verify::reportError(message + " (relayout-verify --help lists the options)");
@@ -64,7 +84,8 @@ int main(int argc, char** argv) {
   llvm::InitLLVM init(argc, argv);
   verify::setToolName("relayout-verify");
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv, kOverview);
+  const std::string overviewText = overview();
+  cl::ParseCommandLineOptions(argc, argv, overviewText);
 
   for (auto [option, name] : {std::pair{&original, "--original"}, std::pair{&outDir, "-o"}})
     if (option->empty()) return usage(std::string(name) + " is missing");
