@@ -256,11 +256,9 @@ bool UseCollector::refMemberCall(const clang::DeclRefExpr* ref, const clang::Mem
   return true;
 }
 
-std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteElementRef(const ElementExpr& element,
-                                                                                          const clang::Stmt* parent,
-                                                                                          const clang::Decl* parentDecl,
-                                                                                          const EntityInfo& info,
-                                                                                          std::vector<Edit>& out) {
+std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteElementRef(
+    const ElementExpr& element, const clang::Stmt* parent, const clang::Decl* parentDecl, const EntityInfo& info,
+    std::vector<Edit>& out, bool& byRow) {
   std::vector<Edit> mine;
   clang::SourceRange here = element.expr->getSourceRange();
   if (const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(parent)) {
@@ -298,7 +296,7 @@ std::optional<std::pair<std::string, clang::SourceRange>> UseCollector::rewriteE
   }
   if (!elementCall(element, "relayoutRef", mine))
     return std::pair{"this element is not written out in the file (it comes from a macro body)", here};
-  if (indexByRow(element.index, info, mine)) entity(info).helpers |= kRefByRow;
+  byRow = indexByRow(element.index, info, mine);
   keepFieldsWhole(info, element.expr, "is bound to a reference ('relayoutRef' needs one per element)");
   out.insert(out.end(), mine.begin(), mine.end());
   return std::nullopt;

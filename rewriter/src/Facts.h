@@ -65,7 +65,8 @@ enum Helper : unsigned {
   // Transposed layouts: relayoutLoad, relayoutStore, relayoutRef called by row and entry (indexByRow).
   kLoadByRow = 33554432,
   kStoreByRow = 67108864,
-  kRefByRow = 134217728,  // of the view kRef or kConstRef emits
+  kRefByRow = 134217728,
+  kConstRefByRow = 268435456,
 };
 
 // An entity's helpers as the layout emits them: kConstView marks an entity declared `const S*`,

@@ -91,9 +91,9 @@ EmittedLayout Emitter::run(unsigned helpers) {
   if (helpers & kGatherVector) gatherVector();
   if (helpers & kStore) store();
   if (helpers & kStoreRange) storeRange();
-  if (helpers & kRef) reference(false);
-  if (helpers & kConstRef) reference(true);
-  if (transposed() && (helpers & (kLoadByRow | kStoreByRow | kRefByRow))) byRowOverloads();
+  if (helpers & (kRef | kRefByRow)) reference(false);
+  if (helpers & (kConstRef | kConstRefByRow)) reference(true);
+  if (transposed() && (helpers & (kLoadByRow | kStoreByRow | kRefByRow | kConstRefByRow))) byRowOverloads();
   if (section) line("#endif  // the CUDA runtime is declared");
   std::set<std::string> headers = {"cstddef"};
   if (usesMemcpy_) headers.insert("cstring");
@@ -475,7 +475,7 @@ void Emitter::reference(bool readOnly) {
          ">(r); }");
   }
   line("};");
-  referenceFunction(readOnly);
+  if (helpers_ & (readOnly ? kConstRef : kRef)) referenceFunction(readOnly);
 }
 
 void Emitter::referenceFunction(bool readOnly) {
@@ -511,8 +511,8 @@ void Emitter::byRowOverloads() {
   byRow_ = true;
   if (helpers_ & kLoadByRow) load();
   if (helpers_ & kStoreByRow) store();
-  if ((helpers_ & kRefByRow) && (helpers_ & kRef)) referenceFunction(false);
-  if ((helpers_ & kRefByRow) && (helpers_ & kConstRef)) referenceFunction(true);
+  if (helpers_ & kRefByRow) referenceFunction(false);
+  if (helpers_ & kConstRefByRow) referenceFunction(true);
   byRow_ = false;
 }
 

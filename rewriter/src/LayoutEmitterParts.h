@@ -194,12 +194,13 @@ class Emitter {
   void store();
 
   // p[i] bound to a reference: a reference to each field where the arrays hold it; const ones
-  // where p is the read-only view. The proxy struct, then relayoutRef.
+  // where p is the read-only view. The proxy struct, then relayoutRef by index where that is
+  // called (kRef, kConstRef; byRowOverloads has the by-row one).
   void reference(bool readOnly);
   void referenceFunction(bool readOnly);
 
   // Transposed layouts, where the rewrite found an element's index written `row * W + k`
-  // (kLoadByRow, kStoreByRow, kRefByRow): relayoutLoad, relayoutStore and relayoutRef by row and
+  // (kLoadByRow, kStoreByRow, kRefByRow, kConstRefByRow): relayoutLoad, relayoutStore and relayoutRef by row and
   // entry, which index the arrays at `k * p.rows + row` without dividing by W as relayoutTransposed must.
   void byRowOverloads();
   // In a by-row overload, the comment line that says so.

@@ -215,12 +215,13 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   std::string indexText(const ElementExpr& element);
   // --- ElementRefs.cpp: an element bound to a non-const reference (`S& e = p[i]`, `f(p[i])` with
   // `f(S&)`) becomes `relayoutRef(p, i)`, a struct of references to its fields ---
-  // Why `p[i]`, used by `parent`, cannot be a reference proxy; empty when it was rewritten as one.
+  // Why `p[i]`, used by `parent`, cannot be a reference proxy; empty when it was rewritten as one,
+  // `byRow` then saying whether it calls relayoutRef's by-row overload (indexByRow).
   std::optional<std::pair<std::string, clang::SourceRange>> rewriteElementRef(const ElementExpr& element,
                                                                               const clang::Stmt* parent,
                                                                               const clang::Decl* parentDecl,
                                                                               const EntityInfo& info,
-                                                                              std::vector<Edit>& out);
+                                                                              std::vector<Edit>& out, bool& byRow);
   // The overload of `function` whose non-const S& parameters are reference proxies, written once
   // after its definition; why not, when it cannot be.
   std::optional<std::string> cloneForElementRefs(const clang::FunctionDecl* function, const EntityInfo& info,

@@ -212,18 +212,20 @@ bool UseCollector::rewriteWholeElement(const ElementExpr& element, const clang::
     consume(ref);
     return true;
   };
+  bool byRow = false;  // relayoutRef by row and entry (indexByRow)
   if (reference) {
-    auto why = rewriteElementRef(element, parent, parentDecl, info, out);
+    auto why = rewriteElementRef(element, parent, parentDecl, info, out, byRow);
     consume(ref);
     if (why) return refuse(info, why->second.getBegin(), why->first, why->second), true;
-    addEdits(info, out, kRef);
+    addEdits(info, out, byRow ? kRefByRow : kRef);
     return true;
   }
   if (proxyForConstRef) {
     // Whatever the proxy cannot serve (the reference escapes) still reads a gathered copy.
-    if (!rewriteElementRef(element, parent, parentDecl, info, out)) {
+    if (!rewriteElementRef(element, parent, parentDecl, info, out, byRow)) {
       consume(ref);
-      addEdits(info, out, element.readOnly() ? kConstRef : kRef);
+      const bool readOnly = element.readOnly();
+      addEdits(info, out, byRow ? (readOnly ? kConstRefByRow : kRefByRow) : (readOnly ? kConstRef : kRef));
       return true;
     }
     out.clear();
