@@ -200,8 +200,9 @@ class Emitter {
   void referenceFunction(bool readOnly);
 
   // Transposed layouts, where the rewrite found an element's index written `row * W + k`
-  // (kLoadByRow, kStoreByRow, kRefByRow, kConstRefByRow): relayoutLoad, relayoutStore and relayoutRef by row and
-  // entry, which index the arrays at `k * p.rows + row` without dividing by W as relayoutTransposed must.
+  // (kLoadByRow, kStoreByRow, kRefByRow, kConstRefByRow): relayoutLoad, relayoutStore and
+  // relayoutRef by row and entry, which index the arrays at `k * p.rows + row` without dividing by
+  // W as relayoutTransposed must.
   void byRowOverloads();
   // In a by-row overload, the comment line that says so.
   void byRowNote();

@@ -20,6 +20,17 @@ std::string placeText(const std::string& base, const std::string& rowsMember, co
   return "(size_t)(" + column + ") * " + base + "." + rowsMember + " + (" + row + ")";
 }
 
+// `index` as `row * W + k` for this W (RowMajorIndex), the index, its row and its k written out in
+// the file, so that their text can take another place.
+std::optional<RowMajorIndex> writtenRowMajor(clang::ASTContext& context, const SourceEdits& edits,
+                                             const clang::Expr* index, uint64_t width) {
+  auto form = rowMajorIndex(context, index);
+  if (!form || form->width != width || !edits.writtenRange(index->getSourceRange()) ||
+      !edits.writtenRange(form->row->getSourceRange()) || !edits.writtenRange(form->column->getSourceRange()))
+    return std::nullopt;
+  return form;
+}
+
 // Integer arithmetic on variables and constants only: no access that another rewrite could edit
 // inside the index, which a by-row index replaces whole.
 bool plainArithmetic(const clang::Stmt* stmt) {
@@ -62,20 +73,15 @@ bool UseCollector::transposedIndex(const clang::ArraySubscriptExpr* subscript, c
     return placeText(base, layout.rowsMember, edits_.text(form.row->getSourceRange()),
                      edits_.text(form.column->getSourceRange()));
   };
-  auto written = [&](const RowMajorIndex& form, const clang::Expr* whole) {
-    return edits_.writtenRange(whole->getSourceRange()) && edits_.writtenRange(form.row->getSourceRange()) &&
-           edits_.writtenRange(form.column->getSourceRange());
-  };
-  if (auto form = rowMajorIndex(context_, index); form && form->width == width && written(*form, index))
+  if (auto form = writtenRowMajor(context_, edits_, index, width))
     return edits_.replaceTokens(index->getSourceRange(), place(*form), out);
   // `const size_t e = (size_t)i * kEll + k; ... p[e].value ... p[e].col`: the local's initializer.
   const auto* use = llvm::dyn_cast<clang::DeclRefExpr>(index->IgnoreParenImpCasts());
   const auto* local = use ? llvm::dyn_cast<clang::VarDecl>(use->getDecl()) : nullptr;
   const auto* array = llvm::dyn_cast<clang::DeclRefExpr>(ref);
   if (local && array && local->isLocalVarDecl() && local->getInit())
-    if (auto form = rowMajorIndex(context_, local->getInit()); form && form->width == width &&
-                                                               written(*form, local->getInit()) &&
-                                                               indexesOnlyFieldsOf(local, array->getDecl()))
+    if (auto form = writtenRowMajor(context_, edits_, local->getInit(), width);
+        form && indexesOnlyFieldsOf(local, array->getDecl()))
       return edits_.replaceTokens(local->getInit()->getSourceRange(), place(*form), out);
   return edits_.insertBefore(index->getBeginLoc(), "relayoutTransposed(" + base + ", ", out) &&
          edits_.insertAfter(index->getEndLoc(), ")", out);
@@ -84,10 +90,8 @@ bool UseCollector::transposedIndex(const clang::ArraySubscriptExpr* subscript, c
 bool UseCollector::indexByRow(const clang::Expr* index, const EntityInfo& info, std::vector<Edit>& out) {
   const uint64_t width = info.planned->layout->transposeWidth;
   if (!index || !width) return false;
-  auto form = rowMajorIndex(context_, index);
-  if (!form || form->width != width || !plainArithmetic(index) || !edits_.writtenRange(index->getSourceRange()) ||
-      !edits_.writtenRange(form->row->getSourceRange()) || !edits_.writtenRange(form->column->getSourceRange()))
-    return false;
+  auto form = writtenRowMajor(context_, edits_, index, width);
+  if (!form || !plainArithmetic(index)) return false;
   const std::string byRow =
       edits_.text(form->row->getSourceRange()) + ", " + edits_.text(form->column->getSourceRange());
   return edits_.replaceTokens(index->getSourceRange(), byRow, out);

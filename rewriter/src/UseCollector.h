@@ -252,8 +252,8 @@ class UseCollector : public clang::RecursiveASTVisitor<UseCollector> {
   bool indexesOnlyFieldsOf(const clang::VarDecl* local, const clang::ValueDecl* array);
   // A whole element's helper call (`relayoutLoad(p, row * W + k)`) on an entity of a transposed
   // layout: where the index is written `row * W + k`, it becomes `row, k`, for the helpers' by-row
-  // overloads (the caller asks for kLoadByRow, kStoreByRow or kRefByRow). False, with nothing
-  // edited, otherwise.
+  // overloads (the caller asks for kLoadByRow, kStoreByRow, kRefByRow or kConstRefByRow). False,
+  // with nothing edited, otherwise.
   bool indexByRow(const clang::Expr* index, const EntityInfo& info, std::vector<Edit>& out);
   // --- RestrictLocals.cpp: a __restrict__ parameter's arrays as restrict-qualified locals, and
   // those of a kernel's or device function's parameter where relayout can prove the promise ---

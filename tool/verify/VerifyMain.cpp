@@ -3,6 +3,7 @@
 // outputs and times their kernels: what optimize --verify does after building them, with the same
 // code (VerifyPrograms.cpp). It links no Clang and LLVM's Support library statically, so that it
 // runs on a GPU machine that has nvcc and the CUDA driver but no LLVM.
+#include "commands/HelpWrap.h"
 #include "verify/VerifyPrograms.h"
 
 #include <fmt/format.h>
@@ -42,37 +43,25 @@ static cl::opt<std::string> outDir("o",
                                             "NAME/run-K/ per candidate) and verify.json"),
                                    cl::value_desc("DIR"), cl::cat(category));
 
-// Words wrapped into lines of at most `width` characters.
-static std::string wrapped(const std::string& text, size_t width = 104) {
-  std::string out, line;
-  for (llvm::StringRef rest = text; !rest.empty();) {
-    auto [word, after] = rest.split(' ');
-    rest = after;
-    if (word.empty()) continue;
-    if (!line.empty() && line.size() + 1 + word.size() > width) out += line + "\n", line.clear();
-    line += (line.empty() ? "" : " ") + word.str();
-  }
-  return out + line + "\n";
-}
-
-// The overview, its speed rule spelled from the constants that decide it (Verify.h).
+// The overview, its speed rule spelled from the constants that decide it (Verify.h): three
+// paragraphs, each one line before wrapHelpText breaks it.
 static std::string overview() {
-  return wrapped(
-             "relayout-verify: runs the original and the rewritten program (or several --candidate rewrites) "
-             "--repeat times each, interleaved, in this folder with --run's arguments, compares their standard "
-             "output (and --compare files) byte for byte or, with --rtol/--atol, number by number, and times "
-             "their kernels. A rewrite is " +
-             verify::speedRuleText() +
-             fmt::format("; a candidate {:.0f}% faster by the medians that neither rule decides runs up to {} "
-                         "more rounds. Prints a table, writes DIR/verify.json.",
-                         100 * verify::kMinSpeedMargin, verify::kExtraRounds)) +
-         wrapped(
-             "`relayout optimize --verify` builds the programs (DIR/verify/original/program and one per "
-             "candidate) and does the same where there is a GPU; without one it prints this command.") +
-         wrapped(
-             "Exit status: 0 a rewrite's outputs equal the original's, 3 every rewrite's differ (or it fails), 1 "
-             "the original program fails, or a usage error; 4 under --require-speedup when the outputs are "
-             "equal but no rewrite is faster.");
+  const std::string text =
+      "relayout-verify: runs the original and the rewritten program (or several --candidate rewrites) --repeat "
+      "times each, interleaved, in this folder with --run's arguments, compares their standard output (and "
+      "--compare files) byte for byte or, with --rtol/--atol, number by number, and times their kernels. A "
+      "rewrite is " +
+      verify::speedRuleText() +
+      fmt::format(
+          "; a candidate {:.0f}% faster by the medians that neither rule decides runs up to {} more "
+          "rounds. Prints a table, writes DIR/verify.json.\n",
+          100 * verify::kMinSpeedMargin, verify::kExtraRounds) +
+      "`relayout optimize --verify` builds the programs (DIR/verify/original/program and one per candidate) and "
+      "does the same where there is a GPU; without one it prints this command.\n"
+      "Exit status: 0 a rewrite's outputs equal the original's, 3 every rewrite's differ (or it fails), 1 the "
+      "original program fails, or a usage error; 4 under --require-speedup when the outputs are equal but no "
+      "rewrite is faster.\n";
+  return relayout::wrapHelpText(text, 104);
 }
 
 static int usage(const std::string& message) {
